@@ -1,0 +1,25 @@
+"""bpe_core: byte-pair encoding, the textbook way and fast. No UI code lives here.
+
+>>> import bpe_core
+>>> tok = bpe_core.train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
+...                      unit="char", pretokenizer="whitespace", max_merges=3, min_frequency=1)
+>>> [m.token for m in tok.merges]
+['ug', 'un', 'hug']
+"""
+
+from .compress import Compression, Replacement, compress, decompress
+from .files import load, loads
+from .native import TokenizerFileError
+from .pretokenize import LOSSLESS_PRESETS, PRESETS, PatternError, split
+from .reference import reference_train
+from .tokenizer import DisallowedSpecialError, Merge, MergeTree, Tokenizer, TokenSpan
+from .trainer import MergeStep, TiedPair, Trainer, train
+from .vocab import show_bytes
+from .words import CorpusReadError, count_words
+
+__all__ = [
+    "Compression", "CorpusReadError", "DisallowedSpecialError", "LOSSLESS_PRESETS", "Merge",
+    "MergeStep", "MergeTree", "PRESETS", "PatternError", "Replacement", "TiedPair", "TokenSpan",
+    "Tokenizer", "TokenizerFileError", "Trainer", "compress", "count_words", "decompress", "load",
+    "loads", "reference_train", "show_bytes", "split", "train",
+]

@@ -1,0 +1,155 @@
+"""Byte-pair compression as Philip Gage described it in 1994 ("A New Algorithm for Data
+Compression", The C Users Journal): the ancestor of BPE tokenization.
+
+Find the most frequent pair of adjacent byte values, replace it everywhere with a byte value the
+data does not use, write the replacement down in a table, and repeat. The classic example, with
+Z, Y, X naming the first, second and third new byte value:
+
+>>> result = compress(b"aaabdaaabac")
+>>> names = symbol_names(result)
+>>> [render(step, names) for step in result.steps]
+['ZabdZabac', 'ZYdZYac', 'XdXac']
+>>> [(names[r.symbol], bytes(r.pair)) for r in result.table]
+[('Z', b'aa'), ('Y', b'ab'), ('X', b'\\xff\\xfe')]
+>>> result.ratio  # 5 bytes left of 11; lower is better
+0.45454545454545453
+>>> decompress(result.data, result.table)
+b'aaabdaaabac'
+
+The rules, fixed so that every run gives the same answer:
+
+- Counting sees every adjacent pair, overlapping ones too: ``aaa`` holds ``aa`` twice.
+- Replacing goes left to right without overlap: ``aaa`` becomes ``Za``.
+- Ties go to the smallest ``(left, right)`` pair of byte values.
+- New symbols are the highest unused byte values first: 255, 254, ...
+- It stops when no pair occurs at least twice or no byte value is left unused.
+
+The table is part of the compressed message: without it the data cannot be expanded, so a real
+compressor ships both (Gage wrote the table in front of each block).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """One line of the table: ``symbol`` stands for the byte values ``pair``.
+
+    ``count`` is how often the pair was counted when it was chosen (overlapping occurrences
+    included), which can be more than the number of places it replaced: ``aaa`` counts ``aa``
+    twice but becomes ``Za``.
+    """
+
+    symbol: int
+    pair: tuple[int, int]
+    count: int
+
+
+@dataclass(frozen=True)
+class Compression:
+    """What :func:`compress` returns.
+
+    ``data`` is only half the message: :func:`decompress` needs ``table`` too, so anything that
+    stores or sends the data must send the table with it.
+    """
+
+    data: bytes
+    table: tuple[Replacement, ...]
+    steps: tuple[bytes, ...]  # the data after each replacement; steps[-1] == data
+    original_size: int
+
+    @property
+    def ratio(self) -> float:
+        """Compressed size / original size: lower is better, 1.0 means nothing was gained.
+
+        The table is not counted, so this is the ratio of the data alone.
+        """
+        if self.original_size == 0:
+            return 1.0
+        return len(self.data) / self.original_size
+
+
+def compress(data: bytes) -> Compression:
+    """Compress ``data`` by repeated byte-pair replacement (see the module docstring).
+
+    >>> compress(b"abab").table
+    (Replacement(symbol=255, pair=(97, 98), count=2),)
+    """
+    data = _as_bytes(data)
+    original_size = len(data)
+    # A byte value can be a new symbol only if it means nothing yet: not in the input, not
+    # already taken. Taking the highest first keeps new symbols clear of ASCII text.
+    free = sorted(set(range(256)) - set(data))
+    table: list[Replacement] = []
+    steps: list[bytes] = []
+    while free:
+        # zip(data, data[1:]) walks every adjacent pair, so overlapping pairs are all counted.
+        counts = Counter(zip(data, data[1:]))
+        if not counts:
+            break
+        # Highest count first; among equals, the smallest pair, so the result is reproducible.
+        pair = min(counts, key=lambda p: (-counts[p], p))
+        if counts[pair] < 2:
+            break  # replacing a pair seen once saves one byte but costs a table entry
+        symbol = free.pop()
+        # bytes.replace scans left to right and never overlaps: exactly the rule we want.
+        data = data.replace(bytes(pair), bytes([symbol]))
+        table.append(Replacement(symbol, pair, counts[pair]))
+        steps.append(data)
+    return Compression(data, tuple(table), tuple(steps), original_size)
+
+
+def decompress(data: bytes, table: Iterable[Replacement]) -> bytes:
+    """Undo :func:`compress`: expand each table entry, the last one made first.
+
+    Reverse order matters: a later symbol may stand for a pair holding an earlier symbol (X is
+    Z then Y above), so X must be expanded before Z and Y can be.
+
+    >>> decompress(b"\\xffc", [Replacement(255, (97, 98), 2)])
+    b'abc'
+    """
+    data = _as_bytes(data)
+    for replacement in reversed(tuple(table)):
+        # The symbol was unused when it was made, so every occurrence of it is this pair.
+        data = data.replace(bytes([replacement.symbol]), bytes(replacement.pair))
+    return data
+
+
+def symbol_names(result: Compression) -> dict[int, str]:
+    """Display names for the new symbols, in the order made: Z, Y, ..., A, then Z2, Y2, ...
+
+    >>> symbol_names(compress(b"aaabdaaabac"))
+    {255: 'Z', 254: 'Y', 253: 'X'}
+    """
+    names = {}
+    for i, replacement in enumerate(result.table):
+        round_, offset = divmod(i, 26)
+        suffix = str(round_ + 1) if round_ else ""
+        names[replacement.symbol] = chr(ord("Z") - offset) + suffix
+    return names
+
+
+def render(data: bytes, names: dict[int, str]) -> str:
+    """Show bytes as text: named symbols by name, printable ASCII as itself, others as ``<XX>``.
+
+    >>> render(b"\\xffa\\n\\x00", {255: "Z"})
+    'Za<0A><00>'
+    """
+    return "".join(
+        names[b] if b in names else chr(b) if 0x20 <= b < 0x7F else f"<{b:02X}>" for b in data
+    )
+
+
+def _as_bytes(data) -> bytes:
+    if isinstance(data, str):
+        raise TypeError(
+            "byte-pair compression works on bytes, not str; encode the text first, "
+            'e.g. text.encode("utf-8")'
+        )
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"expected bytes, got {type(data).__name__}")
+    return bytes(data)

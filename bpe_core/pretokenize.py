@@ -1,0 +1,119 @@
+"""Pre-tokenizers: how text is cut into pieces ("words") before BPE sees it.
+
+Merges never cross a piece boundary, so the pre-tokenizer decides what a token can be.
+Every preset is a regex; a piece is one match of it:
+
+>>> split("set new renew", "space-prefix")
+['set', ' new', ' renew']
+>>> split("Hello world's 123", "gpt2")
+['Hello', ' world', "'s", ' 123']
+
+The three OpenAI patterns are exactly those of tiktoken's ``tiktoken_ext/openai_public.py`` so
+that our pieces, and hence our ids, agree with tiktoken's.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Iterator
+
+import regex
+
+# GPT-2 (r50k_base / p50k_base).
+GPT2_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+)
+# GPT-4 (cl100k_base): case-insensitive contractions, digits in groups of at most three.
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+# GPT-4o (o200k_base): words split at case changes, so "CamelCase" is two pieces.
+O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+
+#: Preset name -> regex. "whitespace" and "end-of-word" drop the whitespace itself, so those two
+#: are the only presets whose pieces do not add up to the input text.
+PRESETS: dict[str, str] = {
+    # Gage 1994: the whole text is one stream and merges may cross anything.
+    "none": r"[\s\S]+",
+    # Words split on whitespace (Hugging Face's WhitespaceSplit).
+    "whitespace": r"\S+",
+    # Sennrich et al. 2016: whitespace words, each followed by an end-of-word symbol </w>.
+    "end-of-word": r"\S+",
+    # Words keep one leading space, as "␣new" and "␣renew" in Jurafsky & Martin (SLP3, ch. 2).
+    # A run of spaces gives all but its last space to a piece of its own.
+    "space-prefix": r" ?\S+|\s+(?!\S)|\s+",
+    "gpt2": GPT2_PATTERN,
+    "cl100k": CL100K_PATTERN,
+    "o200k": O200K_PATTERN,
+}
+
+#: Presets whose pieces concatenate back to the exact input.
+LOSSLESS_PRESETS = frozenset({"none", "space-prefix", "gpt2", "cl100k", "o200k"})
+
+#: The end-of-word marker of the "end-of-word" preset; a base symbol of its own.
+END_OF_WORD = "</w>"
+
+
+class PatternError(ValueError):
+    """A custom pre-tokenizer regex that does not compile."""
+
+
+def resolve(pretokenizer: str) -> tuple[str | None, str]:
+    """Return ``(preset name or None, regex)`` for a preset name or a custom regex.
+
+    >>> resolve("whitespace")
+    ('whitespace', '\\\\S+')
+    >>> resolve(r"\\w+")
+    (None, '\\\\w+')
+    """
+    if pretokenizer in PRESETS:
+        return pretokenizer, PRESETS[pretokenizer]
+    compile_pattern(pretokenizer)  # fail early, with a readable message
+    return None, pretokenizer
+
+
+@functools.lru_cache(maxsize=64)
+def compile_pattern(pattern: str) -> regex.Pattern:
+    """Compile a pre-tokenizer regex (cached), or raise :class:`PatternError` saying why."""
+    if not pattern:
+        raise PatternError("the pre-tokenizer regex is empty; give a pattern such as \\S+")
+    try:
+        compiled = regex.compile(pattern)
+    except regex.error as exc:
+        raise PatternError(
+            f"invalid pre-tokenizer regex {pattern!r}: {exc}. "
+            f"Check brackets and escapes, or pick a preset: {', '.join(PRESETS)}."
+        ) from None
+    return compiled
+
+
+def split(text: str, pretokenizer: str) -> list[str]:
+    """Cut ``text`` into pieces with a preset name or a custom regex (empty matches dropped)."""
+    _, pattern = resolve(pretokenizer)
+    return [p for p in compile_pattern(pattern).findall(text) if p]
+
+
+def iter_pieces(text: str, pattern: str) -> Iterator[tuple[int, str]]:
+    """Yield ``(start, piece)`` for each non-empty match, start being a character offset."""
+    for m in compile_pattern(pattern).finditer(text):
+        if m.start() != m.end():
+            yield m.start(), m.group()
+
+
+def special_splitter(special_tokens) -> regex.Pattern | None:
+    """A regex that finds any of the special tokens, longest first (so "<|a|>x" beats "<|a|>")."""
+    if not special_tokens:
+        return None
+    alternatives = sorted(special_tokens, key=len, reverse=True)
+    return regex.compile("|".join(regex.escape(s) for s in alternatives))

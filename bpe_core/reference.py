@@ -1,0 +1,77 @@
+"""The textbook BPE training loop, written for clarity rather than speed.
+
+After every merge it recounts all adjacent pairs from scratch, exactly as the textbooks, minbpe
+and tiktoken's ``_educational.py`` describe. It is the oracle the fast trainer is tested against,
+and the app uses it to show what one step of the algorithm does.
+
+>>> merges = reference_train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
+...                          unit="char", pretokenizer="whitespace", max_merges=2, min_frequency=1)
+>>> merges  # ids: [UNK]=0, then b g h n p s u = 1..7
+[(7, 2, 20), (7, 4, 16)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .pretokenize import resolve
+from .trainer import base_for
+
+
+def count_pairs(words: list[list[int]], counts: list[int]) -> Counter:
+    """Every adjacent pair, weighted by the word's count, in order of first occurrence."""
+    pairs: Counter = Counter()
+    for w, c in zip(words, counts):
+        for pair in zip(w, w[1:]):
+            pairs[pair] += c
+    return pairs
+
+
+def merge_pair(word: list[int], pair: tuple[int, int], new: int) -> list[int]:
+    """Replace each occurrence of ``pair``, left to right, by ``new``.
+
+    >>> merge_pair([1, 1, 1, 2], (1, 1), 9)
+    [9, 1, 2]
+    """
+    out, i = [], 0
+    while i < len(word):
+        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
+            out.append(new)
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return out
+
+
+def reference_train(word_counts: dict[str, int], *, unit: str = "byte", pretokenizer: str = "gpt2",
+                    tie_break: str = "first", min_frequency: int = 2,
+                    max_merges: int | None = None, byte_fallback: bool = False
+                    ) -> list[tuple[int, int, int]]:
+    """Train on pre-counted words; return the merges as ``(left_id, right_id, count)``.
+
+    ``word_counts`` must already be pre-tokenized pieces (as ``count_words`` gives them). Token
+    ids are those of :func:`bpe_core.train` on the same words: base symbols first, then one new
+    id per merge.
+    """
+    preset, _ = resolve(pretokenizer)
+    base = base_for(word_counts, unit=unit, end_of_word=preset == "end-of-word",
+                    byte_fallback=byte_fallback)
+    words = [base.symbols(w) for w in word_counts]
+    counts = list(word_counts.values())
+    merges: list[tuple[int, int, int]] = []
+    while max_merges is None or len(merges) < max_merges:
+        pairs = count_pairs(words, counts)
+        if not pairs:
+            break
+        if tie_break == "first":
+            # max() keeps the first of equal counts, and the Counter is in first-occurrence order.
+            best = max(pairs, key=pairs.get)
+        else:
+            best = min(pairs, key=lambda p: (-pairs[p], p))
+        if pairs[best] < min_frequency:
+            break
+        new = len(base) + len(merges)
+        words = [merge_pair(w, best, new) for w in words]
+        merges.append((best[0], best[1], pairs[best]))
+    return merges
