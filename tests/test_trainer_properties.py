@@ -1,0 +1,80 @@
+"""The incremental trainer must give exactly the textbook loop's merges and counts."""
+
+from hypothesis import given, settings, strategies as st
+
+import bpe_core
+from bpe_core import count_words, reference_train
+from bpe_core.pretokenize import PRESETS
+
+# Few distinct letters make many repeated pairs, overlapping runs ("aaaa") and ties.
+small_text = st.text(alphabet="aab bc\nd é你", min_size=0, max_size=60)
+word = st.text(alphabet="abcab", min_size=1, max_size=7)
+word_counts = st.dictionaries(word, st.integers(1, 5), min_size=1, max_size=8)
+
+
+def merges_of(tok):
+    return [(m.left_id, m.right_id, m.count) for m in tok.merges]
+
+
+def check(corpus, *, unit, pretokenizer, tie_break, min_frequency, max_merges=40):
+    words = count_words(corpus, PRESETS.get(pretokenizer, pretokenizer))
+    if not words:
+        return
+    expected = reference_train(words, unit=unit, pretokenizer=pretokenizer, tie_break=tie_break,
+                               min_frequency=min_frequency, max_merges=max_merges)
+    tok = bpe_core.train(corpus, unit=unit, pretokenizer=pretokenizer, tie_break=tie_break,
+                         min_frequency=min_frequency, max_merges=max_merges, processes=1)
+    assert merges_of(tok) == expected
+
+
+@settings(max_examples=60)
+@given(text=small_text, unit=st.sampled_from(["byte", "char"]),
+       pretokenizer=st.sampled_from(sorted(PRESETS)), tie_break=st.sampled_from(["first", "lowest-id"]),
+       min_frequency=st.integers(1, 3))
+def test_incremental_equals_reference_on_text(text, unit, pretokenizer, tie_break, min_frequency):
+    check(text, unit=unit, pretokenizer=pretokenizer, tie_break=tie_break,
+          min_frequency=min_frequency)
+
+
+@settings(max_examples=60)
+@given(counts=word_counts, unit=st.sampled_from(["byte", "char"]),
+       pretokenizer=st.sampled_from(["whitespace", "end-of-word"]),
+       tie_break=st.sampled_from(["first", "lowest-id"]))
+def test_incremental_equals_reference_on_word_counts(counts, unit, pretokenizer, tie_break):
+    check(counts, unit=unit, pretokenizer=pretokenizer, tie_break=tie_break, min_frequency=1)
+
+
+@settings(max_examples=30)
+@given(text=st.text(alphabet="ab", min_size=2, max_size=40))
+def test_runs_of_one_letter_overlap_like_the_textbook(text):
+    # "aaaa" holds (a, a) three times but merges into two tokens: the hardest case to count.
+    check(text, unit="byte", pretokenizer="none", tie_break="first", min_frequency=1)
+
+
+def test_trainer_steps_agree_with_train_and_report_ties():
+    corpus = "set new new renew reset renew"
+    trainer = bpe_core.Trainer(unit="byte", pretokenizer="space-prefix", min_frequency=2)
+    steps = list(trainer.run(corpus))
+    tok = bpe_core.train(corpus, pretokenizer="space-prefix")
+    assert [s.token for s in steps] == [m.token for m in tok.merges]
+    first = steps[0]
+    # "ne" and "ew" both occur 4 times; "ne" occurs first, so "ew" is the tied loser.
+    assert (first.token, first.count, first.n_tied) == ("ne", 4, 1)
+    assert [(t.left, t.right) for t in first.ties] == [("e", "w")]
+    # The new token gains what its parts lose.
+    assert first.freq_delta == {first.token_id: 4, ord("n"): -4, ord("e"): -4}
+    # 29 characters in 6 pieces ("set", " new" ...) -> total tokens fall by the merge sites.
+    assert steps[0].total_tokens == 29 - 4
+    assert trainer.tokenizer.merges == tok.merges
+
+
+def test_pause_and_resume_gives_the_same_merges():
+    trainer = bpe_core.Trainer(max_merges=6, unit="char", pretokenizer="end-of-word",
+                               min_frequency=1)
+    it = trainer.run({"old": 7, "older": 3, "finest": 9, "lowest": 4})
+    first_two = [next(it).token, next(it).token]
+    assert len(trainer.tokenizer.merges) == 2  # the tokenizer as of the last merge
+    rest = [s.token for s in trainer.resume()]
+    # f+i: "finest" occurs 9 times, ahead of every other pair left.
+    assert first_two + rest == ["es", "est", "est</w>", "ol", "old", "fi"]
+    assert trainer.stop_reason == "max_merges"
