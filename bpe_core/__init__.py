@@ -13,7 +13,7 @@ from .native import TokenizerFileError
 from .pretokenize import LOSSLESS_PRESETS, PRESETS, PatternError, split
 from .reference import reference_train
 from .tokenizer import DisallowedSpecialError, Merge, MergeTree, Tokenizer, TokenSpan
-from .trainer import MergeStep, TiedPair, Trainer, train
+from .trainer import MergeStep, TiedPair, Trainer, train, train_progress_line
 from .vocab import show_bytes
 from .words import CorpusReadError, count_words
 
@@ -21,5 +21,5 @@ __all__ = [
     "Compression", "CorpusReadError", "DisallowedSpecialError", "LOSSLESS_PRESETS", "Merge",
     "MergeStep", "MergeTree", "PRESETS", "PatternError", "Replacement", "TiedPair", "TokenSpan",
     "Tokenizer", "TokenizerFileError", "Trainer", "compress", "count_words", "decompress", "load",
-    "loads", "reference_train", "show_bytes", "split", "train",
+    "loads", "reference_train", "show_bytes", "split", "train", "train_progress_line",
 ]

@@ -375,13 +375,21 @@ class _State:
             c = counts.get(q, 0)
             if c:
                 self.where[q] = born_in[q]
-                heapq.heappush(self.heap, (-c, *(key if self.first else q), *q, q not in undone))
+                if self.first:
+                    heapq.heappush(self.heap, (-c, *key, *q, q not in undone))
+                else:
+                    heapq.heappush(self.heap, (-c, *q, *q, True))
         self.total -= sites
         freq = self.freq
         freq[new] = sites
         freq[a] -= sites
         freq[b] -= sites
         return sites
+
+
+def train_progress_line(step: MergeStep) -> str:
+    """One line about a merge, for logs: ``merge 12: 'th' + 'e' -> 'the' (count 523)``."""
+    return f"merge {step.rank}: {step.left!r} + {step.right!r} -> {step.token!r} (count {step.count:,})"
 
 
 def train(corpus: Corpus, vocab_size: int | None = None, *, max_merges: int | None = None,

@@ -77,6 +77,12 @@ def _file_chunks(path: Path) -> Iterator[str]:
         raise CorpusReadError(f"cannot read corpus file {path}: {exc.strerror}") from None
 
 
+def read_files(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
+    """Stream several UTF-8 text files as ~1 MB documents, one file after another."""
+    for path in paths:
+        yield from _file_chunks(Path(path))
+
+
 def _documents(corpus, pattern: str) -> Iterator[str]:
     whole_stream = pattern == r"[\s\S]+"  # the "none" preset: never cut the stream
     if isinstance(corpus, os.PathLike):

@@ -7,7 +7,7 @@ from bpe_core import count_words, reference_train
 from bpe_core.pretokenize import PRESETS
 
 # Few distinct letters make many repeated pairs, overlapping runs ("aaaa") and ties.
-small_text = st.text(alphabet="aab bc\nd é你", min_size=0, max_size=60)
+small_text = st.text(alphabet="aab bc\nd é你", min_size=0, max_size=250)
 word = st.text(alphabet="abcab", min_size=1, max_size=7)
 word_counts = st.dictionaries(word, st.integers(1, 5), min_size=1, max_size=8)
 

@@ -1,0 +1,166 @@
+"""Command line: ``python -m bpe_core train|encode|decode|info``.
+
+    python -m bpe_core train corpus.txt -o tok.json --vocab-size 1000
+    echo "Hello world" | python -m bpe_core encode tok.json --show tokens
+    python -m bpe_core decode tok.json 15496 995
+    python -m bpe_core info tok.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from . import files, train_progress_line
+from .pretokenize import PRESETS
+from .tokenizer import DisallowedSpecialError
+from .trainer import TIE_BREAKS, UNITS, Trainer
+from .words import read_files
+
+# Background colours for --show colour: neighbouring tokens never share one.
+_COLOURS = ["\x1b[48;5;153m", "\x1b[48;5;223m", "\x1b[48;5;194m", "\x1b[48;5;225m",
+            "\x1b[48;5;230m"]
+_RESET = "\x1b[0m"
+
+
+def _cmd_train(args) -> int:
+    trainer = Trainer(args.vocab_size, max_merges=args.max_merges,
+                      min_frequency=args.min_frequency, unit=args.unit,
+                      pretokenizer=args.pretokenizer, tie_break=args.tie_break,
+                      special_tokens=args.special_token, byte_fallback=args.byte_fallback,
+                      processes=args.processes, max_ties=0, name=args.name)
+    started = time.perf_counter()
+    print(f"counting words in {len(args.files)} file(s)…", file=sys.stderr)
+    steps = trainer.run(read_files(args.files))
+    print(f"{len(trainer.word_counts):,} distinct words; merging…", file=sys.stderr)
+    for step in steps:
+        if args.verbose or step.rank % 100 == 0:
+            print(train_progress_line(step), file=sys.stderr)
+    tok = trainer.tokenizer
+    tok.save(args.output, format=args.format)
+    print(f"done in {time.perf_counter() - started:.1f} s: {len(tok.merges):,} merges, "
+          f"vocab_size {tok.vocab_size:,}, stopped by {tok.stop_reason}; wrote {args.output}",
+          file=sys.stderr)
+    return 0
+
+
+def _read_input(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def _cmd_encode(args) -> int:
+    tok = files.load(args.tokenizer)
+    text = _read_input(args.input)
+    allowed = "all" if args.allow_special else frozenset()
+    if args.show == "ids":
+        print(" ".join(map(str, tok.encode(text, allowed_special=allowed, upto=args.upto))))
+        return 0
+    spans = tok.spans(text, allowed_special=allowed, upto=args.upto)
+    if args.show == "tokens":
+        for s in spans:
+            print(f"{s.id}\t{s.token!r}")
+    else:
+        out = []
+        for k, s in enumerate(spans):
+            shown = s.token if s.partial else text[s.start:s.end]
+            out.append(_COLOURS[k % len(_COLOURS)] + "\x1b[30m" + shown + _RESET)
+        print("".join(out))
+    print(f"{len(spans)} tokens, {len(text)} characters", file=sys.stderr)
+    return 0
+
+
+def _cmd_decode(args) -> int:
+    tok = files.load(args.tokenizer)
+    raw = args.ids if args.ids else sys.stdin.read().split()
+    try:
+        ids = [int(x) for x in raw]
+    except ValueError as exc:
+        raise ValueError(f"token ids must be whole numbers ({exc})") from None
+    sys.stdout.write(tok.decode(ids) + "\n")
+    return 0
+
+
+def _cmd_info(args) -> int:
+    tok = files.load(args.tokenizer)
+    print(f"name:          {tok.name}")
+    print(f"unit:          {tok.unit}")
+    print(f"pre-tokenizer: {tok.pretokenizer or 'custom regex'}")
+    print(f"pattern:       {tok.pattern}")
+    print(f"vocab_size:    {tok.vocab_size:,} ({tok.n_base} base, {len(tok.merges):,} merges, "
+          f"{len(tok.special_tokens)} special)")
+    print(f"special:       {', '.join(tok.special_tokens) or '(none)'}")
+    print(f"stop reason:   {tok.stop_reason or 'unknown'}")
+    for m in tok.merges[: args.merges]:
+        print(f"  {m.rank:>6}  {m.left!r} + {m.right!r} -> {m.token!r}  ({m.count:,})")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m bpe_core",
+                                description="Train, apply and inspect BPE tokenizers.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    t = sub.add_parser("train", help="train a tokenizer from text files",
+                       description="Train a BPE tokenizer from UTF-8 text files (read streaming).")
+    t.add_argument("files", nargs="+", help="UTF-8 text files")
+    t.add_argument("-o", "--output", required=True, help="tokenizer file to write")
+    t.add_argument("--vocab-size", type=int, help="stop when the vocabulary reaches this size")
+    t.add_argument("--max-merges", type=int, help="stop after this many merges")
+    t.add_argument("--min-frequency", type=int, default=2,
+                   help="stop when the best pair occurs fewer times (default 2)")
+    t.add_argument("--unit", choices=UNITS, default="byte")
+    t.add_argument("--pretokenizer", default="gpt2",
+                   help=f"a preset ({', '.join(PRESETS)}) or a custom regex (default gpt2)")
+    t.add_argument("--tie-break", choices=TIE_BREAKS, default="first")
+    t.add_argument("--special-token", action="append", default=[],
+                   help="a special token, e.g. '<|endoftext|>' (repeatable)")
+    t.add_argument("--byte-fallback", action="store_true",
+                   help="char unit: encode unseen characters as bytes instead of [UNK]")
+    t.add_argument("--processes", type=int, default=None,
+                   help="processes for counting (default: all cores)")
+    t.add_argument("--name", default="bpe", help="a name stored in the file")
+    t.add_argument("--format", default="native", choices=files.FORMATS, help="file format")
+    t.add_argument("-v", "--verbose", action="store_true", help="print every merge")
+    t.set_defaults(func=_cmd_train)
+
+    e = sub.add_parser("encode", help="encode text to ids or tokens",
+                       description="Encode a UTF-8 file (or standard input) with a tokenizer.")
+    e.add_argument("tokenizer", help="tokenizer file")
+    e.add_argument("input", nargs="?", default="-", help="text file, or - for standard input")
+    e.add_argument("--show", choices=["ids", "tokens", "colour"], default="ids",
+                   help="ids (default), one token per line, or coloured tokens for a terminal")
+    e.add_argument("--upto", type=int, help="use only the first K merges")
+    e.add_argument("--allow-special", action="store_true",
+                   help="encode special-token text as special tokens")
+    e.set_defaults(func=_cmd_encode)
+
+    d = sub.add_parser("decode", help="decode ids to text",
+                       description="Decode token ids (arguments, or standard input) to text.")
+    d.add_argument("tokenizer", help="tokenizer file")
+    d.add_argument("ids", nargs="*", help="token ids (default: read from standard input)")
+    d.set_defaults(func=_cmd_decode)
+
+    i = sub.add_parser("info", help="describe a tokenizer", description="Describe a tokenizer.")
+    i.add_argument("tokenizer", help="tokenizer file")
+    i.add_argument("--merges", type=int, default=10, help="how many merges to list (default 10)")
+    i.set_defaults(func=_cmd_info)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, OSError, DisallowedSpecialError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+"""The command line: train, encode, decode, info — and clear errors."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "bpe_core", *args], input=stdin, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_train_encode_decode_info(tmp_path):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("set new new renew reset renew\n", encoding="utf-8")
+    out = tmp_path / "tok.json"
+    r = run("train", str(corpus), "-o", str(out), "--pretokenizer", "space-prefix",
+            "--max-merges", "4", "--processes", "1")
+    assert r.returncode == 0, r.stderr
+    assert "stopped by max_merges" in r.stderr
+    r = run("encode", str(out), "--show", "tokens", stdin=" renew")
+    assert r.stdout.splitlines()[0].endswith("' re'")
+    ids = run("encode", str(out), stdin="renew reset").stdout.split()
+    assert run("decode", str(out), *ids).stdout == "renew reset\n"
+    info = run("info", str(out)).stdout
+    assert "vocab_size:    260" in info and "'n' + 'e' -> 'ne'" in info
+
+
+def test_errors_are_one_line_not_tracebacks(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    r = run("info", str(bad))
+    assert r.returncode == 2
+    assert r.stderr.startswith("error: ") and "Traceback" not in r.stderr
+    r = run("train", str(bad), "-o", str(tmp_path / "x.json"), "--pretokenizer", "([")
+    assert r.returncode == 2 and "invalid pre-tokenizer regex" in r.stderr

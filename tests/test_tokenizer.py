@@ -1,0 +1,170 @@
+"""Encoding, decoding, spans, special tokens, merge trees and the native file format."""
+
+import json
+
+import pytest
+from hypothesis import given, strategies as st
+
+import bpe_core
+from bpe_core import TokenizerFileError
+
+CORPUS = ("The quick brown fox jumps over the lazy dog. 你好，世界！ Ça va? "
+          "👩‍👩‍👧 naïve café ١٢٣ שלום\n") * 20
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return bpe_core.train(CORPUS, 400, special_tokens=["<|endoftext|>"], processes=1)
+
+
+HOSTILE = ["<script>alert(1)</script>", "a\u200bb\u200d", "\u202eevil\u202c", "👩🏽‍💻🏳️‍🌈",
+           "e\u0301\u0308", "\x00\x1b[31m", "\r\n\t", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \U0010fffd"]
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=80))
+def test_byte_level_round_trip_on_any_text(tok, text):
+    assert tok.decode(tok.encode(text)) == text
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_round_trip_on_hostile_text(tok, text):
+    assert tok.decode(tok.encode(text)) == text
+
+
+@pytest.mark.parametrize("pre", sorted(bpe_core.LOSSLESS_PRESETS))
+def test_every_lossless_preset_round_trips(pre):
+    t = bpe_core.train(CORPUS, 300, pretokenizer=pre, processes=1)
+    for text in HOSTILE + [CORPUS[:200]]:
+        assert t.decode(t.encode(text)) == text
+
+
+def test_end_of_word_decodes_words_with_single_spaces():
+    t = bpe_core.train("low lower newest widest", unit="char", pretokenizer="end-of-word",
+                       min_frequency=1, max_merges=10)
+    assert t.decode(t.encode("lowest  newer")) == "lowest newer"
+
+
+def test_upto_replays_training_steps(tok):
+    text = "the lazy dog"
+    assert tok.encode(text, upto=0) == list(text.encode())
+    assert tok.encode(text, upto=len(tok.merges)) == tok.encode(text)
+    lengths = [len(tok.encode(text, upto=k)) for k in range(len(tok.merges) + 1)]
+    assert lengths == sorted(lengths, reverse=True)  # merging never adds tokens
+
+
+def test_spans_cover_the_text_and_flag_partial_characters(tok):
+    text = "fox 你好 👩‍👩‍👧!"
+    spans = tok.spans(text)
+    assert [s.id for s in spans] == tok.encode(text)
+    assert b"".join(s.bytes for s in spans) == text.encode()
+    for s in spans:
+        assert 0 <= s.start <= s.end <= len(text)
+        if not s.partial:
+            assert text[s.start:s.end].encode() == s.bytes
+    one_byte = bpe_core.train("xyz", max_merges=0)
+    parts = one_byte.spans("你")
+    assert [(p.token, p.start, p.end, p.partial) for p in parts] == [
+        ("<E4>", 0, 1, True), ("<BD>", 0, 1, True), ("<A0>", 0, 1, True)]
+
+
+def test_special_tokens_are_refused_unless_allowed(tok):
+    text = "hi<|endoftext|>there"
+    with pytest.raises(bpe_core.DisallowedSpecialError, match="allowed_special"):
+        tok.encode(text)
+    ids = tok.encode(text, allowed_special="all")
+    assert tok.special_tokens["<|endoftext|>"] in ids
+    assert tok.decode(ids) == text
+    as_text = tok.encode(text, disallowed_special=())
+    assert tok.special_tokens["<|endoftext|>"] not in as_text
+    assert tok.decode(as_text) == text
+
+
+def test_training_never_merges_across_a_special_token():
+    t = bpe_core.train("ab<|x|>ab<|x|>ab", pretokenizer="none", special_tokens=["<|x|>"],
+                       min_frequency=1)
+    assert [m.token for m in t.merges] == ["ab"]
+
+
+def test_merge_tree_goes_down_to_bytes():
+    t = bpe_core.train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, unit="char",
+                       pretokenizer="whitespace", max_merges=3, min_frequency=1)
+    hug = t.merges[2].token_id
+    tree = t.merge_tree(hug)
+    assert (tree.token, tree.rank, tree.count) == ("hug", 2, 15)
+    assert (tree.left.token, tree.right.token, tree.right.rank) == ("h", "ug", 0)
+    assert tree.leaves() == ["h", "u", "g"]
+
+
+def test_token_frequencies_and_effective_vocab():
+    t = bpe_core.train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, unit="char",
+                       pretokenizer="whitespace", max_merges=3, min_frequency=1)
+    freq = t.token_frequencies({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5})
+    shown = {t.display(i): n for i, n in freq.items()}
+    assert shown == {"hug": 15, "p": 17, "ug": 5, "un": 16, "b": 4, "s": 5}
+    assert len(t.effective_vocab("hug hug")) == 1
+
+
+def test_display_shows_invalid_utf8_as_hex():
+    assert bpe_core.show_bytes("你".encode()[:2]) == "<E4 BD>"
+    assert bpe_core.show_bytes(b" re") == " re"
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(unit="byte", pretokenizer="gpt2"),
+    dict(unit="char", pretokenizer="end-of-word", min_frequency=1),
+    dict(unit="char", pretokenizer="whitespace", byte_fallback=True),
+    dict(unit="byte", pretokenizer=r"\w+|\s+|[^\w\s]+"),
+])
+def test_native_file_round_trip(tmp_path, kwargs):
+    t = bpe_core.train(CORPUS, special_tokens=["<|endoftext|>"], max_merges=50, processes=1,
+                       **kwargs)
+    path = tmp_path / "tok.json"
+    t.save(path)
+    back = bpe_core.load(path)
+    assert back.merges == t.merges and back.pattern == t.pattern
+    assert back.special_tokens == t.special_tokens and back.stop_reason == t.stop_reason
+    sample = CORPUS[:300] + " unseen ẞ words"
+    assert back.encode(sample) == t.encode(sample)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "empty"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "not JSON"),
+    (b'{"hello": 1}', "not a BPE Playground tokenizer"),
+    (b'{"format": "bpe-playground", "version": 99}', "version 99"),
+    (b'{"format": "bpe-playground", "version": 1, "unit": "byte"}', "missing field"),
+    (json.dumps({"format": "bpe-playground", "version": 1, "unit": "byte", "end_of_word": False,
+                 "byte_fallback": False, "pattern": "\\S+", "merges": [[1, 999, 3]]}).encode(),
+     "does not exist"),
+])
+def test_malformed_files_get_clear_errors(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(TokenizerFileError, match=message):
+        bpe_core.load(path)
+
+
+def test_invalid_custom_regex_is_explained():
+    with pytest.raises(bpe_core.PatternError, match="invalid pre-tokenizer regex"):
+        bpe_core.train("abc", pretokenizer="([a-z")
+
+
+def test_corpus_kinds_give_the_same_counts(tmp_path):
+    text = "low lower\nnewest widest\nlow\n"
+    path = tmp_path / "c.txt"
+    path.write_text(text, encoding="utf-8")
+    from pathlib import Path
+    expected = bpe_core.count_words(text, r"\S+")
+    assert bpe_core.count_words(Path(path), r"\S+") == expected
+    assert bpe_core.count_words(text.splitlines(), r"\S+") == expected
+    assert bpe_core.count_words(expected, r"\S+") == expected
+
+
+def test_counting_in_parallel_gives_identical_counts(monkeypatch):
+    from bpe_core import words
+    monkeypatch.setattr(words, "PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(words, "CHUNK_CHARS", 50)
+    text = CORPUS * 3
+    one = bpe_core.count_words(text, bpe_core.PRESETS["cl100k"], processes=1)
+    two = bpe_core.count_words(text, bpe_core.PRESETS["cl100k"], processes=2)
+    assert one == two and list(one) == list(two)
