@@ -1,0 +1,133 @@
+"""Gage's byte-pair compression: the textbook example, the rules, and round trips."""
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bpe_core.compress import (
+    Compression,
+    Replacement,
+    compress,
+    decompress,
+    render,
+    symbol_names,
+)
+
+
+def test_classic_example():
+    result = compress(b"aaabdaaabac")
+    names = symbol_names(result)
+
+    assert [render(step, names) for step in result.steps] == ["ZabdZabac", "ZYdZYac", "XdXac"]
+    assert result.table == (
+        Replacement(255, (ord("a"), ord("a")), 4),  # "aaa" twice: four overlapping "aa"
+        # "ab" and "Za" tie at 2; the tie rule picks (97, 98) over (255, 97).
+        Replacement(254, (ord("a"), ord("b")), 2),
+        Replacement(253, (255, 254), 2),
+    )
+    assert result.data == b"\xfdd\xfdac"
+    assert result.original_size == 11
+    assert result.ratio == 5 / 11
+    assert names == {255: "Z", 254: "Y", 253: "X"}
+    assert decompress(result.data, result.table) == b"aaabdaaabac"
+
+
+def test_abdcabecab():
+    # AB (3 times) first; then C followed by the new AB symbol (twice); then every pair is single.
+    result = compress(b"ABDCABECAB")
+    names = symbol_names(result)
+
+    assert [r.pair for r in result.table] == [(ord("A"), ord("B")), (ord("C"), 255)]
+    assert [r.count for r in result.table] == [3, 2]
+    assert [render(step, names) for step in result.steps] == ["ZDCZECZ", "ZDYEY"]
+    assert result.data == b"\xffD\xfeE\xfe"
+    assert result.ratio == 0.5
+
+
+def test_tie_goes_to_smallest_pair():
+    # "ab" and "xy" both occur twice; (97, 98) < (120, 121).
+    result = compress(b"xyxyabab")
+    assert result.table[0] == Replacement(255, (ord("a"), ord("b")), 2)
+
+
+def test_overlapping_pairs_counted_but_replaced_without_overlap():
+    result = compress(b"aaa")
+    assert result.table == (Replacement(255, (97, 97), 2),)
+    assert result.data == b"\xffa"
+
+
+def test_symbols_skip_bytes_in_the_input():
+    result = compress(b"\xff\xfdabab")
+    assert result.table[0].symbol == 0xFE
+
+
+def test_no_free_byte_value_leaves_data_unchanged():
+    data = bytes(range(256)) * 2  # every pair (i, i+1) occurs twice, but nothing is free
+    result = compress(data)
+    assert result.data == data
+    assert result.table == ()
+    assert result.steps == ()
+    assert result.ratio == 1.0
+
+
+def test_empty_input():
+    result = compress(b"")
+    assert result == Compression(b"", (), (), 0)
+    assert result.ratio == 1.0
+    assert decompress(b"", ()) == b""
+
+
+def test_str_is_rejected_with_a_hint():
+    with pytest.raises(TypeError, match=r'encode the text first, e\.g\. text\.encode\("utf-8"\)'):
+        compress("aaabdaaabac")
+    with pytest.raises(TypeError, match="encode the text first"):
+        decompress("abc", ())
+
+
+def test_bytearray_is_accepted():
+    assert compress(bytearray(b"aaabdaaabac")) == compress(b"aaabdaaabac")
+
+
+def test_names_after_the_alphabet():
+    # Each new symbol makes a new pair that occurs twice, so this runs for many steps.
+    result = compress(bytes(range(60)) * 2)
+    names = [symbol_names(result)[r.symbol] for r in result.table]
+    assert len(names) > 27
+    assert names[:3] == ["Z", "Y", "X"]
+    assert names[25:28] == ["A", "Z2", "Y2"]
+    assert len(set(names)) == len(names)
+
+
+def test_render_escapes_unprintable_bytes():
+    assert render(b"a b\n\x00\x7f\xe9", {}) == "a b<0A><00><7F><E9>"
+
+
+def _check(data: bytes) -> None:
+    result = compress(data)
+    assert decompress(result.data, result.table) == data
+    assert len(result.data) <= len(data)
+    assert result.original_size == len(data)
+    assert result.steps[-1:] == ((result.data,) if result.table else ())
+    # Each step is shorter than the one before, and each symbol is new when it is made.
+    sizes = [len(data)] + [len(step) for step in result.steps]
+    assert all(after < before for before, after in zip(sizes, sizes[1:]))
+    used = set(data)
+    for replacement in result.table:
+        assert replacement.symbol not in used
+        used.add(replacement.symbol)
+    # It stopped for one of the two reasons: no pair left twice, or no byte value left.
+    counts = Counter(zip(result.data, result.data[1:]))
+    assert max(counts.values(), default=0) < 2 or len(used) == 256
+
+
+@given(st.binary(max_size=400))
+def test_round_trip_arbitrary_bytes(data):
+    _check(data)
+
+
+@given(st.lists(st.sampled_from(b"ab \x00\xff"), max_size=400).map(bytes))
+def test_round_trip_repetitive_bytes(data):
+    # A small alphabet repeats pairs often, so many replacements stack on each other.
+    _check(data)
