@@ -8,16 +8,21 @@
 """
 
 from .compress import Compression, Replacement, compress, decompress
+from .corpus import SUPPORTED_EXTENSIONS, CorpusError, decode_text, iter_upload, upload_fields
 from .files import load, loads
 from .native import TokenizerFileError
 from .pretokenize import LOSSLESS_PRESETS, PRESETS, PatternError, split
 from .reference import reference_train
+from .scripts import dominant_script, script_counts, script_of
+from .stats import CorpusStats, corpus_stats
 from .tokenizer import DisallowedSpecialError, Merge, MergeTree, Tokenizer, TokenSpan
 from .trainer import MergeStep, TiedPair, Trainer, train, train_progress_line
 from .vocab import show_bytes
 from .words import CorpusReadError, count_words
 
 __all__ = [
+    "SUPPORTED_EXTENSIONS", "CorpusError", "CorpusStats", "corpus_stats", "decode_text",
+    "dominant_script", "iter_upload", "script_counts", "script_of", "upload_fields",
     "Compression", "CorpusReadError", "DisallowedSpecialError", "LOSSLESS_PRESETS", "Merge",
     "MergeStep", "MergeTree", "PRESETS", "PatternError", "Replacement", "TiedPair", "TokenSpan",
     "Tokenizer", "TokenizerFileError", "Trainer", "compress", "count_words", "decompress", "load",

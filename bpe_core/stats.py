@@ -1,0 +1,89 @@
+"""Corpus statistics for the Corpus page, gathered in one streaming pass over the documents.
+
+>>> stats = corpus_stats(["the cat and the hat\\n"])
+>>> stats.words, stats.unique_words, stats.top_words[:2]
+(5, 4, [('the', 2), ('cat', 1)])
+>>> stats.scripts
+{'Latin': 15, 'Common': 5}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from bpe_core.pretokenize import iter_pieces, resolve
+from bpe_core.scripts import script_counts
+
+#: ``progress`` is called each time about this many more bytes have been read, and at the end.
+PROGRESS_EVERY = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    """What a corpus holds. Words are the pieces of the chosen pre-tokenizer."""
+
+    bytes: int  # UTF-8
+    characters: int
+    lines: int
+    words: int
+    unique_words: int
+    top_words: list[tuple[str, int]]  # most frequent first, ties in order of first appearance
+    scripts: dict[str, int]  # script -> characters, largest first
+    preview: str  # the start of the corpus, documents separated by newlines
+
+
+def corpus_stats(
+    documents: Iterable[str],
+    *,
+    pretokenizer: str = "whitespace",
+    top: int = 20,
+    preview_chars: int = 2000,
+    progress: Callable[[int], object] | None = None,
+) -> CorpusStats:
+    """Count bytes, characters, lines, words and scripts of ``documents``, one at a time.
+
+    A line is a run of text ended by "\\n" or by the end of a document, so documents cut after
+    newlines (as :func:`bpe_core.corpus.iter_upload` cuts text files) count like one text.
+    ``progress`` receives the number of UTF-8 bytes read so far.
+
+    >>> corpus_stats(["a b", "b\\nc\\n"], top=1).lines
+    3
+    """
+    _, pattern = resolve(pretokenizer)  # a bad custom regex fails here, before any reading
+    words: Counter[str] = Counter()  # insertion order = first appearance, which breaks ties
+    scripts: Counter[str] = Counter()
+    n_bytes = n_characters = n_lines = reported = 0
+    preview: list[str] = []
+    preview_left = preview_chars
+    for document in documents:
+        if not document:
+            continue
+        # surrogatepass: a lone surrogate (possible from JSON "\ud800") must not stop the count
+        n_bytes += len(document.encode("utf-8", "surrogatepass"))
+        n_characters += len(document)
+        n_lines += document.count("\n") + (not document.endswith("\n"))
+        words.update(piece for _, piece in iter_pieces(document, pattern))
+        scripts.update(script_counts(document))
+        if preview_left > 0:
+            if preview and not preview[-1].endswith("\n"):
+                preview.append("\n")
+                preview_left -= 1
+            preview.append(document[:preview_left])
+            preview_left -= len(preview[-1])
+        if progress is not None and n_bytes - reported >= PROGRESS_EVERY:
+            progress(n_bytes)
+            reported = n_bytes
+    if progress is not None:
+        progress(n_bytes)
+    return CorpusStats(
+        bytes=n_bytes,
+        characters=n_characters,
+        lines=n_lines,
+        words=words.total(),
+        unique_words=len(words),
+        top_words=words.most_common(top),
+        scripts=dict(sorted(scripts.items(), key=lambda item: -item[1])),
+        preview="".join(preview),
+    )

@@ -1,0 +1,91 @@
+"""Corpus statistics, exact on small corpora."""
+
+from __future__ import annotations
+
+import pytest
+
+from bpe_core import corpus, stats
+from bpe_core.corpus import iter_upload
+from bpe_core.pretokenize import PatternError
+from bpe_core.stats import CorpusStats, corpus_stats
+
+TEXT = "the cat and the hat\nthe end\n"
+
+
+def test_exact_stats_of_a_small_text():
+    assert corpus_stats([TEXT]) == CorpusStats(
+        bytes=28,
+        characters=28,
+        lines=2,
+        words=7,
+        unique_words=5,
+        top_words=[("the", 3), ("cat", 1), ("and", 1), ("hat", 1), ("end", 1)],
+        scripts={"Latin": 21, "Common": 7},
+        preview=TEXT,
+    )
+
+
+def test_top_limits_the_list_and_ties_go_by_first_appearance():
+    result = corpus_stats(["b a c a b d"], top=3)
+    assert result.top_words == [("b", 2), ("a", 2), ("c", 1)]
+
+
+def test_documents_cut_after_newlines_count_like_one_text(monkeypatch):
+    monkeypatch.setattr(corpus, "CHUNK_SIZE", 8)
+    text = TEXT * 5 + "last line without newline"
+    chunks = list(iter_upload("t.txt", text.encode()))
+    assert len(chunks) > 5
+    assert corpus_stats(iter(chunks)) == corpus_stats([text])
+    assert corpus_stats([text]).lines == 11
+
+
+def test_each_table_cell_is_its_own_line_and_preview_separates_them():
+    result = corpus_stats(["first review", "", "second\nreview"], preview_chars=20)
+    assert (result.lines, result.words, result.characters) == (3, 4, 25)
+    assert result.preview == "first review\nsecond\n"
+
+
+def test_bytes_are_utf8_and_scripts_cover_every_character():
+    result = corpus_stats(["Мир 👋", "东京"], pretokenizer="whitespace")
+    assert result.bytes == len("Мир 👋".encode()) + len("东京".encode()) == 17
+    assert result.characters == 7
+    assert result.scripts == {"Cyrillic": 3, "Common": 2, "Han": 2}
+
+
+@pytest.mark.parametrize(
+    "pretokenizer, top",
+    [
+        ("whitespace", [("the", 3), ("cat", 1)]),
+        ("gpt2", [("the", 2), ("\n", 2)]),
+        ("space-prefix", [("the", 2), ("\n", 2)]),
+        (r"\w", [("t", 5), ("h", 4)]),
+    ],
+)
+def test_words_follow_the_pretokenizer(pretokenizer, top):
+    assert corpus_stats([TEXT], pretokenizer=pretokenizer, top=2).top_words == top
+
+
+def test_gpt2_pieces_are_counted_exactly():
+    result = corpus_stats(["Hello world's 123"], pretokenizer="gpt2")
+    assert (result.words, result.unique_words) == (4, 4)
+
+
+def test_bad_custom_regex_fails_before_reading():
+    def documents():
+        raise AssertionError("must not be read")
+        yield ""
+
+    with pytest.raises(PatternError, match="invalid pre-tokenizer regex"):
+        corpus_stats(documents(), pretokenizer="(unclosed")
+
+
+def test_empty_corpus():
+    result = corpus_stats([])
+    assert result == CorpusStats(0, 0, 0, 0, 0, [], {}, "")
+
+
+def test_progress_reports_bytes_read(monkeypatch):
+    monkeypatch.setattr(stats, "PROGRESS_EVERY", 10)
+    seen: list[int] = []
+    corpus_stats(("abcdef" for _ in range(5)), progress=seen.append)
+    assert seen == [12, 24, 30]
