@@ -23,7 +23,8 @@ HOSTILE = ["<script>alert(1)</script>", "a\u200bb\u200d", "\u202eevil\u202c", "ð
 
 @given(st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=80))
 def test_byte_level_round_trip_on_any_text(tok, text):
-    assert tok.decode(tok.encode(text)) == text
+    # Any text may spell "<|endoftext|>"; as ordinary text it must round-trip too.
+    assert tok.decode(tok.encode(text, disallowed_special=())) == text
 
 
 @pytest.mark.parametrize("text", HOSTILE)
