@@ -1,0 +1,284 @@
+"""Browser-test harness: the real app in a Streamlit server, driven by Debian's Chromium.
+
+Each pytest(-xdist) worker starts its own `streamlit run app.py` on a free loopback port and its own
+Chromium, so browser tests run in parallel without sharing state. Everything collected under
+tests/browser/ is marked `browser` (deselect with `-m "not browser"`).
+
+A test usually reads:
+
+    from tests.browser.conftest import assert_no_exception, wait_for_app
+
+    def test_something(page, app_url):
+        page.goto(app_url)
+        wait_for_app(page)
+        assert_no_exception(page)
+
+The `page` fixture fails the test at teardown if the browser reported a JavaScript error or logged
+a console error, and saves a screenshot of any failed test to tests/output/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+BROWSER_TESTS = Path(__file__).resolve().parent
+SCREENSHOT_DIR = REPO_ROOT / "tests" / "output" / "screenshots"
+
+CHROMIUM = "/usr/bin/chromium"
+# Without the background-networking flags Chromium keeps dialling hosts this closed network refuses.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORT = {"width": 1400, "height": 1000}
+
+SERVER_START_TIMEOUT_S = 60.0
+APP_RUN_TIMEOUT_MS = 60_000
+DEFAULT_TIMEOUT_MS = 30_000
+
+_REPORTS = pytest.StashKey[dict]()
+# This worker's server log, quoted when the app shows an exception or hangs
+# (users only see a redacted message; the traceback goes to the log).
+_server_log: dict[str, Path] = {}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # This hook sees every collected item, not only this folder's, hence the path check.
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator:
+    # Keep each phase's report on the item so `page` can tell at teardown whether the test failed.
+    report = yield
+    item.stash.setdefault(_REPORTS, {})[report.when] = report
+    return report
+
+
+# --- the app server -------------------------------------------------------------------------------
+
+
+def _free_loopback_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _health_ok(url: str) -> bool:
+    # An empty ProxyHandler: a proxy from the environment must not intercept loopback requests.
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(url, timeout=2) as response:
+            return response.status == 200 and response.read().strip() == b"ok"
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop the server and every process it forked: it leads its own process group."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:  # the whole group is gone already
+            return
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+    # The SIGKILL round also ends worker processes that outlived the server (they keep its group).
+
+
+def _tail(path: Path, limit: int = 4000) -> str:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return text[-limit:] if text.strip() else "(empty)"
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """URL of `streamlit run app.py`, started from the repository root for this worker."""
+    port = _free_loopback_port()
+    logs = tmp_path_factory.mktemp("streamlit-server")
+    stdout_path, stderr_path = logs / "stdout.log", logs / "stderr.log"
+    env = {
+        **os.environ,
+        "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
+        "PYTHONUNBUFFERED": "1",
+    }
+    command = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    _server_log.update(stdout=stdout_path, stderr=stderr_path)
+    with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
+        proc = subprocess.Popen(
+            command, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
+            stderr=stderr, start_new_session=True,  # a group of its own, so _stop reaches forks too
+        )
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while not _health_ok(f"{url}/_stcore/health"):
+            problem = None
+            if proc.poll() is not None:
+                problem = f"exited with code {proc.returncode} before it was healthy"
+            elif time.monotonic() > deadline:
+                problem = (f"did not answer {url}/_stcore/health "
+                           f"within {SERVER_START_TIMEOUT_S:.0f} s")
+            if problem:
+                _stop(proc)
+                pytest.fail(
+                    f"The Streamlit server ({' '.join(command)}, in {REPO_ROOT}) {problem}.\n"
+                    f"--- server stderr ---\n{_tail(stderr_path)}\n"
+                    f"--- server stdout ---\n{_tail(stdout_path)}",
+                    pytrace=False,
+                )
+            time.sleep(0.25)
+        yield url
+    finally:
+        _stop(proc)
+
+
+# --- the browser ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Headless Debian Chromium, one per worker (never Playwright's own browser download)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium package "
+            "(`apt-get install chromium`, which `bash .ci/run` does for you).",
+            pytrace=False,
+        )
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    """tests/output/screenshots/ (git-ignored), created on first use."""
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOT_DIR
+
+
+# Opened on a page's own URL (say /vocabulary), Streamlit's frontend first probes that path as a
+# possible base URL and gets a 404 for these two endpoints before it falls back to the root.
+_BASE_URL_PROBE = re.compile(r"/_stcore/(health|host-config)$")
+
+
+def _record_console_error(msg: ConsoleMessage, errors: list[str]) -> None:
+    url = msg.location.get("url", "")
+    if msg.type != "error":
+        return
+    if msg.text.startswith("Failed to load resource") and _BASE_URL_PROBE.search(url):
+        return
+    errors.append(f"console error: {msg.text} (at {url})")
+
+
+@pytest.fixture
+def page(browser: Browser, request: pytest.FixtureRequest, screenshot_dir: Path) -> Iterator[Page]:
+    """A fresh browser context and page; fails at teardown on any JS page error or console error."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    new_page = context.new_page()
+    errors: list[str] = []
+    new_page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    new_page.on("console", lambda msg: _record_console_error(msg, errors))
+    yield new_page
+    call = request.node.stash.get(_REPORTS, {}).get("call")
+    if call is not None and call.failed:
+        name = re.sub(r"[^\w.-]+", "_", request.node.nodeid)
+        new_page.screenshot(path=screenshot_dir / f"FAILED-{name}.png", full_page=True)
+    context.close()
+    if errors:
+        pytest.fail("The browser reported errors:\n" + "\n".join(errors), pytrace=False)
+
+
+# --- helpers for tests ----------------------------------------------------------------------------
+
+_SCRIPT_DONE = ("notRunning", "compilationError")
+
+
+def _server_stderr() -> str:
+    return _tail(_server_log["stderr"]) if "stderr" in _server_log else "(no server log)"
+
+
+def wait_for_app(
+    page: Page, *, timeout_ms: float = APP_RUN_TIMEOUT_MS, settle_ms: int = 300
+) -> None:
+    """Wait until the app is connected and its script has finished running (and stays finished).
+
+    Streamlit marks its root element with `data-test-script-state` ("initial" before the first run,
+    then "running" / "notRunning" ...). A rerun triggered by a click starts a moment later, so the
+    finished state must hold for `settle_ms` before we trust it.
+    """
+    app = page.locator('[data-testid="stApp"]')
+    running = page.locator('[data-testid="stStatusWidget"]')
+    app.wait_for(state="attached", timeout=timeout_ms)
+    deadline = time.monotonic() + timeout_ms / 1000
+    finished_since = None
+    while True:
+        connection = app.get_attribute("data-test-connection-state")
+        script = app.get_attribute("data-test-script-state")
+        now = time.monotonic()
+        if connection == "CONNECTED" and script in _SCRIPT_DONE and running.count() == 0:
+            finished_since = now if finished_since is None else finished_since
+            if now - finished_since >= settle_ms / 1000:
+                return
+        else:
+            finished_since = None
+        if now > deadline:
+            pytest.fail(
+                f"The app had not finished running after {timeout_ms / 1000:.0f} s "
+                f"(connection {connection!r}, script {script!r}).\n"
+                f"--- server stderr ---\n{_server_stderr()}",
+                pytrace=False,
+            )
+        page.wait_for_timeout(100)
+
+
+def assert_no_exception(page: Page) -> None:
+    """Fail if the app shows any exception box (a user must never see one)."""
+    boxes = page.locator('[data-testid="stException"]')
+    if boxes.count():
+        texts = "\n---\n".join(text.strip() for text in boxes.all_inner_texts())
+        pytest.fail(
+            f"The app shows {boxes.count()} exception(s):\n{texts}\n"
+            f"--- server stderr ---\n{_server_stderr()}",
+            pytrace=False,
+        )
+
+
+def open_page(page: Page, app_url: str, path: str, heading: str) -> None:
+    """Go straight to a page's address (as a shared link does) and check it rendered."""
+    page.goto(f"{app_url}/{path}")
+    wait_for_app(page)
+    assert_no_exception(page)
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()

@@ -1,0 +1,33 @@
+"""Shared pytest set-up for the whole suite.
+
+Hypothesis profiles: "ci" (the default) runs ~100 examples with no deadline, because timing on a
+shared 2-core machine is noisy and speed targets live in benchmarks/, not in tests. Pick another
+with HYPOTHESIS_PROFILE=dev (quick) or HYPOTHESIS_PROFILE=thorough (slow, many examples).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci",
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.register_profile("thorough", max_examples=2_000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository's root folder (where app.py, assets/ and bpe_core/ live)."""
+    return REPO_ROOT
