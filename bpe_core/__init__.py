@@ -9,18 +9,22 @@
 
 from .compress import Compression, Replacement, compress, decompress
 from .corpus import SUPPORTED_EXTENSIONS, CorpusError, decode_text, iter_upload, upload_fields
-from .files import load, loads
+from .files import load, load_gpt2, loads, loads_files
 from .native import TokenizerFileError
 from .pretokenize import LOSSLESS_PRESETS, PRESETS, PatternError, split
 from .reference import reference_train
+from .references import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
 from .scripts import dominant_script, script_counts, script_of
 from .stats import CorpusStats, corpus_stats
+from .superbpe import StageReport, stage_report, train_superbpe
 from .tokenizer import DisallowedSpecialError, Merge, MergeTree, Tokenizer, TokenSpan
 from .trainer import MergeStep, TiedPair, Trainer, train, train_progress_line
 from .vocab import show_bytes
 from .words import CorpusReadError, count_words
 
 __all__ = [
+    "REFERENCE_ENCODINGS", "ReferenceUnavailableError", "StageReport", "load_gpt2", "loads_files",
+    "reference_encoding", "stage_report", "train_superbpe",
     "SUPPORTED_EXTENSIONS", "CorpusError", "CorpusStats", "corpus_stats", "decode_text",
     "dominant_script", "iter_upload", "script_counts", "script_of", "upload_fields",
     "Compression", "CorpusReadError", "DisallowedSpecialError", "LOSSLESS_PRESETS", "Merge",

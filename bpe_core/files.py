@@ -1,6 +1,27 @@
 """Saving and loading tokenizer files, whatever their format.
 
-``load`` looks at the file itself, not only its name, to tell the formats apart.
+``load`` looks at the file itself, not its name, to tell the formats apart:
+
+* ``native``: the playground's own JSON (merges with their counts, the pre-tokenizer, settings);
+* ``hf``: a Hugging Face ``tokenizer.json`` with a BPE model;
+* ``tiktoken``: a ``.tiktoken`` rank file, which stores no pre-tokenizer: pass
+  ``pretokenizer="cl100k"`` (or "o200k", "gpt2", a regex). OpenAI's own files are recognised;
+* ``gpt2``: GPT-2's ``vocab.json`` + ``merges.txt`` pair (``encoder.json`` + ``vocab.bpe`` in
+  OpenAI's release): load the vocab file and the merges file is found beside it.
+
+>>> import tempfile, pathlib
+>>> from bpe_core import train
+>>> tok = train("hug pug pun bun hugs", unit="byte", max_merges=3, min_frequency=1)
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> for fmt, name in [("native", "t.json"), ("hf", "tokenizer.json"), ("tiktoken", "t.tiktoken"),
+...                   ("gpt2", "vocab.json")]:
+...     save(tok, folder / name, format=fmt)
+...     print(fmt, load(folder / name, pretokenizer="gpt2" if fmt == "tiktoken" else None
+...                     ).encode("hugs") == tok.encode("hugs"))
+native True
+hf True
+tiktoken True
+gpt2 True
 """
 
 from __future__ import annotations
@@ -8,38 +29,162 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Mapping
 
-from .native import TokenizerFileError, from_dict, to_dict
+from . import hf, native, tiktoken_format
+from .native import TokenizerFileError
+from .references import identify
 from .tokenizer import Tokenizer
 
-FORMATS = ("native",)
+FORMATS = ("native", "hf", "tiktoken", "gpt2")
+
+
+def dumps(tok: Tokenizer, *, format: str = "native") -> bytes:
+    """The file for ``tok`` in a one-file ``format`` ("native", "hf" or "tiktoken"), as bytes."""
+    if format == "native":
+        return json.dumps(native.to_dict(tok), ensure_ascii=False, indent=1).encode("utf-8") + b"\n"
+    if format == "hf":
+        return hf.dumps(tok)
+    if format == "tiktoken":
+        return tiktoken_format.dumps(tok)
+    if format == "gpt2":
+        raise ValueError("the gpt2 format is two files; use save(), or hf.gpt2_files() for bytes")
+    raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
 
 
 def save(tok: Tokenizer, path: str | os.PathLike, *, format: str = "native") -> None:
-    """Write ``tok`` to ``path`` in ``format``."""
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
-    Path(path).write_text(json.dumps(to_dict(tok), ensure_ascii=False, indent=1) + "\n",
-                          encoding="utf-8")
+    """Write ``tok`` to ``path`` in ``format``; "gpt2" writes ``merges.txt`` beside the vocab.
 
-
-def load(path: str | os.PathLike) -> Tokenizer:
-    """Read a tokenizer file; the format is detected from its content."""
+    A ``.tiktoken`` or GPT-2 file keeps no pre-tokenizer: remember which one to load it with.
+    """
     path = Path(path)
+    if format == "gpt2":
+        vocab, merges = hf.gpt2_files(tok)
+        path.write_bytes(vocab)
+        _merges_candidates(path)[0].write_bytes(merges)
+    else:
+        path.write_bytes(dumps(tok, format=format))
+
+
+def _merges_candidates(vocab_path: Path) -> list[Path]:
+    """Where a vocab file's merges live: ``x-vocab.json`` -> ``x-merges.txt``, ``encoder.json``
+    -> ``vocab.bpe`` (OpenAI's names), else ``merges.txt`` in the same folder."""
+    name = vocab_path.name
+    names = [name[:-len("vocab.json")] + "merges.txt"] if name.endswith("vocab.json") else []
+    names += ["vocab.bpe"] if name == "encoder.json" else []
+    return [vocab_path.with_name(n) for n in dict.fromkeys(names + ["merges.txt"])]
+
+
+def _read(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise TokenizerFileError(f"cannot read {path}: {exc.strerror}") from None
-    return loads(data, source=str(path))
 
 
-def loads(data: bytes, *, source: str = "the file") -> Tokenizer:
-    """Read a tokenizer from the bytes of a file (as an upload gives them)."""
+def load(path: str | os.PathLike, *, pretokenizer: str | None = None) -> Tokenizer:
+    """Read a tokenizer file in any of :data:`FORMATS`; the format is detected from its content.
+
+    ``pretokenizer`` is for the formats that store none (``.tiktoken``, GPT-2 files).
+    """
+    path = Path(path)
+    data = _read(path)
+    kind, obj = _sniff(data, str(path))
+    if kind == "gpt2-vocab":
+        found = [p for p in _merges_candidates(path) if p.is_file()]
+        if not found:
+            raise TokenizerFileError(
+                f"{path} is a GPT-2 vocab.json; its merges file is needed too. Put it beside "
+                f"it as {_merges_candidates(path)[0].name}, or call load_gpt2(vocab, merges)")
+        return load_gpt2(path, found[0], pretokenizer=pretokenizer)
+    return _from_sniffed(data, kind, obj, str(path), pretokenizer)
+
+
+def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
+              pretokenizer: str | None = None) -> Tokenizer:
+    """Read GPT-2's ``vocab.json`` and ``merges.txt``; the pre-tokenizer defaults to "gpt2"."""
+    vocab_path, merges_path = Path(vocab_path), Path(merges_path)
+    return hf.from_gpt2(_read(vocab_path), _read(merges_path), pretokenizer=pretokenizer or "gpt2",
+                        source=f"{vocab_path} + {merges_path.name}", name=_stem(vocab_path.name))
+
+
+def loads(data: bytes, *, source: str = "the file", pretokenizer: str | None = None) -> Tokenizer:
+    """Read a tokenizer from the bytes of one file (as an upload gives them, with its name)."""
+    kind, obj = _sniff(data, source)
+    return _from_sniffed(data, kind, obj, source, pretokenizer)
+
+
+def _from_sniffed(data: bytes, kind: str, obj: object, source: str,
+                  pretokenizer: str | None) -> Tokenizer:
+    if kind == "gpt2-vocab":
+        raise TokenizerFileError(f"{source} is a GPT-2 vocab.json; its merges.txt is needed "
+                                 f"too: give both files together")
+    if kind == "tiktoken":
+        ref = identify(data)
+        if pretokenizer is None and ref is None:
+            raise TokenizerFileError(
+                f"{source} is a tiktoken rank file, which does not say how to pre-tokenize; "
+                f"pass pretokenizer= 'cl100k', 'o200k' or 'gpt2' (or the regex it was made with)")
+        return tiktoken_format.loads(
+            data, pretokenizer=pretokenizer or ref.pretokenizer, source=source,
+            special_tokens=ref.special_tokens if ref else None,
+            name=ref.name if ref else _stem(source))
+    if pretokenizer is not None:
+        raise ValueError(f"{source} stores its own pre-tokenizer; pretokenizer= is only for "
+                         f".tiktoken and GPT-2 files")
+    if kind == "hf":
+        return hf.from_dict(obj, source=source, name=_stem(source))
+    return native.from_dict(obj, source=source)
+
+
+def loads_files(files: Mapping[str, bytes], *, pretokenizer: str | None = None) -> Tokenizer:
+    """Read uploaded files (name -> bytes): one tokenizer file, or GPT-2's vocab + merges pair."""
+    if len(files) == 1:
+        (name, data), = files.items()
+        return loads(data, source=name, pretokenizer=pretokenizer)
+    kinds = {name: _sniff(data, name)[0] if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"
+             else "text"
+             for name, data in files.items()}
+    vocab = [n for n, k in kinds.items() if k == "gpt2-vocab"]
+    merges = [n for n, k in kinds.items() if k == "text"]
+    if len(files) != 2 or len(vocab) != 1 or len(merges) != 1:
+        raise TokenizerFileError("give one tokenizer file, or GPT-2's vocab.json and merges.txt "
+                                 f"together (got {', '.join(files) or 'no files'})")
+    return hf.from_gpt2(files[vocab[0]], files[merges[0]], pretokenizer=pretokenizer or "gpt2",
+                        source=f"{vocab[0]} + {merges[0]}", name=_stem(vocab[0]))
+
+
+def _stem(source: str) -> str:
+    return Path(source).name.split(".")[0] or "tokenizer"
+
+
+def _sniff(data: bytes, source: str) -> tuple[str, object]:
+    """``(kind, parsed JSON or None)``; kind is "native", "hf", "gpt2-vocab" or "tiktoken"."""
+    expected = ("expected a BPE Playground .json, a Hugging Face tokenizer.json, a .tiktoken "
+                "rank file, or GPT-2's vocab.json with merges.txt")
     if not data.strip():
         raise TokenizerFileError(f"{source} is empty")
     try:
-        obj = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TokenizerFileError(f"{source} is not a tokenizer file this version reads (not JSON: "
-                                 f"{exc}); expected a BPE Playground .json file") from None
-    return from_dict(obj, source=source)
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise TokenizerFileError(f"{source} is binary data (not JSON, not text); {expected}"
+                                 ) from None
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise TokenizerFileError(f"{source} is not valid JSON ({exc}); {expected}") from None
+        if isinstance(obj, dict) and "model" in obj:
+            return "hf", obj
+        if (isinstance(obj, dict) and "format" not in obj and len(obj) >= 256
+                and all(isinstance(v, int) for v in obj.values())):
+            return "gpt2-vocab", obj  # at least the 256 byte tokens, each with an id
+        return "native", obj  # native.from_dict says what is wrong with other JSON
+    first = text.lstrip().split("\n", 1)[0].split()
+    if len(first) >= 2 and first[1].isdigit():  # "base64 rank": parse() points at bad lines
+        return "tiktoken", None
+    if text.startswith("#version"):
+        raise TokenizerFileError(f"{source} is a GPT-2 merges.txt; load its vocab.json (with this "
+                                 f"file beside it) or give both files together")
+    raise TokenizerFileError(f"{source} is not a tokenizer file this version reads (not JSON, "
+                             f"not a rank file); {expected}")

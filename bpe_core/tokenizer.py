@@ -15,12 +15,15 @@ the segmentation training had reached after k steps.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass
+from itertools import chain, repeat
+from multiprocessing import get_context
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
 from .pretokenize import compile_pattern, special_splitter
-from .vocab import UNK, Base
+from .vocab import UNK, Base, token_display
 
 
 @dataclass(frozen=True)
@@ -72,8 +75,20 @@ class MergeTree:
         return self.left.leaves() + self.right.leaves()
 
 
+#: How ``encode`` applies the merges: see ``bpe_core/encoders.py``.
+EncodeMethod = Literal["rank", "merge-order", "longest-match"]
+
+
 class DisallowedSpecialError(ValueError):
     """The text holds a special token's string, and special tokens were not allowed."""
+
+
+#: Encoding caches: pieces remembered per merge limit, and how many limits keep a cache.
+_CACHE_PIECES = 200_000
+_CACHED_LIMITS = 4
+#: Below this many characters, ``encode_batch`` does not start worker processes.
+_BATCH_PARALLEL_MIN_CHARS = 1 << 20
+_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))  # the bytes UTF-8 never starts a character with
 
 
 class Tokenizer:
@@ -110,18 +125,23 @@ class Tokenizer:
         self._special_ids = {i: s for s, i in self.special_tokens.items()}
         self._splitter = special_splitter(self.special_tokens)
         self._regex = compile_pattern(pattern)
-        self._cache: dict[tuple[str, int], tuple[int, ...]] = {}
+        # Encoding caches, per merge limit: piece -> ids, and token -> its parts at that limit.
+        self._cache: dict[int, dict[str, tuple[int, ...]]] = {}
+        self._parts: dict[int, dict[int, tuple[int, ...]]] = {}
 
     @classmethod
     def from_pairs(cls, base: Base, pairs: Iterable[tuple[int, int, int]], **kwargs) -> "Tokenizer":
         """Build from ``(left_id, right_id, count)`` triples in merge order (count may be 0)."""
         shown = [base.display(i) for i in range(len(base))]
+        data, eow = list(base.tokens), [k == "eow" for k in base.kinds]
         merges = []
         for rank, (left, right, count) in enumerate(pairs):
             if not (0 <= left < len(shown) and 0 <= right < len(shown)):
                 raise ValueError(f"merge {rank} refers to token {max(left, right)}, "
                                  f"which does not exist before it")
-            shown.append(shown[left] + shown[right])
+            data.append(data[left] + data[right])
+            eow.append(eow[right])
+            shown.append(token_display(data[-1], eow[-1]))
             merges.append(Merge(rank, shown[left], shown[right], shown[-1], count,
                                 left, right, len(shown) - 1))
         return cls(base, merges, **kwargs)
@@ -197,38 +217,86 @@ class Tokenizer:
     def _limit(self, upto: int | None) -> int:
         return len(self.merges) if upto is None else max(0, min(int(upto), len(self.merges)))
 
-    def _bpe(self, ids: list[int], limit: int) -> list[int]:
-        """Rank-priority merging of one piece's base ids, with merges of rank < limit."""
-        ranks, n_base = self._ranks, self.n_base
-        while len(ids) > 1:
-            best, at = limit, -1
-            for i in range(len(ids) - 1):
-                r = ranks.get((ids[i], ids[i + 1]))
-                if r is not None and r < best:
-                    best, at = r, i
-            if at < 0:
+    def _bpe(self, ids: list[int]) -> list[int]:
+        """Rank-priority merging of one piece's base ids, with every merge.
+
+        (Fewer merges, ``upto=k``, are applied by splitting this result: see ``_encode_new``.)
+        """
+        # Beside the parts, the rank of each adjacent pair (past the last rank for none);
+        # min() and index() find the leftmost lowest in C, and a merge re-ranks only its two
+        # neighbours. Leftmost-first equals merging every occurrence of the pair at once: the
+        # pairs a merge creates all hold the new token, so they rank after it.
+        get, n_base, none = self._ranks.get, self.n_base, len(self.merges)
+        ranks = list(map(get, zip(ids, ids[1:]), repeat(none)))
+        while ranks:
+            best = min(ranks)
+            if best == none:
                 break
-            a, b, new = ids[at], ids[at + 1], n_base + best
-            out, i, n = ids[:at], at, len(ids)
-            while i < n:  # merge every occurrence, left to right
-                if i + 1 < n and ids[i] == a and ids[i + 1] == b:
-                    out.append(new)
-                    i += 2
-                else:
-                    out.append(ids[i])
-                    i += 1
-            ids = out
+            i = ranks.index(best)
+            ids[i] = new = n_base + best
+            del ids[i + 1], ranks[i]
+            if i:
+                ranks[i - 1] = get((ids[i - 1], new), none)
+            if i < len(ranks):
+                ranks[i] = get((new, ids[i + 1]), none)
         return ids
 
+    def _piece_cache(self, limit: int) -> dict[str, tuple[int, ...]]:
+        """The piece -> ids cache for ``limit`` (the full one and a few ``upto`` ones are kept)."""
+        cache = self._cache.get(limit)
+        if cache is None:
+            if len(self._cache) >= _CACHED_LIMITS:
+                # Forget the oldest upto=k cache; the full one is the most used.
+                old = next(k for k in self._cache if k != len(self.merges))
+                del self._cache[old]
+                self._parts.pop(old, None)
+            cache = self._cache[limit] = {"": ()}
+        elif len(cache) > _CACHE_PIECES:  # bounded: forget everything, start again
+            cache.clear()
+            cache[""] = ()
+        return cache
+
     def _encode_piece(self, piece: str, limit: int) -> tuple[int, ...]:
-        key = (piece, limit)
-        ids = self._cache.get(key)
+        cache = self._piece_cache(limit)
+        ids = cache.get(piece)
         if ids is None:
-            ids = tuple(self._bpe(self.base.symbols(piece), limit))
-            if len(self._cache) > 200_000:  # a bounded cache: forget everything, start again
-                self._cache.clear()
-            self._cache[key] = ids
+            ids = cache[piece] = self._encode_new(piece, limit)
         return ids
+
+    def _encode_new(self, piece: str, limit: int) -> tuple[int, ...]:
+        full = len(self.merges)
+        if limit == full:
+            return tuple(self._bpe(self.base.symbols(piece)))
+        # With fewer merges, take the full encoding and split every token made by merge
+        # ``limit`` or later back into its parts: rank priority equals replaying the merges in
+        # training order (see encoders.py), and the merges after ``limit`` only ever join
+        # neighbours, each token by its own merge.
+        return self._split_above(self._encode_piece(piece, full), limit)
+
+    def _split_above(self, ids: Sequence[int], limit: int) -> tuple[int, ...]:
+        """``ids`` with each token of merge rank >= ``limit`` split, recursively, into its parts."""
+        top, n_base = self.n_base + limit, self.n_base
+        if max(ids, default=0) < top:
+            return tuple(ids)
+        memo = self._parts.setdefault(limit, {})
+        out: list[int] = []
+        for i in ids:
+            if i < top:
+                out.append(i)
+                continue
+            parts = memo.get(i)
+            if parts is None:
+                parts, stack = [], [i]  # a stack, not recursion: merge trees can be deep
+                while stack:
+                    t = stack.pop()
+                    if t < top:
+                        parts.append(t)
+                    else:
+                        m = self.merges[t - n_base]
+                        stack += (m.right_id, m.left_id)
+                parts = memo[i] = tuple(parts)
+            out.extend(parts)
+        return tuple(out)
 
     def _segments(self, text: str, allowed_special, disallowed_special):
         """Split off special tokens: yields (start, str) for ordinary text, (start, id) for specials."""
@@ -254,26 +322,87 @@ class Tokenizer:
         if pos < len(text):
             yield pos, text[pos:]
 
+    def _piece_encoder(self, method: str):
+        """``(piece, limit) -> ids`` for an encoding method; see ``encoders.py`` for the others."""
+        if method == "rank":
+            return self._encode_piece
+        from .encoders import piece_encoder
+
+        return piece_encoder(self, method)
+
     def encode(self, text: str, *, allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
                disallowed_special: Literal["all"] | Collection[str] = "all",
-               upto: int | None = None) -> list[int]:
-        """Text to token ids. Special tokens in the text raise unless allowed (as in tiktoken)."""
+               upto: int | None = None, method: EncodeMethod = "rank") -> list[int]:
+        """Text to token ids. Special tokens in the text raise unless allowed (as in tiktoken).
+
+        ``method`` is "rank" (rank priority, as tiktoken), "merge-order" (replay the merges in
+        training order) or "longest-match" (greedy longest token first).
+        """
         limit = self._limit(upto)
+        encode_piece = None if method == "rank" else self._piece_encoder(method)
         out: list[int] = []
         for _, seg in self._segments(text, allowed_special, disallowed_special):
             if isinstance(seg, int):
                 out.append(seg)
-                continue
-            for piece in self._regex.findall(seg):
-                if piece:
-                    out.extend(self._encode_piece(piece, limit))
+            elif encode_piece is None:
+                out += self._encode_ordinary(seg, limit)
+            else:
+                for piece in self._regex.findall(seg):
+                    if piece:
+                        out.extend(encode_piece(piece, limit))
         return out
+
+    def _encode_ordinary(self, text: str, limit: int) -> list[int]:
+        """Rank-priority ids of text without special tokens: the hot loop of encoding."""
+        pieces = self._regex.findall(text)
+        cache = self._piece_cache(limit)
+        # Every piece is looked up with C loops only (map, chain, set): a Python loop per piece
+        # would cost more than the lookups. Pieces not seen before stop the first attempt; they
+        # are merged, then the lookups run again.
+        try:
+            return list(chain.from_iterable(map(cache.__getitem__, pieces)))
+        except KeyError:
+            for piece in set(pieces).difference(cache):
+                cache[piece] = self._encode_new(piece, limit)
+        return list(chain.from_iterable(map(cache.__getitem__, pieces)))
+
+    def encode_batch(self, texts: Iterable[str], *, processes: int | None = None,
+                     allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
+                     disallowed_special: Literal["all"] | Collection[str] = "all",
+                     upto: int | None = None) -> list[list[int]]:
+        """``[encode(t) for t in texts]``, spread over ``processes`` (None: every core).
+
+        Worker processes start only when there is enough text to pay for them (about 1 MB);
+        the ids are the same either way.
+        """
+        texts = list(texts)
+        kwargs = dict(allowed_special=allowed_special, disallowed_special=disallowed_special,
+                      upto=upto)
+        processes = (os.cpu_count() or 1) if processes is None else processes
+        total = sum(map(len, texts))
+        if processes < 2 or len(texts) < 2 or total < _BATCH_PARALLEL_MIN_CHARS:
+            return [self.encode(t, **kwargs) for t in texts]
+        # Batches of about equal text, several per process so that none waits for a slow one;
+        # imap keeps their order.
+        batches, batch, size, goal = [], [], 0, total / (4 * processes)
+        for t in texts:
+            batch.append(t)
+            size += len(t)
+            if size >= goal:
+                batches.append(batch)
+                batch, size = [], 0
+        if batch:
+            batches.append(batch)
+        context = get_context("spawn" if os.name == "nt" else "fork")
+        with context.Pool(processes, _batch_start, (self, kwargs)) as pool:
+            return [ids for done in pool.imap(_batch_encode, batches) for ids in done]
 
     def spans(self, text: str, *, allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
               disallowed_special: Literal["all"] | Collection[str] = "all",
-              upto: int | None = None) -> list[TokenSpan]:
+              upto: int | None = None, method: EncodeMethod = "rank") -> list[TokenSpan]:
         """Encode and say, for each token, which characters of ``text`` it covers."""
         limit = self._limit(upto)
+        encode_piece = self._piece_encoder(method)
         out: list[TokenSpan] = []
         for start, seg in self._segments(text, allowed_special, disallowed_special):
             if isinstance(seg, int):
@@ -282,11 +411,42 @@ class Tokenizer:
                 continue
             for m in self._regex.finditer(seg):
                 if m.start() != m.end():
-                    out.extend(self._piece_spans(m.group(), start + m.start(), limit))
+                    out.extend(self._piece_spans(m.group(), start + m.start(), limit, encode_piece))
         return out
 
-    def _piece_spans(self, piece: str, start: int, limit: int) -> list[TokenSpan]:
+    def _piece_spans(self, piece: str, start: int, limit: int, encode_piece) -> list[TokenSpan]:
+        ids = encode_piece(piece, limit)
+        shown = self.__dict__.get("_shown")
+        if shown is None:  # display texts by id, made once: spans need one per token
+            shown = self._shown = ([self.base.display(i) for i in range(self.n_base)]
+                                   + [m.token for m in self.merges])
+        if piece.isascii():
+            # The common case, fast: one byte per character and one base symbol per character
+            # (</w> covers none), so a token covers as many characters as it has base symbols.
+            data, spans, b = piece.encode("ascii"), [], 0
+            for i in ids:
+                k = self._length[i]
+                spans.append(TokenSpan(i, shown[i], data[b:b + k], start + b, start + b + k))
+                b += k
+            return spans
         data = piece.encode("utf-8")
+        if self.unit == "byte":
+            # One base symbol per byte. Characters are counted by their first bytes (the
+            # continuation bytes 80-BF deleted in C); a token that starts or ends inside a
+            # character is partial and shares that character with its neighbour.
+            spans, lo, chars, n = [], 0, 0, len(data)
+            for i in ids:
+                hi = lo + self._length[i]
+                chunk = data[lo:hi]
+                starts = lo == n or data[lo] & 0xC0 != 0x80
+                ends = hi == n or data[hi] & 0xC0 != 0x80
+                first = chars if starts else chars - 1
+                chars += len(chunk.translate(None, _CONTINUATION_BYTES))
+                spans.append(TokenSpan(i, shown[i], chunk, start + first,
+                                       start + (chars if hi > lo else first),
+                                       partial=not (starts and ends)))
+                lo = hi
+            return spans
         # char_at[k]: index (in the piece) of the character holding byte k; boundary[k]: k starts one
         char_at, boundary = [], []
         for ci, ch in enumerate(piece):
@@ -306,7 +466,7 @@ class Tokenizer:
         if self.end_of_word:
             widths.append(0)
         spans, b, sym = [], 0, 0
-        for i in self._encode_piece(piece, limit):
+        for i in ids:
             k = self._length[i]
             width = sum(widths[sym:sym + k])
             sym += k
@@ -314,7 +474,7 @@ class Tokenizer:
             b = hi
             first = char_at[lo] if lo < len(data) else len(piece)
             last = char_at[hi - 1] + 1 if hi > lo else first
-            spans.append(TokenSpan(i, self.display(i), data[lo:hi], start + first, start + last,
+            spans.append(TokenSpan(i, shown[i], data[lo:hi], start + first, start + last,
                                    partial=not (boundary[lo] and boundary[hi])))
         return spans
 
@@ -366,3 +526,18 @@ class Tokenizer:
         from .files import save
 
         save(self, path, format=format)
+
+
+# encode_batch's workers: the tokenizer arrives once per process (inherited, with fork), not
+# once per batch.
+_batch_tokenizer: tuple[Tokenizer, dict] | None = None
+
+
+def _batch_start(tok: Tokenizer, kwargs: dict) -> None:
+    global _batch_tokenizer
+    _batch_tokenizer = tok, kwargs
+
+
+def _batch_encode(texts: list[str]) -> list[list[int]]:
+    tok, kwargs = _batch_tokenizer
+    return [tok.encode(t, **kwargs) for t in texts]

@@ -50,6 +50,17 @@ def show_bytes(data: bytes) -> str:
     return "".join(out)
 
 
+def token_display(data: bytes, ends_word: bool = False) -> str:
+    """Display text of a merged token from its whole byte string (never from its parts' texts,
+    which would show "的" built from byte pieces as ``<E7><9A 84>``), then ``</w>`` if it ends a
+    word.
+
+    >>> token_display("的".encode()), token_display(b"est", True)
+    ('的', 'est</w>')
+    """
+    return show_bytes(data) + (END_OF_WORD if ends_word else "")
+
+
 @dataclass(frozen=True)
 class Base:
     """The base alphabet: ids ``0 .. len(base)-1`` and how a piece of text maps onto them."""

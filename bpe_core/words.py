@@ -10,6 +10,7 @@ first appear, which is what the "first" tie rule is defined on.
 
 from __future__ import annotations
 
+import operator
 import os
 from collections import Counter
 from multiprocessing import get_context
@@ -18,56 +19,60 @@ from typing import Iterable, Iterator, Mapping, Union
 
 import regex
 
-from .pretokenize import compile_pattern, special_splitter
+from .pretokenize import PRESETS, compile_pattern, special_splitter
 
 Corpus = Union[str, os.PathLike, Iterable[str], Mapping[str, int]]
 
 CHUNK_CHARS = 1 << 20
 # Below this much text, starting worker processes costs more than it saves.
 PARALLEL_MIN_CHARS = 4 << 20
-# A chunk may end only before a line that starts with a letter: no preset pattern (nor the
-# whitespace ones) can put a newline and a following letter into one piece, so counting the
-# chunks separately gives exactly the counts of the whole text.
-_SAFE_CUT = regex.compile(r"\n(?=\p{L})")
+
+# Where a long text may be cut so that counting the parts separately gives exactly the counts of
+# the whole: before a space that follows a non-space, or after a newline that follows a
+# non-space and comes before a letter. No preset puts "non-space, space" or "newline, letter"
+# inside one piece, and a piece that ends just before the cut ends there whether or not the text
+# goes on: the only parts of the presets that look past a piece's end ($ and (?!\S)) belong to
+# whitespace pieces, and those never end at a non-space. (A newline before the cut becomes the
+# same one-character piece either way.) Custom regexes promise nothing of the kind, and "none"
+# is one piece by definition: their texts are never cut.
+_CUT = regex.compile(r"(?<=\S)(?= )|(?<=\S\n)(?=\p{L})")
+_CUTTABLE = frozenset(p for name, p in PRESETS.items() if name != "none")
+_group = operator.methodcaller("group")
 
 
 class CorpusReadError(ValueError):
     """A corpus that cannot be read as text."""
 
 
-def _cut(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
-    """Cut a long text into pieces of about ``size`` characters at safe places."""
-    start = 0
+def _split_off(text: str, size: int) -> tuple[list[str], str]:
+    """Cut parts of at least ``size`` characters off ``text`` at safe places; return the rest."""
+    parts, start = [], 0
     while len(text) - start > size:
-        m = _SAFE_CUT.search(text, start + size)
+        m = _CUT.search(text, start + size)
         if m is None:
             break
-        yield text[start:m.end()]
-        start = m.end()
-    if start < len(text):
-        yield text[start:]
+        parts.append(text[start:m.start()])
+        start = m.start()
+    return parts, text[start:]
 
 
-def _file_chunks(path: Path) -> Iterator[str]:
-    """Read a UTF-8 text file in ~1 MB chunks, cut at safe line starts."""
+def _file_text(path: Path, cuttable: bool) -> Iterator[str]:
+    """Read a UTF-8 text file in ~1 MB parts cut at safe places (whole when not ``cuttable``)."""
+    size = CHUNK_CHARS
     try:
         with open(path, encoding="utf-8-sig", newline="") as f:
-            carry = ""
+            if not cuttable:
+                yield f.read()
+                return
+            rest = ""
             while True:
-                block = f.read(CHUNK_CHARS)
+                block = f.read(size)
                 if not block:
                     break
-                text = carry + block
-                m = None
-                for m in _SAFE_CUT.finditer(text, max(0, len(text) - CHUNK_CHARS // 2)):
-                    pass
-                if m is None:  # no safe cut yet: keep reading
-                    carry = text
-                    continue
-                yield text[:m.end()]
-                carry = text[m.end():]
-            if carry:
-                yield carry
+                parts, rest = _split_off(rest + block, size)
+                yield from parts
+            if rest:
+                yield rest
     except UnicodeDecodeError as exc:
         raise CorpusReadError(
             f"{path} is not valid UTF-8 (byte {exc.start} of a block: {exc.reason}); "
@@ -78,37 +83,47 @@ def _file_chunks(path: Path) -> Iterator[str]:
 
 
 def read_files(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
-    """Stream several UTF-8 text files as ~1 MB documents, one file after another."""
+    """Stream several UTF-8 text files as ~1 MB documents, one file after another.
+
+    The parts of a file are cut where every preset pre-tokenizer gives the same pieces as for
+    the whole file.
+    """
     for path in paths:
-        yield from _file_chunks(Path(path))
+        yield from _file_text(Path(path), True)
 
 
-def _documents(corpus, pattern: str) -> Iterator[str]:
-    whole_stream = pattern == r"[\s\S]+"  # the "none" preset: never cut the stream
+def _documents(corpus, cuttable: bool) -> Iterator[str]:
+    """The corpus as texts to count one by one (long ones cut when ``cuttable``)."""
     if isinstance(corpus, os.PathLike):
-        if whole_stream:
-            yield "".join(_file_chunks(Path(corpus)))
+        yield from _file_text(Path(corpus), cuttable)
+        return
+    docs = [corpus] if isinstance(corpus, str) else corpus
+    for doc in docs:
+        if not isinstance(doc, str):
+            raise TypeError(f"corpus items must be str, got {type(doc).__name__}")
+        if cuttable:
+            parts, rest = _split_off(doc, CHUNK_CHARS)
+            yield from parts
+            if rest:
+                yield rest
         else:
-            yield from _file_chunks(Path(corpus))
-    elif isinstance(corpus, str):
-        yield from ([corpus] if whole_stream else _cut(corpus))
-    else:
-        for doc in corpus:
-            if not isinstance(doc, str):
-                raise TypeError(f"corpus items must be str, got {type(doc).__name__}")
-            yield from ([doc] if whole_stream else _cut(doc))
+            yield doc
 
 
-def _count_chunk(args: tuple[str, str, tuple[str, ...]]) -> Counter:
-    text, pattern, specials = args
-    findall = compile_pattern(pattern).findall
+def _count_into(counts: Counter, text: str, pattern: str, specials: tuple[str, ...]) -> None:
+    regex_ = compile_pattern(pattern)
     splitter = special_splitter(specials)
     # Special tokens are cut out first, so no piece ever spans one.
-    parts = splitter.split(text) if splitter else (text,)
+    for part in splitter.split(text) if splitter else (text,):
+        if len(part) > 4 * CHUNK_CHARS:  # an uncut long text: never hold all its pieces at once
+            counts.update(map(_group, regex_.finditer(part)))
+        else:
+            counts.update(regex_.findall(part))  # Counter's C loop over findall's list
+
+
+def _count_part(args: tuple[str, str, tuple[str, ...]]) -> Counter:
     counts: Counter = Counter()
-    for part in parts:
-        counts.update(findall(part))
-    counts.pop("", None)
+    _count_into(counts, *args)
     return counts
 
 
@@ -118,7 +133,8 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
 
     ``corpus`` is a str, an iterable of documents, a ``pathlib.Path`` to a UTF-8 text file (read
     streaming), or a mapping ``word -> count`` (taken as already counted). ``processes=None`` uses
-    every core for large corpora; the result is identical for any number of processes.
+    every core for large corpora; the result is identical for any number of processes, and a
+    file counts exactly as its text would.
     """
     if isinstance(corpus, Mapping):
         out = {}
@@ -129,17 +145,24 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
                 out[word] = out.get(word, 0) + n
         return out
     specials = tuple(special_tokens)
+    # A cut inside a special token's text would hide it; only ones holding a space or a
+    # newline can straddle a cut.
+    cuttable = pattern in _CUTTABLE and not any(" " in s or "\n" in s for s in specials)
     if processes is None:
         processes = os.cpu_count() or 1
-    jobs = ((doc, pattern, specials) for doc in _documents(corpus, pattern))
+    docs = _documents(corpus, cuttable)
     total: Counter = Counter()
     if processes > 1 and _large(corpus):
-        with get_context("spawn" if os.name == "nt" else "fork").Pool(processes) as pool:
-            for counts in pool.imap(_count_chunk, jobs, chunksize=1):
+        # "forkserver", not "fork": the app trains inside Streamlit's threaded server, and a
+        # process forked from a threaded one can deadlock on a lock some thread held.
+        with get_context("spawn" if os.name == "nt" else "forkserver").Pool(processes) as pool:
+            jobs = ((doc, pattern, specials) for doc in docs)
+            for counts in pool.imap(_count_part, jobs):
                 total.update(counts)  # merged in corpus order: first appearances are kept
     else:
-        for job in jobs:
-            total.update(_count_chunk(job))
+        for doc in docs:
+            _count_into(total, doc, pattern, specials)
+    total.pop("", None)
     return dict(total)
 
 
@@ -151,4 +174,6 @@ def _large(corpus) -> bool:
             return False
     if isinstance(corpus, str):
         return len(corpus) >= PARALLEL_MIN_CHARS
-    return True  # an iterable of documents: size unknown up front
+    if isinstance(corpus, (list, tuple)):
+        return sum(len(d) for d in corpus if isinstance(d, str)) >= PARALLEL_MIN_CHARS
+    return True  # a stream of documents: its size is not known up front

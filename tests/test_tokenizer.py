@@ -169,3 +169,13 @@ def test_counting_in_parallel_gives_identical_counts(monkeypatch):
     one = bpe_core.count_words(text, bpe_core.PRESETS["cl100k"], processes=1)
     two = bpe_core.count_words(text, bpe_core.PRESETS["cl100k"], processes=2)
     assert one == two and list(one) == list(two)
+
+
+def test_a_character_merged_from_byte_pieces_displays_as_the_character():
+    t = bpe_core.train("的的的 的的", pretokenizer="none", min_frequency=2, max_merges=3,
+                       processes=1)
+    shown = [m.token for m in t.merges]
+    assert "的" in shown and not any("<" in s for s in shown if s.endswith("的"))
+    loaded = bpe_core.Tokenizer.from_pairs(t.base, [(m.left_id, m.right_id, m.count)
+                                                    for m in t.merges], pattern=t.pattern)
+    assert [m.token for m in loaded.merges] == shown

@@ -1,0 +1,117 @@
+"""OpenAI's encodings by name, fetched through tiktoken's own downloader and cache.
+
+>>> sorted(REFERENCE_ENCODINGS)
+['cl100k_base', 'gpt2', 'o200k_base']
+>>> REFERENCE_ENCODINGS["cl100k_base"].pretokenizer
+'cl100k'
+
+``reference_encoding("cl100k_base")`` returns a :class:`Tokenizer` with exactly tiktoken's ids,
+merges recovered from the ranks (so merge trees and ``upto=k`` work). tiktoken downloads the
+files once and keeps them in its cache folder; offline, the error says which file to put where.
+Building the tokenizer takes seconds for the large encodings, so callers should keep it
+(the app caches it with ``st.cache_resource``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+
+from .pretokenize import PRESETS
+from .tiktoken_format import from_ranks
+from .tokenizer import Tokenizer
+
+_BLOB = "https://openaipublic.blob.core.windows.net"
+
+
+@dataclass(frozen=True)
+class ReferenceEncoding:
+    """What tiktoken fetches for one encoding, and how to recognise a local copy."""
+
+    name: str  # tiktoken's name
+    title: str
+    pretokenizer: str  # our preset with tiktoken's exact pattern
+    special_tokens: dict[str, int]
+    urls: tuple[str, ...]  # what tiktoken downloads
+    rank_file: str  # a single .tiktoken file with these ranks (for a manual download)
+    rank_file_sha256: str  # recognises that file whatever it is called
+
+
+REFERENCE_ENCODINGS: dict[str, ReferenceEncoding] = {
+    "gpt2": ReferenceEncoding(
+        "gpt2", "GPT-2 (2019)", "gpt2", {"<|endoftext|>": 50256},
+        (f"{_BLOB}/gpt-2/encodings/main/vocab.bpe", f"{_BLOB}/gpt-2/encodings/main/encoder.json"),
+        f"{_BLOB}/encodings/r50k_base.tiktoken",  # r50k_base has GPT-2's ranks
+        "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"),
+    "cl100k_base": ReferenceEncoding(
+        "cl100k_base", "GPT-4 and GPT-3.5 (cl100k_base)", "cl100k",
+        {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
+         "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276},
+        (f"{_BLOB}/encodings/cl100k_base.tiktoken",), f"{_BLOB}/encodings/cl100k_base.tiktoken",
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),
+    "o200k_base": ReferenceEncoding(
+        "o200k_base", "GPT-4o (o200k_base)", "o200k",
+        {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
+        (f"{_BLOB}/encodings/o200k_base.tiktoken",), f"{_BLOB}/encodings/o200k_base.tiktoken",
+        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"),
+}
+
+
+class ReferenceUnavailableError(RuntimeError):
+    """tiktoken could not fetch a reference encoding (usually: offline, nothing cached)."""
+
+
+def tiktoken_cache_dir() -> str:
+    """The folder tiktoken caches downloads in ("" means caching is off), by tiktoken's rule."""
+    for var in ("TIKTOKEN_CACHE_DIR", "DATA_GYM_CACHE_DIR"):
+        if var in os.environ:
+            return os.environ[var]
+    return os.path.join(tempfile.gettempdir(), "data-gym-cache")
+
+
+def cache_path(url: str) -> str:
+    """Where tiktoken keeps the download of ``url``: the cache folder, named by the URL's SHA-1."""
+    return os.path.join(tiktoken_cache_dir(), hashlib.sha1(url.encode()).hexdigest())
+
+
+def identify(data: bytes) -> ReferenceEncoding | None:
+    """The reference encoding whose ``.tiktoken`` file ``data`` is, by content (not name)."""
+    digest = hashlib.sha256(data).hexdigest()
+    return next((r for r in REFERENCE_ENCODINGS.values() if r.rank_file_sha256 == digest), None)
+
+
+def reference_encoding(name: str) -> Tokenizer:
+    """OpenAI's encoding ``name`` ("gpt2", "cl100k_base", "o200k_base") as a Tokenizer.
+
+    Raises :class:`ReferenceUnavailableError` when tiktoken can neither download nor find it
+    in its cache.
+    """
+    ref = REFERENCE_ENCODINGS.get(name)
+    if ref is None:
+        raise ValueError(f"unknown reference encoding {name!r}; choose one of "
+                         f"{', '.join(REFERENCE_ENCODINGS)}")
+    import tiktoken
+
+    try:
+        enc = tiktoken.get_encoding(name)
+    except Exception as exc:  # network errors, hash mismatches, unwritable caches: all say why
+        raise ReferenceUnavailableError(_offline_help(ref, exc)) from exc
+    # tiktoken keeps the ranks, pattern and special tokens on the Encoding it built.
+    pattern = enc._pat_str
+    preset = ref.pretokenizer if PRESETS[ref.pretokenizer] == pattern else pattern
+    return from_ranks(enc._mergeable_ranks, pretokenizer=preset, special_tokens=enc._special_tokens,
+                      name=name, source=f"tiktoken's {name}")
+
+
+def _offline_help(ref: ReferenceEncoding, exc: Exception) -> str:
+    where = "; ".join(f"{url} as {cache_path(url)}" for url in ref.urls)
+    if tiktoken_cache_dir() == "":
+        where += " (TIKTOKEN_CACHE_DIR is empty, which turns tiktoken's cache off: unset it)"
+    local = os.path.basename(ref.rank_file)
+    return (f"cannot fetch the reference encoding {ref.name!r}: tiktoken failed with "
+            f"{type(exc).__name__}: {exc}. Without internet, tiktoken reads its cache: put "
+            f"{where}. Set TIKTOKEN_CACHE_DIR to use another folder. Or download "
+            f"{ref.rank_file} on another machine and open it with "
+            f"bpe_core.load({local!r}) (the file is recognised by its content).")

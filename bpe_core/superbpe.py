@@ -1,0 +1,147 @@
+"""SuperBPE (Liu et al. 2025, "SuperBPE: Space Travel for Language Models"): subwords first,
+then *superwords* that cross spaces.
+
+Stage 1 is ordinary byte-level BPE with a whitespace-aware pre-tokenizer, up to the
+``transition`` vocabulary size. Stage 2 goes on from there over larger pieces: words joined by
+single spaces, so tokens such as " of the" can form. Newlines, other whitespace and runs of three
+or more punctuation marks still separate pieces (the paper's safeguards against tokens that run
+across lines or separators).
+
+>>> text = "the cat sat on the mat\\nthe dog sat on the log\\n" * 5
+>>> tok = train_superbpe(text, 275, transition=270)
+>>> tok.config["transition"], tok.config["stage1_merges"], len(tok.merges)
+(270, 14, 19)
+>>> [m.token for m in tok.merges[14:17]]  # stage 2 starts at rank 14
+[' sat on', ' sat on the', 'the cat']
+>>> [tok.display(i) for i in tok.encode("the dog sat on the mat")]
+['the', ' d', 'og', ' sat on the', ' mat']
+>>> report = stage_report(tok, "the dog sat on the mat")
+>>> report.stage1_tokens, report.tokens
+(7, 5)
+
+Encoding with the final tokenizer reproduces training's segmentation: its pattern yields stage 2's
+pieces, and in each piece rank priority applies every stage-1 merge (all ranked before stage 2)
+before any stage-2 merge, exactly as stage 2's training words were made. Stage 2's words are its
+pieces with stage 1's merges applied over the whole piece, as in the paper's implementation; in
+rare cases a stage-1 token then spans the seam of two stage-1 pieces (a cl100k token "(w" in
+"((word", whose stage-1 pieces are "((" and "word").
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Mapping
+
+from .pretokenize import PRESETS, resolve
+from .tokenizer import Tokenizer
+from .trainer import train
+from .words import Corpus, count_words
+
+#: A piece of stage 2: chunks of non-space characters joined by single spaces, where a chunk
+#: stops before a run of three or more punctuation marks.
+_CHUNK = r"(?:(?![^\s\p{L}\p{N}]{3})\S)+"
+SUPERWORD = rf" ?{_CHUNK}(?: {_CHUNK})*"
+_WHITESPACE_DROPPING = ("whitespace", "end-of-word", "none")
+# Stage 2 trains on stage-1 token sequences written as strings, one character per token id.
+_SYMBOL_BASE = 0xE000
+
+
+def superword_pattern(stage1_pattern: str) -> str:
+    """Stage 2's pre-tokenizer: superword pieces where they match, stage 1's pieces elsewhere.
+
+    >>> from bpe_core.pretokenize import compile_pattern
+    >>> compile_pattern(superword_pattern(PRESETS["gpt2"])).findall("in the end...\\nor not")
+    ['in the end', '...', '\\n', 'or not']
+    """
+    return f"{SUPERWORD}|{stage1_pattern}"
+
+
+def train_superbpe(corpus: Corpus, vocab_size: int, *, transition: int,
+                   pretokenizer: str = "gpt2", min_frequency: int = 2, tie_break: str = "first",
+                   special_tokens=(), processes: int | None = None,
+                   name: str = "superbpe") -> Tokenizer:
+    """Train a byte-level SuperBPE tokenizer of ``vocab_size`` tokens.
+
+    ``transition`` is the vocabulary size (base bytes, stage-1 merges and special tokens) at which
+    stage 2 starts; ``tok.config`` records it and ``stage1_merges``, the number of merges that
+    belong to stage 1 (ranks below it).
+    """
+    preset, stage1_pattern = resolve(pretokenizer)
+    if preset in _WHITESPACE_DROPPING:
+        raise ValueError(f"SuperBPE needs a stage-1 pre-tokenizer that keeps the spaces and "
+                         f"splits at them, such as gpt2, cl100k or o200k; not {preset!r}")
+    if isinstance(corpus, Mapping):
+        raise TypeError("SuperBPE needs running text (a str, a path, or documents), not word "
+                        "counts: stage 2 learns which words follow each other")
+    if not isinstance(corpus, (str, os.PathLike)):
+        corpus = list(corpus)  # read twice, once per stage
+    specials = tuple(dict.fromkeys(special_tokens))
+    if not 256 + len(specials) <= transition <= vocab_size:
+        raise ValueError(f"transition must lie between {256 + len(specials)} (the bytes and "
+                         f"special tokens) and vocab_size ({vocab_size}); got {transition}")
+    stage1 = train(corpus, transition, unit="byte", pretokenizer=pretokenizer,
+                   min_frequency=min_frequency, tie_break=tie_break, special_tokens=specials,
+                   processes=processes, name=name)
+    n1 = len(stage1.merges)
+    pattern = superword_pattern(stage1_pattern)
+    # Stage 2's words are its pieces with stage 1's merges applied over each whole piece: what
+    # encode does with them too, so training and encoding see the same starting point.
+    whole = Tokenizer(stage1.base, stage1.merges, pattern=PRESETS["none"])
+    words: dict[str, int] = {}
+    for piece, n in count_words(corpus, pattern, special_tokens=specials,
+                                processes=processes).items():
+        key = "".join(chr(_SYMBOL_BASE + i) for i in whole.encode(piece))
+        words[key] = words.get(key, 0) + n
+    # Character-level BPE on those strings is BPE on the token sequences themselves.
+    stage2 = train(words, max_merges=vocab_size - transition, unit="char",
+                   pretokenizer="whitespace", min_frequency=min_frequency, tie_break=tie_break)
+    first_new = stage2.n_base  # stage 2's own ids: [UNK], its symbols by code point, new tokens
+    to_id = [0] + [ord(c) - _SYMBOL_BASE for c in stage2.base.chars]
+
+    def real(i: int) -> int:
+        return to_id[i] if i < first_new else stage1.n_base + n1 + i - first_new
+
+    pairs = [(m.left_id, m.right_id, m.count) for m in stage1.merges]
+    pairs += [(real(m.left_id), real(m.right_id), m.count) for m in stage2.merges]
+    return Tokenizer.from_pairs(
+        stage1.base, pairs, pattern=pattern, pretokenizer=None, special_tokens=specials,
+        name=name, stop_reason=stage2.stop_reason,
+        config={"method": "superbpe", "vocab_size": vocab_size, "transition": transition,
+                "stage1_merges": n1, "stage1_pretokenizer": preset,
+                "stage1_pattern": stage1_pattern, "min_frequency": min_frequency,
+                "tie_break": tie_break})
+
+
+def stage1(tok: Tokenizer) -> Tokenizer:
+    """The ordinary BPE tokenizer a SuperBPE tokenizer was at its transition point."""
+    if tok.config.get("method") != "superbpe":
+        raise ValueError(f"{tok.name!r} was not trained with train_superbpe")
+    return Tokenizer(tok.base, tok.merges[:tok.config["stage1_merges"]],
+                     pattern=tok.config["stage1_pattern"],
+                     pretokenizer=tok.config["stage1_pretokenizer"],
+                     special_tokens=list(tok.special_tokens), name=f"{tok.name} (stage 1)")
+
+
+@dataclass(frozen=True)
+class StageReport:
+    """Tokens for the same text before (stage 1) and after (stage 2) the transition."""
+
+    bytes: int
+    stage1_tokens: int
+    tokens: int
+
+    @property
+    def stage1_bytes_per_token(self) -> float:
+        return self.bytes / max(self.stage1_tokens, 1)
+
+    @property
+    def bytes_per_token(self) -> float:
+        return self.bytes / max(self.tokens, 1)
+
+
+def stage_report(tok: Tokenizer, text: str) -> StageReport:
+    """Encode held-out ``text`` with the stage-1 tokenizer and with ``tok`` itself."""
+    return StageReport(len(text.encode("utf-8")),
+                       len(stage1(tok).encode(text, disallowed_special=())),
+                       len(tok.encode(text, disallowed_special=())))

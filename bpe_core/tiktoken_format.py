@@ -1,0 +1,166 @@
+"""tiktoken's ``.tiktoken`` rank files: one ``base64(token bytes) rank`` line per token.
+
+A rank file holds no merges and no pre-tokenizer, only each token's bytes and rank; tiktoken
+encodes by merging the adjacent pair whose *concatenation* has the lowest rank. The merges are
+still in there: the two parts of a token are what byte-level BPE, using only lower ranks, makes
+of its bytes. Recovering them lets a loaded encoding show merge trees and replay ``upto=k``.
+
+>>> from bpe_core import train
+>>> tok = train("hug pug pun bun hugs", unit="byte", pretokenizer="gpt2", max_merges=2,
+...             min_frequency=1)
+>>> data = dumps(tok)
+>>> data.splitlines()[256:]  # b"ug" and b"hug" in base64, ranks 256 and 257
+[b'dWc= 256', b'aHVn 257']
+>>> again = loads(data, pretokenizer="gpt2")
+>>> [m.token for m in again.merges], again.encode("hugs") == tok.encode("hugs")
+(['ug', 'hug'], True)
+
+Why tiktoken (concatenation ranks) and this engine (pair ranks) agree: if every token's bytes,
+merged with lower ranks only, end in exactly its recorded pair, the only pairs tiktoken ever
+merges are recorded merges; so both make the same merges in the same order. Tokenizers trained
+here always pass; :func:`ranks` checks it and refuses a tokenizer that does not.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Mapping
+
+from .native import TokenizerFileError
+from .pretokenize import resolve
+from .tokenizer import Tokenizer
+from .vocab import byte_base, show_bytes
+
+
+def ranks(tok: Tokenizer) -> dict[bytes, int]:
+    """The tokenizer as tiktoken's ``mergeable_ranks`` (token bytes -> id), checked to encode
+    every text exactly as ``tok`` does. Special tokens are not part of it.
+
+    Raises ValueError for tokenizers tiktoken cannot reproduce: not byte-level, with the ``</w>``
+    symbol, two tokens with the same bytes, or merges a rank file cannot express.
+    """
+    if tok.unit != "byte" or tok.end_of_word:
+        raise ValueError(f"tiktoken files hold byte-level BPE only; {tok.name!r} is "
+                         f"{'byte-level with </w>' if tok.unit == 'byte' else 'character-level'}. "
+                         f"Save it in the native or Hugging Face format instead.")
+    table: dict[bytes, int] = {}
+    for i in range(tok.n_base + len(tok.merges)):
+        data = tok.token_bytes(i)
+        if data in table:
+            raise ValueError(f"tokens {table[data]} and {i} both stand for {tok.display(i)!r}; a "
+                             f"rank file needs distinct bytes per token")
+        table[data] = i
+    for m in tok.merges:
+        parts = _split(tok.token_bytes(m.token_id), table, m.token_id)
+        if parts != [tok.token_bytes(m.left_id), tok.token_bytes(m.right_id)]:
+            raise ValueError(
+                f"merge {m.rank} builds {m.token!r} from {m.left!r} + {m.right!r}, but from ranks "
+                f"alone it is {' + '.join(repr(show_bytes(p)) for p in parts)} (lower-ranked "
+                f"merges get there first), so tiktoken would encode some texts differently. "
+                f"Save it in the native or Hugging Face format instead.")
+    return table
+
+
+def dumps(tok: Tokenizer) -> bytes:
+    """The ``.tiktoken`` file for ``tok`` (see :func:`ranks`); the pattern is not stored."""
+    return b"".join(base64.b64encode(data) + b" %d\n" % rank for data, rank in ranks(tok).items())
+
+
+def parse(data: bytes, *, source: str = "the file") -> dict[bytes, int]:
+    """Read the lines of a rank file into ``{token bytes: rank}``."""
+    out: dict[bytes, int] = {}
+    seen: set[int] = set()
+    for number, line in enumerate(data.splitlines(), 1):
+        if not line.strip():
+            continue
+        fields = line.split()
+        try:
+            if len(fields) != 2:
+                raise ValueError("expected two fields, base64 token and rank")
+            token, rank = base64.b64decode(fields[0], validate=True), int(fields[1])
+        except (ValueError, binascii.Error) as exc:
+            shown = line[:60].decode("ascii", "replace")
+            raise TokenizerFileError(f"{source}, line {number} ({shown!r}) is not a tiktoken rank "
+                                     f"line: {exc}") from None
+        if token in out or rank in seen:
+            raise TokenizerFileError(f"{source}, line {number}: token or rank {rank} appears twice")
+        out[token] = rank
+        seen.add(rank)
+    if not out:
+        raise TokenizerFileError(f"{source} holds no ranks")
+    return out
+
+
+def _split(token: bytes, table: Mapping[bytes, int], below: int) -> list[bytes]:
+    """Byte-level BPE of ``token`` as tiktoken does it, with ranks below ``below`` only."""
+    parts = [token[i:i + 1] for i in range(len(token))]
+
+    def rank(i: int) -> int:  # rank of the pair at i, or `below` when it may not merge
+        r = table.get(parts[i] + parts[i + 1], below)
+        return r if r < below else below
+
+    ranks = [rank(i) for i in range(len(parts) - 1)]
+    while len(parts) > 2:  # two parts can only merge into the token itself, which is not allowed
+        best = min(ranks)
+        if best == below:
+            break
+        at = ranks.index(best)  # the leftmost, as in tiktoken
+        parts[at:at + 2] = [parts[at] + parts[at + 1]]
+        del ranks[at]
+        if at > 0:
+            ranks[at - 1] = rank(at - 1)
+        if at < len(ranks):
+            ranks[at] = rank(at)
+    return parts
+
+
+def recover_merges(table: Mapping[bytes, int], *, source: str = "the ranks"
+                   ) -> tuple[list[int], list[tuple[int, int]]]:
+    """``(byte order, merge pairs)`` from ranks: ranks 0-255 must be the 256 single bytes (in
+    any order: ``order[i]`` is the byte of rank i) and every later token one merge of two others.
+
+    >>> recover_merges({bytes([b]): b for b in range(256)} | {b"ab": 256, b"abc": 257})[1]
+    [(97, 98), (256, 99)]
+    """
+    by_rank = sorted(table.items(), key=lambda item: item[1])
+    for expected, (token, rank) in enumerate(by_rank):
+        if rank != expected:
+            raise TokenizerFileError(f"{source}: ranks must run 0, 1, 2, ... without gaps; "
+                                     f"rank {expected} is missing")
+        if (len(token) == 1) != (rank < 256):
+            raise TokenizerFileError(f"{source}: ranks 0-255 must be the 256 single bytes and "
+                                     f"later ranks longer tokens; rank {rank} is {token!r}")
+    order = [token[0] for token, _ in by_rank[:256]]
+    if len(order) < 256:
+        raise TokenizerFileError(f"{source} has {len(order)} single bytes; all 256 are needed")
+    pairs = []
+    for token, rank in by_rank[256:]:
+        parts = _split(token, table, rank)
+        if len(parts) != 2:
+            raise TokenizerFileError(
+                f"{source}: token {rank} ({token!r}) is not a merge of two lower-ranked tokens "
+                f"(lower ranks split it into {len(parts)} parts), so no merge list reproduces it")
+        pairs.append((table[parts[0]], table[parts[1]]))
+    return order, pairs
+
+
+def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
+               special_tokens: Mapping[str, int] | None = None, name: str = "tiktoken",
+               source: str = "the ranks") -> Tokenizer:
+    """A :class:`Tokenizer` with tiktoken's ids for ``table`` (``mergeable_ranks``).
+
+    ``pretokenizer`` is a preset name ("gpt2", "cl100k", "o200k", ...) or tiktoken's ``pat_str``.
+    """
+    preset, pattern = resolve(pretokenizer)
+    order, pairs = recover_merges(table, source=source)
+    return Tokenizer.from_pairs(byte_base(order=order), [(a, b, 0) for a, b in pairs],
+                                pattern=pattern, pretokenizer=preset, name=name,
+                                special_tokens=dict(special_tokens or {}))
+
+
+def loads(data: bytes, *, pretokenizer: str, special_tokens: Mapping[str, int] | None = None,
+          name: str = "tiktoken", source: str = "the file") -> Tokenizer:
+    """Read a ``.tiktoken`` file's bytes; the pre-tokenizer must be given (the file has none)."""
+    return from_ranks(parse(data, source=source), pretokenizer=pretokenizer,
+                      special_tokens=special_tokens, name=name, source=source)

@@ -1,0 +1,259 @@
+"""What a tokenizer learned, token by token: rows to browse, search, compare.
+
+>>> from bpe_core import train
+>>> tok = train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, unit="char",
+...             pretokenizer="whitespace", max_merges=3, min_frequency=1)
+>>> rows = vocabulary(tok)
+>>> [r.token for r in rows if r.rank is not None]
+['ug', 'un', 'hug']
+>>> [rows[i].token for i, hit in enumerate(matches([r.token for r in rows], "ug")) if hit]
+['ug', 'hug']
+>>> [m.token for m in built_from(tok, tok.encode("u")[0])]
+['ug', 'un']
+>>> [m.token for m in built_from(tok, tok.encode("u")[0], recursive=True)]
+['ug', 'un', 'hug']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import weakref
+from dataclasses import dataclass
+from typing import Iterable, NamedTuple
+
+import regex
+
+from .scripts import dominant_script
+from .tokenizer import Merge, Tokenizer
+from .vocab import END_OF_WORD, show_bytes
+
+#: The "script" of a token whose bytes are not valid UTF-8 on their own (part of a character).
+BYTES = "bytes"
+#: The "script" of markers that stand for no text: special tokens, ``[UNK]`` and a bare ``</w>``.
+MARKER = "marker"
+
+
+class VocabularySearchError(ValueError):
+    """A search pattern that cannot be used (an invalid regular expression)."""
+
+
+class TokenRow(NamedTuple):
+    """One token of a vocabulary, as the Vocabulary page lists it.
+
+    ``chars`` is None when the bytes are not valid UTF-8 on their own; ``rank`` and ``count`` (how
+    often the pair occurred when it was merged) are None for base symbols and special tokens.
+    """
+
+    id: int
+    token: str  # display text: "est</w>", " re", "<E4 BD>"
+    hex: str  # the bytes, e.g. "20 72 65"
+    n_bytes: int
+    chars: int | None
+    kind: str  # "byte", "char", "unk", "eow", "merge" or "special"
+    rank: int | None
+    count: int | None
+    script: str  # dominant Unicode script of its text, BYTES or MARKER
+    utf8: bool  # its bytes decode as UTF-8 on their own
+
+
+def token_ids(tok: Tokenizer) -> list[int]:
+    """Every id of the vocabulary, in order: base symbols, merges, then special tokens."""
+    return list(range(tok.n_base + len(tok.merges))) + sorted(tok.special_tokens.values())
+
+
+def _word_final(tok: Tokenizer) -> list[bool]:
+    """Per base symbol and merge: does the token end with the ``</w>`` marker?"""
+    eow = [k == "eow" for k in tok.base.kinds]
+    for m in tok.merges:
+        eow.append(eow[m.right_id])  # a merge ends a word when its right part does
+    return eow
+
+
+def _shown(tok: Tokenizer, i: int, word_final: bool) -> str:
+    """A token's text from its whole bytes, so a character built from byte merges reads as
+    itself ("的"), not as its parts' hex ("<E7><9A><84>"); markers and specials as they are."""
+    if tok.kind(i) in ("special", "unk", "eow"):
+        return tok.display(i)
+    return show_bytes(tok.token_bytes(i)) + (END_OF_WORD if word_final else "")
+
+
+def _row(tok: Tokenizer, i: int, word_final: bool) -> TokenRow:
+    data, kind, merge = tok.token_bytes(i), tok.kind(i), tok.merge_for(i)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is None:
+        script = BYTES
+    elif kind in ("special", "unk", "eow"):
+        script = MARKER
+    else:
+        script = dominant_script(text)
+    return TokenRow(i, _shown(tok, i, word_final), data.hex(" ").upper(), len(data),
+                    None if text is None else len(text), kind,
+                    merge.rank if merge else None, merge.count if merge else None,
+                    script, text is not None)
+
+
+def vocabulary(tok: Tokenizer) -> list[TokenRow]:
+    """A row per token, in id order (so ``len(vocabulary(tok)) == tok.vocab_size``).
+
+    >>> from bpe_core import train
+    >>> tok = train("ab ab", unit="byte", pretokenizer="none", max_merges=1, min_frequency=1)
+    >>> rows = vocabulary(tok)
+    >>> rows[256]
+    TokenRow(id=256, token='ab', hex='61 62', n_bytes=2, chars=2, kind='merge', rank=0, count=2, script='Latin', utf8=True)
+    >>> rows[0xE4].token, rows[0xE4].chars, rows[0xE4].script
+    ('<E4>', None, 'bytes')
+    """
+    eow = _word_final(tok)
+    return [_row(tok, i, i < len(eow) and eow[i]) for i in token_ids(tok)]
+
+
+def not_utf8(rows: Iterable[TokenRow]) -> list[TokenRow]:
+    """The tokens whose bytes are not valid UTF-8 on their own: pieces of multi-byte characters.
+
+    Byte-level BPE has them by design (the bytes 0x80-0xFF, and merges of a character's first
+    bytes); they only make sense next to the tokens that complete the character.
+    """
+    return [r for r in rows if not r.utf8]
+
+
+def matches(texts: Iterable[str], query: str, *, use_regex: bool = False,
+            ignore_case: bool = False) -> list[bool]:
+    """For each text, whether ``query`` occurs in it (as a substring, or a regex search).
+
+    An empty query matches everything. Regular expressions are the ``regex`` module's, so
+    ``\\p{Han}`` and ``\\p{Script=Cyrillic}`` work.
+
+    >>> matches(["hug", "Hug", "pun"], "hu")
+    [True, False, False]
+    >>> matches(["hug", "Hug", "pun"], "hu", ignore_case=True)
+    [True, True, False]
+    >>> matches(["hug", "pun", "bun"], "^[pb]u", use_regex=True)
+    [False, True, True]
+    >>> matches(["x"], "(ab", use_regex=True)
+    Traceback (most recent call last):
+    ...
+    bpe_core.vocabulary.VocabularySearchError: "(ab" is not a valid regular expression: missing ) at position 3. Fix the pattern, or turn regular expressions off to search for the text as typed.
+    """
+    texts = list(texts)
+    if not query:
+        return [True] * len(texts)
+    if not use_regex:
+        if ignore_case:
+            folded = query.casefold()
+            return [folded in t.casefold() for t in texts]
+        return [query in t for t in texts]
+    try:
+        pattern = regex.compile(query, regex.IGNORECASE if ignore_case else 0)
+    except regex.error as exc:
+        raise VocabularySearchError(
+            f'"{query}" is not a valid regular expression: {exc}. Fix the pattern, or turn '
+            f"regular expressions off to search for the text as typed.") from None
+    return [pattern.search(t) is not None for t in texts]
+
+
+def built_from(tok: Tokenizer, token_id: int, *, recursive: bool = False) -> list[Merge]:
+    """The merges that use token ``token_id``, in rank order.
+
+    One level (the default): the merges with it as the left or right part. ``recursive=True``:
+    also the merges that use those tokens, and so on; every token whose merge tree holds it.
+    A single pass in rank order is enough, because a merge only uses tokens made before it.
+    """
+    tok.display(token_id)  # raises a clear ValueError for an id not in the vocabulary
+    reached, out = {token_id}, []
+    for m in tok.merges:
+        if m.left_id in reached or m.right_id in reached:
+            out.append(m)
+            if recursive:
+                reached.add(m.token_id)
+    return out
+
+
+# -- comparing two tokenizers ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiffEntry:
+    """A token in a comparison: its id and merge rank in A and in B (None where it is absent,
+    and rank None for a base symbol or special token)."""
+
+    token: str
+    hex: str
+    id_a: int | None = None
+    rank_a: int | None = None
+    id_b: int | None = None
+    rank_b: int | None = None
+
+
+@dataclass(frozen=True)
+class VocabDiff:
+    """Tokens only in A, only in B, and in both; each list in the order of its tokenizer's ids."""
+
+    only_a: tuple[DiffEntry, ...]
+    only_b: tuple[DiffEntry, ...]
+    shared: tuple[DiffEntry, ...]
+
+
+def _keys(tok: Tokenizer) -> dict[tuple, int]:
+    """Token identity -> id. Tokens are the same when they stand for the same bytes, with the
+    same ``</w>`` marker; special tokens and ``[UNK]`` match only their own kind."""
+    eow = _word_final(tok)
+    keys: dict[tuple, int] = {}
+    for i in token_ids(tok):
+        kind = tok.kind(i)
+        marker = kind if kind in ("special", "unk") else ("eow" if eow[i] else "")
+        keys.setdefault((marker, tok.token_bytes(i)), i)
+    return keys
+
+
+def diff(a: Tokenizer, b: Tokenizer) -> VocabDiff:
+    """Compare two vocabularies by token bytes.
+
+    >>> from bpe_core import train
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> opts = dict(unit="char", pretokenizer="whitespace", min_frequency=1)
+    >>> d = diff(train(counts, max_merges=2, **opts), train(counts, max_merges=4, **opts))
+    >>> [e.token for e in d.only_a], [(e.token, e.rank_b) for e in d.only_b]
+    ([], [('hug', 2), ('pun', 3)])
+    """
+    keys_a, keys_b = _keys(a), _keys(b)
+
+    def entry(tok: Tokenizer, key: tuple, i: int, **ids) -> DiffEntry:
+        return DiffEntry(_shown(tok, i, key[0] == "eow"), key[1].hex(" ").upper(), **ids)
+
+    def rank(tok: Tokenizer, i: int) -> int | None:
+        m = tok.merge_for(i)
+        return m.rank if m else None
+
+    shared = [entry(a, k, i, id_a=i, rank_a=rank(a, i), id_b=keys_b[k], rank_b=rank(b, keys_b[k]))
+              for k, i in keys_a.items() if k in keys_b]
+    only_a = [entry(a, k, i, id_a=i, rank_a=rank(a, i))
+              for k, i in keys_a.items() if k not in keys_b]
+    only_b = [entry(b, k, i, id_b=i, rank_b=rank(b, i))
+              for k, i in keys_b.items() if k not in keys_a]
+    return VocabDiff(tuple(only_a), tuple(only_b), tuple(shared))
+
+
+# -- identity --------------------------------------------------------------------------------
+
+_FINGERPRINTS: "weakref.WeakKeyDictionary[Tokenizer, str]" = weakref.WeakKeyDictionary()
+
+
+def fingerprint(tok: Tokenizer) -> str:
+    """A digest of everything that makes the vocabulary what it is (not the tokenizer's name).
+
+    Equal for two tokenizers trained alike, so it keys caches; remembered per tokenizer object,
+    since a tokenizer's merges never change after it is built.
+    """
+    known = _FINGERPRINTS.get(tok)
+    if known is not None:
+        return known
+    h = hashlib.blake2b(digest_size=16)
+    base = tok.base
+    h.update(repr((base.unit, base.end_of_word, base.byte_fallback, tok.pattern,
+                   base.kinds, base.tokens, sorted(tok.special_tokens.items()))).encode())
+    h.update(repr([(m.left_id, m.right_id, m.count) for m in tok.merges]).encode())
+    _FINGERPRINTS[tok] = digest = h.hexdigest()
+    return digest

@@ -1,0 +1,249 @@
+"""Hugging Face tokenizer.json and GPT-2 vocab.json + merges.txt, checked against `tokenizers`."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+import tiktoken
+from hypothesis import given, settings, strategies as st
+from tokenizers import Regex, Tokenizer as HFTokenizer, decoders, models, pre_tokenizers
+
+import bpe_core
+from bpe_core import TokenizerFileError, hf
+from bpe_core.pretokenize import PRESETS
+from bpe_core.tokenizer import Tokenizer
+from bpe_core.vocab import byte_base
+from tests.test_tiktoken_format import ENGLISH, GPT2_ORDER, STABLE_TEXT, gpt2_ordered_ranks
+
+CUSTOM = r"[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+|\s+$|\s+"
+SETTINGS = [dict(unit="byte", pretokenizer=p) for p in
+            ["gpt2", "cl100k", "o200k", "space-prefix", "whitespace", "none", CUSTOM]]
+SETTINGS += [dict(unit="char", pretokenizer=p, byte_fallback=b)
+             for p in ["whitespace", "gpt2", "cl100k", "space-prefix"] for b in (False, True)]
+SETTINGS += [dict(unit="char", pretokenizer="end-of-word")]
+CORPUS = st.text(st.sampled_from("aaab c\n1.é中\ufdd0"), min_size=1, max_size=300)
+
+
+def hf_ids(h: HFTokenizer, text: str) -> list[int]:
+    return h.encode(text, add_special_tokens=False).ids
+
+
+@settings(max_examples=80)
+@given(corpus=CORPUS, setting=st.sampled_from(SETTINGS), merges=st.integers(0, 60),
+       texts=st.lists(STABLE_TEXT | st.text(st.sampled_from("ab c\ufdd0\ufdd1<|x|>"), max_size=30),
+                      max_size=5))
+def test_hugging_face_gives_our_ids(corpus, setting, merges, texts):
+    try:
+        tok = bpe_core.train(corpus, max_merges=merges, min_frequency=1, special_tokens=["<|x|>"],
+                             **setting)
+    except ValueError:  # nothing but whitespace: no words for the whitespace presets
+        return
+    data = hf.dumps(tok)
+    theirs, back = HFTokenizer.from_str(data.decode()), bpe_core.loads(data, source="t.json")
+    assert [(m.left_id, m.right_id, m.token) for m in back.merges] == \
+           [(m.left_id, m.right_id, m.token) for m in tok.merges]
+    assert back.pretokenizer == tok.pretokenizer
+    for text in [corpus, *texts]:
+        ours = tok.encode(text, allowed_special="all")
+        assert hf_ids(theirs, text) == ours == back.encode(text, allowed_special="all")
+
+
+@pytest.fixture(scope="module")
+def english():
+    return bpe_core.train(ENGLISH, 800, unit="byte", pretokenizer="gpt2",
+                          special_tokens=["<|endoftext|>"])
+
+
+def test_byte_level_files_decode_too(english, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    english.save(path, format="hf")
+    theirs = HFTokenizer.from_file(str(path))
+    text = ENGLISH[:2000] + " ünïcödé 中文 😀<|endoftext|>"
+    ids = english.encode(text, allowed_special="all")
+    assert hf_ids(theirs, text) == ids
+    assert theirs.decode(ids, skip_special_tokens=False) == text
+
+
+def test_our_byte_table_is_gpt2s():
+    assert sorted(hf.BYTE_CHARS) == sorted(pre_tokenizers.ByteLevel.alphabet())
+    assert [hf.CHAR_BYTES[c] for c in sorted(hf.BYTE_CHARS)] == GPT2_ORDER
+    text = "".join(map(chr, range(1, 0x800)))
+    byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    (spelled, _), = byte_level.pre_tokenize_str(text)
+    assert spelled == "".join(hf.BYTE_CHARS[b] for b in text.encode())
+
+
+def test_gpt2_files_round_trip_and_agree_with_hugging_face(english, tmp_path):
+    vocab = tmp_path / "vocab.json"
+    english.save(vocab, format="gpt2")
+    merges = tmp_path / "merges.txt"
+    assert merges.read_text(encoding="utf-8").startswith("#version: 0.2\nĠ t\n")
+    theirs = HFTokenizer(models.BPE.from_file(str(vocab), str(merges)))
+    theirs.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)  # GPT-2's own regex
+    back = bpe_core.load(vocab)  # finds merges.txt beside it
+    assert back.pretokenizer == "gpt2" and back.special_tokens == english.special_tokens
+    text = ENGLISH[:3000] + "  spaces\t\ttabs\n\n 123 ünï"
+    assert hf_ids(theirs, text) == english.encode(text) == back.encode(text)
+
+
+def gpt2_layout(tok: Tokenizer) -> tuple[dict[str, int], list[tuple[str, str]]]:
+    """``tok`` as OpenAI laid GPT-2 out: ids 0-255 the bytes, printable ones first; merges after."""
+    ranks = gpt2_ordered_ranks(tok)
+    text = {t: "".join(hf.BYTE_CHARS[b] for b in t) for t in ranks}
+    merges = [(text[tok.token_bytes(m.left_id)], text[tok.token_bytes(m.right_id)])
+              for m in tok.merges]
+    return {text[t]: i for t, i in ranks.items()}, merges
+
+
+@given(text=STABLE_TEXT)
+def test_gpt2_byte_order_files_give_tiktokens_ids(english, text):
+    vocab, merges = gpt2_layout(english)
+    vocab["<|endoftext|>"] = len(vocab)
+    tok = bpe_core.loads_files({
+        "encoder.json": json.dumps(vocab).encode(),
+        "vocab.bpe": ("#version: 0.2\n" + "".join(f"{a} {b}\n" for a, b in merges)).encode()})
+    enc = tiktoken.Encoding("gpt2ish", pat_str=PRESETS["gpt2"],
+                            mergeable_ranks=gpt2_ordered_ranks(english),
+                            special_tokens={"<|endoftext|>": len(vocab) - 1})
+    assert tok.encode(text + "<|endoftext|>", allowed_special="all") == \
+           enc.encode(text + "<|endoftext|>", allowed_special="all")
+
+
+@pytest.mark.parametrize("vocab_name, merges_name", [("gpt2-vocab.json", "gpt2-merges.txt"),
+                                                     ("encoder.json", "vocab.bpe")])
+def test_merges_are_found_beside_the_vocab(english, tmp_path, vocab_name, merges_name):
+    vocab, merges = hf.gpt2_files(english)
+    (tmp_path / vocab_name).write_bytes(vocab)
+    (tmp_path / merges_name).write_bytes(merges)
+    back = bpe_core.load(tmp_path / vocab_name)
+    assert back.encode(ENGLISH[:500]) == english.encode(ENGLISH[:500])
+
+
+def test_a_vocab_without_merges_is_explained(english, tmp_path):
+    (tmp_path / "vocab.json").write_bytes(hf.gpt2_files(english)[0])
+    with pytest.raises(TokenizerFileError, match="is a GPT-2 vocab.json; its merges file is needed "
+                                                 "too. Put it beside it as merges.txt"):
+        bpe_core.load(tmp_path / "vocab.json")
+    with pytest.raises(TokenizerFileError, match="merges.txt is needed too: give both files"):
+        bpe_core.loads(hf.gpt2_files(english)[0], source="vocab.json")
+    with pytest.raises(TokenizerFileError, match=r"merges\.txt is a GPT-2 merges\.txt; load its "
+                                                 r"vocab\.json"):
+        bpe_core.loads(hf.gpt2_files(english)[1], source="merges.txt")
+    with pytest.raises(TokenizerFileError, match="give one tokenizer file, or GPT-2's vocab.json "
+                                                 "and merges.txt together"):
+        bpe_core.loads_files({"a.json": b"{}", "b.json": b"{}"})
+
+
+def foreign_file(pre_tokenizer) -> HFTokenizer:
+    """A byte-level BPE made with the tokenizers library itself, GPT-2 byte order."""
+    theirs = HFTokenizer(models.BPE(*gpt2_layout(bpe_core.train(ENGLISH, 500, unit="byte"))))
+    theirs.pre_tokenizer = pre_tokenizer
+    theirs.decoder = decoders.ByteLevel()
+    return theirs
+
+
+@pytest.mark.parametrize("pre_tokenizer, preset", [
+    (pre_tokenizers.ByteLevel(add_prefix_space=False), "gpt2"),  # GPT-2's tokenizer.json
+    (pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(r"\p{N}+"), behavior="isolated"),
+                              pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]),
+     None),
+    (pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(r"\s+"), behavior="removed"),
+                              pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]),
+     None),
+    (pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(),
+                              pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]),
+     "whitespace"),
+    (pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False), "none"),
+])
+def test_files_made_by_the_tokenizers_library(tmp_path, pre_tokenizer, preset):
+    theirs = foreign_file(pre_tokenizer)
+    path = tmp_path / "tokenizer.json"
+    theirs.save(str(path))
+    ours = bpe_core.load(path)
+    assert ours.pretokenizer == preset and [t[0] for t in ours.base.tokens] == GPT2_ORDER
+
+    @given(text=STABLE_TEXT | st.text(st.sampled_from("ab 12\n"), max_size=30))
+    def same_ids(text):
+        assert ours.encode(text) == hf_ids(theirs, text)
+
+    same_ids()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(unit="byte", pretokenizer=r"\w+|\s+"), r"uses \\w, which means something else"),
+    (dict(unit="byte", pretokenizer=r"(?m)^\S+|\s+"), r"uses \(\?m\)"),
+    (dict(unit="byte", pretokenizer="end-of-word"), "byte-level BPE has no end-of-word symbol"),
+    (dict(unit="char", pretokenizer="end-of-word", byte_fallback=True), "cannot combine byte "
+                                                                        "fallback with </w>"),
+])
+def test_what_hugging_face_cannot_express_is_refused(kwargs, message):
+    tok = bpe_core.train("low lower lowest", max_merges=2, min_frequency=1, **kwargs)
+    with pytest.raises(ValueError, match=message):
+        hf.dumps(tok)
+
+
+def test_special_tokens_must_not_clash_with_tokens():
+    tok = Tokenizer.from_pairs(byte_base(), [(97, 98, 0)], pattern=r"\S+",
+                               special_tokens={"ab": 257})
+    with pytest.raises(ValueError, match="tokens 256 and 257 are both 'ab'"):
+        hf.dumps(tok)
+
+
+def _valid() -> dict:
+    tok = bpe_core.train("hug pug pun bun hugs " * 3, unit="byte", pretokenizer="gpt2",
+                         max_merges=5)
+    return hf.to_dict(tok)
+
+
+def _edit(path: str, value):
+    def apply(d):
+        *keys, last = path.split(".")
+        for k in keys:
+            d = d[int(k) if k.isdigit() else k]
+        d[int(last) if last.isdigit() else last] = value
+    return apply
+
+
+def _shift_ids(d):  # RoBERTa-style: special tokens take ids 0-3, so the bytes start at 4
+    d["model"]["vocab"] = {t: i + 4 for t, i in d["model"]["vocab"].items()}
+
+
+def _swap_merge_order(d):
+    d["model"]["merges"][:2] = d["model"]["merges"][1::-1]
+
+
+@pytest.mark.parametrize("edit, message", [
+    (_edit("model.type", "WordPiece"), "holds a WordPiece model; only BPE"),
+    (_edit("model.continuing_subword_prefix", "##"), "continuing_subword_prefix='##' is not"),
+    (_edit("model.ignore_merges", True), "ignore_merges=True is not supported"),
+    (_edit("normalizer", {"type": "NFC"}), r"normalizers \(NFC\) are not supported"),
+    (_edit("pre_tokenizer", {"type": "Metaspace", "replacement": "▁"}), "the Metaspace "
+                                                                        "pre-tokenizer is not"),
+    (_edit("pre_tokenizer.pretokenizers.0.behavior", "MergedWithPrevious"), "Split behavior "
+                                                                            "'MergedWithPrevious'"),
+    (_edit("pre_tokenizer.pretokenizers.1.add_prefix_space", True), "add_prefix_space=true"),
+    (_edit("pre_tokenizer.pretokenizers.0.pattern", {"Regex": r"\w+"}), r"uses \\w"),
+    (_shift_ids, "this engine needs ids 0-255 to be the 256 byte tokens; id 0 is not in "
+                 "the vocabulary"),
+    (_swap_merge_order, r"merge 0 \('h' \+ 'ug'\) must make id 256 from lower ids; the file "
+                        r"gives 104 \+ 256 -> 257"),
+    (_edit("model.merges.2", "a b c"), r"merge 2 \('a b c'\) is not two tokens"),
+    (_edit("model.vocab", None), "malformed Hugging Face tokenizer"),
+    (_edit("added_tokens", [{"id": 261, "content": "<mask>", "lstrip": True}]),
+     "the added token '<mask>' strips spaces"),
+])
+def test_unsupported_or_malformed_hugging_face_files_are_explained(edit, message):
+    d = copy.deepcopy(_valid())
+    edit(d)
+    with pytest.raises(TokenizerFileError, match=message):
+        bpe_core.loads(json.dumps(d).encode(), source="tokenizer.json")
+
+
+def test_char_level_files_need_an_unknown_token():
+    d = hf.to_dict(bpe_core.train("hug pug", unit="char", pretokenizer="whitespace",
+                                  max_merges=1, min_frequency=1))
+    d["model"]["unk_token"] = None
+    with pytest.raises(TokenizerFileError, match="needs an unk_token"):
+        hf.from_dict(d)

@@ -1,0 +1,154 @@
+"""SuperBPE: stage 1 is ordinary BPE, stage 2 is BPE over larger pieces, and encode agrees."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+import regex
+from hypothesis import given, settings, strategies as st
+from tokenizers import Tokenizer as HFTokenizer
+
+import bpe_core
+from bpe_core.pretokenize import PRESETS, compile_pattern
+from bpe_core.reference import count_pairs, merge_pair
+from bpe_core.superbpe import stage1, stage_report, superword_pattern, train_superbpe
+from tests.test_tiktoken_format import ENGLISH, STABLE_TEXT
+
+WORDS = ["the", "cat", "sat", "on", "mat", "of", "a", "dog", "123", "don't"]
+
+
+@st.composite
+def corpora(draw):
+    """Sentences of a few words, with commas, long punctuation runs and newlines between."""
+    parts = []
+    for _ in range(draw(st.integers(1, 40))):
+        parts.append(draw(st.sampled_from(WORDS)))
+        parts.append(draw(st.sampled_from([" ", " ", " ", ", ", "\n", "... ", "  ", "\t", "."])))
+    return "".join(parts)
+
+
+def replay(tok: bpe_core.Tokenizer, corpus: str) -> dict[str, list[int]]:
+    """Train stage 2 again by the textbook: recount every pair, merge the winner everywhere.
+
+    Checks that each stage-2 merge was a most frequent pair with the count recorded, and returns
+    each piece's segmentation at the end of training.
+    """
+    n1 = tok.config["stage1_merges"]
+    pieces = Counter(p for p in compile_pattern(tok.pattern).findall(corpus) if p)
+    segs = {}
+    for piece in pieces:  # stage 1's merges over the whole piece, in order
+        ids = list(piece.encode())
+        for m in tok.merges[:n1]:
+            ids = merge_pair(ids, (m.left_id, m.right_id), m.token_id)
+        segs[piece] = ids
+    for m in tok.merges[n1:]:
+        counts = count_pairs(list(segs.values()), list(pieces.values()))
+        assert counts[(m.left_id, m.right_id)] == m.count == max(counts.values())
+        segs = {p: merge_pair(ids, (m.left_id, m.right_id), m.token_id) for p, ids in segs.items()}
+    return segs
+
+
+@settings(max_examples=60)
+@given(corpus=corpora(), extra=st.integers(0, 40), stage2=st.integers(0, 40),
+       pretokenizer=st.sampled_from(["gpt2", "cl100k", "o200k"]))
+def test_encoding_the_training_text_reproduces_training(corpus, extra, stage2, pretokenizer):
+    transition = 256 + extra
+    tok = train_superbpe(corpus, transition + stage2, transition=transition,
+                         pretokenizer=pretokenizer, min_frequency=1)
+    plain = bpe_core.train(corpus, transition, pretokenizer=pretokenizer, min_frequency=1)
+    assert tok.merges[:tok.config["stage1_merges"]] == plain.merges  # stage 1 is plain BPE
+    segs = replay(tok, corpus)
+    for piece, ids in segs.items():
+        assert tok.encode(piece) == ids
+    assert tok.encode(corpus) == [i for p in compile_pattern(tok.pattern).findall(corpus) if p
+                                  for i in segs[p]]
+
+
+@pytest.fixture(scope="module")
+def split_english():
+    files = ENGLISH.split("\n\n")
+    return "\n\n".join(files[:-40]), "\n\n".join(files[-40:])
+
+
+@pytest.fixture(scope="module")
+def english(split_english):
+    return train_superbpe(split_english[0], 1000, transition=800)
+
+
+def test_superwords_compress_held_out_text_better(english, split_english):
+    train_text, held_out = split_english
+    report = stage_report(english, held_out)
+    plain = bpe_core.train(train_text, 1000, unit="byte", pretokenizer="gpt2")
+    plain_bpt = report.bytes / len(plain.encode(held_out))
+    # Measured: stage 1 (800 tokens) 2.56, plain BPE with 1000 tokens 2.75, SuperBPE 2.90.
+    assert report.stage1_bytes_per_token < plain_bpt < report.bytes_per_token
+    tokens = {english.display(i) for i in range(256 + english.config["stage1_merges"], 1000)}
+    assert {" of the", " in the", ", and"} <= tokens
+
+
+def test_no_token_crosses_a_newline_or_a_long_punctuation_run(english):
+    for m in english.merges[english.config["stage1_merges"]:]:
+        text = english.token_bytes(m.token_id).decode("utf-8", "replace")
+        assert "\n" not in text and not regex.search(r"[^\s\p{L}\p{N}]{3}", text), text
+
+
+def test_stage_two_pieces():
+    split = compile_pattern(superword_pattern(PRESETS["gpt2"])).findall
+    assert split("by the way, it's 12 dogs.\nNew line") == \
+           ["by the way, it's 12 dogs.", "\n", "New line"]
+    assert split("wait... what?!  two  spaces\tand a tab") == \
+           ["wait", "...", " what?!", " ", " two", " ", " spaces", "\t", "and a tab"]
+
+
+def test_the_stage_one_tokenizer_and_the_report(english, split_english):
+    first = stage1(english)
+    plain = bpe_core.train(split_english[0], 800, unit="byte", pretokenizer="gpt2")
+    sample = split_english[1][:2000]
+    assert first.encode(sample) == plain.encode(sample)
+    report = stage_report(english, sample)
+    assert report.stage1_tokens == len(plain.encode(sample))
+    assert report.tokens == len(english.encode(sample))
+    assert english.config["transition"] == 800 and english.config["stage1_merges"] == 544
+
+
+def test_superbpe_tokenizers_survive_saving(english, tmp_path):
+    path = tmp_path / "super.json"
+    english.save(path)
+    back = bpe_core.load(path)
+    assert back.config == english.config and back.merges == english.merges
+    hf_path = tmp_path / "tokenizer.json"
+    english.save(hf_path, format="hf")
+    theirs = HFTokenizer.from_file(str(hf_path))
+
+    @given(text=STABLE_TEXT | st.text(st.sampled_from("the cat, sat.\n "), max_size=40))
+    def same_ids(text):
+        assert back.encode(text) == english.encode(text) == theirs.encode(text).ids
+
+    same_ids()
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(pretokenizer="whitespace"), ValueError, "keeps the spaces"),
+    (dict(transition=2000), ValueError, r"between 256 \(the bytes and special tokens\) and "
+                                        r"vocab_size \(1000\); got 2000"),
+    (dict(transition=256, special_tokens=["<s>"]), ValueError, "between 257"),
+])
+def test_bad_settings_are_explained(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        train_superbpe("the cat sat", 1000, **{"transition": 300, **kwargs})
+
+
+def test_special_tokens_come_after_both_stages():
+    text = "the cat sat<|endoftext|>the dog sat\n" * 10
+    tok = train_superbpe(text, 280, transition=270, special_tokens=["<|endoftext|>"])
+    last = 256 + len(tok.merges)  # both stages ran out of pairs before 280
+    assert tok.stop_reason == "no_pairs" and tok.special_tokens == {"<|endoftext|>": last}
+    assert [tok.display(i) for i in tok.encode(text[:36], allowed_special="all")] == \
+           ["the cat sat", "<|endoftext|>", "the dog sat", "\n"]
+    assert tok.decode(tok.encode(text, allowed_special="all")) == text
+
+
+def test_word_counts_are_not_enough():
+    with pytest.raises(TypeError, match="needs running text"):
+        train_superbpe({"the": 3}, 300, transition=280)

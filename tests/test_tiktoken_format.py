@@ -1,0 +1,220 @@
+""".tiktoken rank files: written so that tiktoken encodes as we do, read with merges recovered."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import tempfile
+import unicodedata
+from pathlib import Path
+
+import pytest
+import regex
+import tiktoken
+from hypothesis import given, settings, strategies as st
+from tiktoken.load import load_tiktoken_bpe
+
+import bpe_core
+from bpe_core import TokenizerFileError, references
+from bpe_core.pretokenize import PRESETS
+from bpe_core.tokenizer import Tokenizer
+from bpe_core.vocab import byte_base
+
+SAMPLES = Path(__file__).parent.parent / "assets" / "samples"
+ENGLISH = "".join(p.read_text(encoding="utf-8")
+                  for p in sorted((SAMPLES / "english").glob("*.txt")))
+
+
+def stable(ch: str) -> bool:
+    """True for characters every Unicode version from 14 on puts in the same general category.
+
+    The `regex` module knows Unicode 17, tiktoken's and Hugging Face's regex engines an older
+    version: ~4,700 characters added or recategorised since (e.g. U+088F, and U+0295 "ʕ", now Lo
+    instead of Ll) fall into different pre-tokenizer pieces there, whatever the tokenizer.
+    """
+    return regex.fullmatch(rf"\p{{gc={unicodedata.category(ch)}}}", ch) is not None
+
+
+#: Text for comparisons with tiktoken and Hugging Face: tricky characters often, any other
+#: character whose classes the engines agree on.
+STABLE_TEXT = st.text(st.sampled_from(list("aAb 1'sdtll\n\r\t.,!?é中😀\u00a0\u3000\u200b"))
+                      | st.characters(codec="utf-8").filter(stable), max_size=40)
+PATTERNS = ["gpt2", "cl100k", "o200k", "space-prefix", "none", "whitespace"]
+#: GPT-2's and OpenAI's byte order: id i is the byte order[i], printable Latin-1 first.
+GPT2_ORDER = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+GPT2_ORDER += [b for b in range(256) if b not in GPT2_ORDER]
+
+
+def tiktoken_for(tok: Tokenizer, ranks: dict[bytes, int]) -> tiktoken.Encoding:
+    return tiktoken.Encoding("test", pat_str=tok.pattern, mergeable_ranks=ranks,
+                             special_tokens=tok.special_tokens)
+
+
+def write_rank_file(path: Path, ranks: dict[bytes, int]) -> None:
+    """A .tiktoken file written by hand: base64 token, space, rank."""
+    path.write_bytes(b"".join(base64.b64encode(t) + b" " + str(r).encode() + b"\n"
+                              for t, r in sorted(ranks.items(), key=lambda item: item[1])))
+
+
+def gpt2_ordered_ranks(tok: Tokenizer) -> dict[bytes, int]:
+    """``tok``'s vocabulary with its 256 bytes renumbered in GPT-2's order."""
+    ranks = {bytes([b]): i for i, b in enumerate(GPT2_ORDER)}
+    for m in tok.merges:
+        ranks[tok.token_bytes(m.token_id)] = m.token_id
+    return ranks
+
+
+@pytest.fixture(scope="module")
+def english():
+    return bpe_core.train(ENGLISH, 1000, unit="byte", pretokenizer="cl100k",
+                          special_tokens=["<|endoftext|>"])
+
+
+@settings(max_examples=60)
+@given(corpus=st.text(st.sampled_from("aaab \n1.é"), min_size=1, max_size=300),
+       pattern=st.sampled_from(PATTERNS), merges=st.integers(1, 80),
+       tie_break=st.sampled_from(["first", "lowest-id"]), texts=st.lists(STABLE_TEXT, max_size=5))
+def test_trained_tokenizers_saved_as_rank_files_encode_like_tiktoken(corpus, pattern, merges,
+                                                                     tie_break, texts):
+    try:
+        tok = bpe_core.train(corpus, max_merges=merges, min_frequency=1, pretokenizer=pattern,
+                             tie_break=tie_break, special_tokens=["<|x|>"])
+    except ValueError:  # nothing but whitespace: no words for the whitespace preset
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.tiktoken"
+        tok.save(path, format="tiktoken")
+        enc = tiktoken_for(tok, load_tiktoken_bpe(str(path)))
+    for text in [corpus, *texts, "<|x|>" + corpus[:20]]:
+        assert enc.encode(text, allowed_special="all") == tok.encode(text, allowed_special="all")
+
+
+@given(text=STABLE_TEXT)
+def test_a_real_sized_vocabulary_encodes_like_tiktoken(english, text):
+    enc = tiktoken_for(english, load_tiktoken_bpe_bytes(bpe_core.files.dumps(english,
+                                                                             format="tiktoken")))
+    for t in (text, ENGLISH[:2000]):
+        assert enc.encode(t, allowed_special="all") == english.encode(t, allowed_special="all")
+
+
+def load_tiktoken_bpe_bytes(data: bytes) -> dict[bytes, int]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.tiktoken"
+        path.write_bytes(data)
+        return load_tiktoken_bpe(str(path))
+
+
+@pytest.fixture(scope="module")
+def gpt2_ordered(english, tmp_path_factory):
+    """A rank file laid out like OpenAI's: bytes in GPT-2's order, then the merges."""
+    ranks = gpt2_ordered_ranks(english)
+    path = tmp_path_factory.mktemp("ranks") / "mine.tiktoken"
+    write_rank_file(path, ranks)
+    return path, bpe_core.load(path, pretokenizer="cl100k"), tiktoken_for(english, ranks)
+
+
+@given(text=STABLE_TEXT)
+def test_a_loaded_rank_file_gives_tiktokens_ids(gpt2_ordered, text):
+    _, loaded, enc = gpt2_ordered
+    assert loaded.encode(text) == enc.encode_ordinary(text)
+    assert loaded.decode(enc.encode_ordinary(text)) == text
+
+
+def test_loaded_rank_files_have_their_merges_back(english, gpt2_ordered):
+    path, loaded, enc = gpt2_ordered
+    assert loaded.name == "mine" and loaded.pretokenizer == "cl100k"
+    assert [t[0] for t in loaded.base.tokens] == GPT2_ORDER
+    assert [m.token for m in loaded.merges] == [m.token for m in english.merges]
+    assert [loaded.token_bytes(i) for i in range(256, loaded.vocab_size)] == \
+           [english.token_bytes(i) for i in range(256, english.n_base + len(english.merges))]
+    assert all(m.count == 0 for m in loaded.merges)  # a rank file has no counts
+    i = max(loaded.encode(" kitchens"))
+    tree = loaded.merge_tree(i)
+    assert "".join(tree.leaves()) == loaded.display(i) and tree.rank == i - 256
+    assert len(loaded.display(i)) > 2 and (tree.left.rank or -1) < tree.rank
+    # upto=k replays training's first k merges, as with the trained tokenizer itself.
+    to_original = GPT2_ORDER + list(range(256, loaded.vocab_size))
+    for k in (0, 5, 50, 500):
+        assert [to_original[i] for i in loaded.encode(ENGLISH[:500], upto=k)] == \
+               english.encode(ENGLISH[:500], upto=k)
+
+
+def test_save_load_round_trip_keeps_ids_and_merges(english, tmp_path):
+    path = tmp_path / "english.tiktoken"
+    english.save(path, format="tiktoken")
+    back = bpe_core.load(path, pretokenizer="cl100k")
+    assert [(m.left_id, m.right_id) for m in back.merges] == \
+           [(m.left_id, m.right_id) for m in english.merges]
+    assert back.encode(ENGLISH[:3000]) == english.encode(ENGLISH[:3000])
+
+
+def test_merges_a_rank_file_cannot_express_are_refused():
+    # "bc" is learned before "ab", yet "abc" is said to be "ab" + "c". Ranks alone cannot say
+    # that, and tiktoken really does encode differently: it merges a + bc into abc.
+    tok = Tokenizer.from_pairs(byte_base(), [(98, 99, 0), (97, 98, 0), (257, 99, 0)],
+                               pattern=PRESETS["gpt2"])
+    ranks = {tok.token_bytes(i): i for i in range(259)}
+    assert tiktoken_for(tok, ranks).encode("abc") == [258]
+    assert tok.encode("abc") == [97, 256]
+    with pytest.raises(ValueError, match=r"merge 2 builds 'abc' from 'ab' \+ 'c', but from ranks "
+                                         r"alone it is 'a' \+ 'bc'"):
+        bpe_core.files.dumps(tok, format="tiktoken")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(unit="char", pretokenizer="whitespace"), "byte-level BPE only; 'bpe' is character-level"),
+    (dict(unit="byte", pretokenizer="end-of-word"), "byte-level with </w>"),
+])
+def test_tokenizers_tiktoken_cannot_hold_are_refused(kwargs, message):
+    tok = bpe_core.train("low lower lowest", max_merges=3, min_frequency=1, **kwargs)
+    with pytest.raises(ValueError, match=message):
+        bpe_core.files.dumps(tok, format="tiktoken")
+
+
+def test_two_tokens_with_the_same_bytes_are_refused():
+    tok = Tokenizer.from_pairs(byte_base(), [(97, 98, 0), (97, 98, 0)], pattern=r"\S+")
+    with pytest.raises(ValueError, match="tokens 256 and 257 both stand for 'ab'"):
+        bpe_core.files.dumps(tok, format="tiktoken")
+
+
+BYTES = b"".join(base64.b64encode(bytes([b])) + b" %d\n" % b for b in range(256))
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"YWI= 0\nnot base64! 1\n", r"line 2 \('not base64! 1'\) is not a tiktoken rank line"),
+    (b"YWI= 0 extra\n", "expected two fields"),
+    (b"YWI= 0\nYWI= 1\n", "line 2: token or rank 1 appears twice"),
+    (BYTES + b"YWI= 257\n", "rank 256 is missing"),
+    (BYTES[:BYTES.index(b"/w== 255")] + b"YWI= 255\n", "rank 255 is b'ab'"),
+    (BYTES + b"YWJj 256\n", r"token 256 \(b'abc'\) is not a merge of two lower-ranked tokens "
+                            r"\(lower ranks split it into 3 parts\)"),
+])
+def test_malformed_rank_files_get_clear_errors(tmp_path, content, message):
+    path = tmp_path / "bad.tiktoken"
+    path.write_bytes(content)
+    with pytest.raises(TokenizerFileError, match=message):
+        bpe_core.load(path, pretokenizer="gpt2")
+
+
+def test_a_rank_file_needs_its_pretokenizer(english):
+    data = bpe_core.files.dumps(english, format="tiktoken")
+    with pytest.raises(TokenizerFileError, match=r"mine\.tiktoken is a tiktoken rank file, which "
+                                                 r"does not say how to pre-tokenize; pass "
+                                                 r"pretokenizer= 'cl100k'"):
+        bpe_core.loads(data, source="mine.tiktoken")
+
+
+def test_openais_files_are_recognised_by_content(english, monkeypatch):
+    # Stand-in for the real cl100k_base.tiktoken: a file whose hash we declare to be OpenAI's.
+    data = bpe_core.files.dumps(english, format="tiktoken")
+    ref = references.REFERENCE_ENCODINGS["cl100k_base"]
+    monkeypatch.setitem(references.REFERENCE_ENCODINGS, "cl100k_base", dataclasses.replace(
+        ref, rank_file_sha256=hashlib.sha256(data).hexdigest()))
+    tok = bpe_core.loads(data, source="downloaded (1).tiktoken")
+    assert (tok.name, tok.pretokenizer, tok.special_tokens) == \
+           ("cl100k_base", "cl100k", ref.special_tokens)
+    enc = tiktoken.Encoding("cl", pat_str=PRESETS["cl100k"], special_tokens=ref.special_tokens,
+                            mergeable_ranks=load_tiktoken_bpe_bytes(data))
+    text = "Hello <|endoftext|> world 1234567"
+    assert tok.encode(text, allowed_special="all") == enc.encode(text, allowed_special="all")
