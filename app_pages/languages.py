@@ -1,0 +1,29 @@
+"""Languages: the tokenization premium of the same sentences across languages and tokenizers."""
+
+import streamlit as st
+
+from ui import languages, languages_view as view
+
+st.title(":material/translate: Languages: the tokenization premium", anchor=False)
+st.markdown(view.INTRO)
+source = view.corpus_picker()
+choice = view.controls(source)
+view.train_panel(source)
+if choice is not None:
+    table = languages.results_table(source, choice.tokenizers, choice.baseline)
+    view.headline(table, choice, source)
+    tabs = st.tabs(view.TABS)
+    with tabs[0]:
+        view.premium_tab(table, choice, source)
+    with tabs[1]:
+        view.heatmap_tab(table, choice, source)
+    with tabs[2]:
+        view.sentences_tab(choice, source, table)
+    with tabs[3]:
+        view.side_by_side_tab(choice, source, table)
+    with tabs[4]:
+        view.vocabulary_size_tab(choice, source)
+    with tabs[5]:
+        view.vocabulary_use_tab(choice, source)
+    with tabs[6]:
+        view.table_tab(table)

@@ -1,0 +1,329 @@
+"""The Corpus page, run headless with Streamlit's AppTest: samples, uploads, pasted text, errors.
+
+Reading uploads is also tested directly through ``ui.corpus_data.read_uploads``, which takes
+``(name, bytes)`` pairs, so big and odd files need no widget at all.
+"""
+
+from __future__ import annotations
+
+import doctest
+import gzip
+import io
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import bpe_core
+from ui import charts_corpus, corpus_data, sidebar
+from ui.corpus_data import counts_stats, read_uploads
+from ui.samples import samples
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000010000000100806000000") + bytes(300)
+LATIN1 = "Olá, café com pão.\n".encode("latin-1")
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def plain(markdown: str) -> str:
+    """A message as the user reads it: markdown escapes and bold markers removed."""
+    return re.sub(r"\\(.)", r"\1", markdown).replace("**", "")
+
+
+def open_app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def errors(at: AppTest) -> list[str]:
+    return [plain(e.value) for e in at.error]
+
+
+def pick_sample(at: AppTest, sample_id: str) -> AppTest:
+    at.selectbox(key="corpus_sample").set_value(sample_id).run()
+    assert not at.exception
+    return at
+
+
+def active_corpus(at: AppTest):
+    return at.session_state["corpora"][at.session_state["corpus"]]
+
+
+def upload(at: AppTest, *files: tuple[str, bytes]) -> AppTest:
+    at.radio(key="corpus_source").set_value("upload").run()
+    at.file_uploader(key="corpus_files").set_value(
+        [(name, data, "application/octet-stream") for name, data in files]).run()
+    assert not at.exception
+    return at
+
+
+def load(at: AppTest, name: str | None = None) -> AppTest:
+    if name is not None:
+        at.text_input(key="corpus_upload_name").set_value(name)
+    at.button(key="corpus_upload_load").click().run()
+    assert not at.exception
+    return at
+
+
+def field_picker(at: AppTest, label_part: str):
+    return next(s for s in at.selectbox if s.key.startswith("corpus_field_")
+                and label_part in plain(s.label))
+
+
+def word_table(at: AppTest) -> pd.DataFrame:
+    return at.dataframe[0].value
+
+
+# --- first visit and samples ----------------------------------------------------------------
+
+
+def test_first_visit_shows_the_default_corpus_and_tokenizer():
+    at = open_app()
+    documents = samples()["english"].documents()
+    shown = metrics(at)
+    assert shown["Bytes"] == f"{sum(len(d.encode()) for d in documents):,}"
+    assert shown["Characters"] == f"{sum(len(d) for d in documents):,}"
+    assert shown["Words"] == f"{sum(len(d.split()) for d in documents):,}"
+    assert shown["Unique words"] == f"{len({w for d in documents for w in d.split()}):,}"
+    assert at.selectbox(key="corpus_sample").value == "english"
+    side = at.sidebar
+    assert side.selectbox(key="sidebar_corpus").value == "English essays (default)"
+    assert side.selectbox(key="sidebar_tokenizer").value == "English byte-level 1k"
+    assert "Pre-tokenizer: gpt2" in side.caption[1].value
+    assert "Vocab size: 1,000" in side.caption[1].value
+    assert "227,130 characters in 24 documents" in side.caption[0].value
+
+
+def test_toy_sample_has_exact_numbers():
+    at = pick_sample(open_app(), "set-new-renew")
+    assert at.session_state["corpus"] == "set new new renew reset renew"
+    assert metrics(at) == {"Bytes": "30", "Characters": "30", "Lines": "1", "Words": "6",
+                           "Unique words": "4"}
+    table = word_table(at)
+    assert list(zip(table["word"], table["count"])) == [("new", 2), ("renew", 2), ("set", 1),
+                                                        ("reset", 1)]
+    assert list(table["share"]) == ["33.3%", "33.3%", "16.7%", "16.7%"]
+    assert any("set new new renew reset renew" in c.value for c in at.code)  # the preview
+
+
+def test_the_pre_tokenizer_decides_what_a_word_is():
+    at = pick_sample(open_app(), "set-new-renew")
+    at.selectbox(key="corpus_pretokenizer").set_value("gpt2").run()
+    # GPT-2's pieces keep their leading space, and the final newline is a piece of its own.
+    assert metrics(at)["Words"] == "7" and metrics(at)["Unique words"] == "5"
+    assert list(word_table(at)["word"]) == ["·new", "·renew", "set", "·reset", "↵"]
+    at.selectbox(key="corpus_pretokenizer").set_value("none").run()
+    assert metrics(at)["Words"] == "1"  # the whole text is one piece
+
+
+def test_word_count_sample_shows_its_table_instead_of_a_preview():
+    at = pick_sample(open_app(), "hug-pug")
+    shown = metrics(at)
+    assert shown == {"Bytes": "113", "Characters": "113", "Words": "36", "Unique words": "5"}
+    assert "corpus_pretokenizer" not in [s.key for s in at.selectbox]
+    counts = at.expander[0]
+    assert counts.label == "Word counts"
+    table = counts.dataframe[0].value
+    assert dict(zip(table["word"], table["count"])) == {"hug": 10, "pug": 5, "pun": 12, "bun": 4,
+                                                        "hugs": 5}
+    assert not at.code  # no text preview for a table of counts
+
+
+@pytest.mark.parametrize("sample_id, scripts", [
+    ("russian", ["Cyrillic", "Common"]),
+    ("japanese", ["Hiragana", "Han", "Common", "Katakana"]),
+])
+def test_script_chart_names_the_writing_systems(sample_id, scripts):
+    at = pick_sample(open_app(), sample_id)
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1
+    bars = json.loads(charts[0].proto.spec)["data"][0]
+    assert bars["y"] == scripts[::-1]  # largest first, drawn from the top
+    assert sum(bars["x"]) == sum(len(d) for d in samples()[sample_id].documents())
+
+
+def test_sidebar_switches_between_this_sessions_corpora_and_tokenizers():
+    at = AppTest.from_file(APP, default_timeout=120)
+    english, toy = (state_corpus(i) for i in ("english", "low-lower"))
+    tiny = bpe_core.train("hug pug", unit="char", pretokenizer="whitespace", max_merges=1,
+                          min_frequency=1, name="tiny")
+    big = bpe_core.train("hug pug pun", unit="byte", pretokenizer="gpt2", max_merges=2,
+                         min_frequency=1, name="big")
+    at.session_state["corpora"] = {english.name: english, toy.name: toy}
+    at.session_state["corpus"] = toy.name
+    at.session_state["tokenizers"] = {"tiny": tiny, "big": big}
+    at.session_state["tokenizer"] = "tiny"
+    at.run()
+    side = at.sidebar
+    assert side.selectbox(key="sidebar_corpus").options == [english.name, toy.name]
+    assert side.selectbox(key="sidebar_corpus").value == toy.name
+    assert side.caption[1].value.split("  \n") == [
+        "Unit: char-level", "Pre-tokenizer: whitespace", "Vocab size: 6 (1 merge)"]
+    side.selectbox(key="sidebar_corpus").set_value(english.name)
+    side.selectbox(key="sidebar_tokenizer").set_value("big")
+    at.run()
+    assert not at.exception
+    assert (at.session_state["corpus"], at.session_state["tokenizer"]) == (english.name, "big")
+    assert metrics(at)["Lines"] == "1,059"  # the page now shows the English essays
+
+
+def state_corpus(sample_id: str):
+    """A bundled sample as the session keeps it (without Streamlit's resource cache)."""
+    from ui.state import make_corpus
+
+    s = samples()[sample_id]
+    return make_corpus(s.title, documents=s.documents(), source="sample", sample=s)
+
+
+# --- uploads --------------------------------------------------------------------------------
+
+
+def test_upload_a_text_file():
+    at = load(upload(open_app(), ("notes.txt", "\ufeffthe cat and the hat\nthe end\n".encode())))
+    corpus = active_corpus(at)
+    assert (corpus.name, corpus.source) == ("notes", "upload")
+    assert metrics(at) == {"Bytes": "28", "Characters": "28", "Lines": "2", "Words": "7",
+                           "Unique words": "5"}
+    assert any("Loaded notes from notes.txt" in plain(s.value) for s in at.success)
+
+
+def test_upload_a_csv_and_pick_its_text_column():
+    csv = b"title,review,stars\nA walk,Lovely lovely walk in the rain,5\nStorms,Too wet,1\n"
+    at = upload(open_app(), ("reviews.csv", csv))
+    picker = field_picker(at, "reviews.csv")
+    assert picker.value == "review"  # the longest text column is the first guess
+    picker.set_value("title").run()
+    at = load(at, name="Titles")
+    corpus = active_corpus(at)
+    assert corpus.name == "Titles" and corpus.documents == ("A walk", "Storms")
+    assert metrics(at)["Words"] == "3"
+
+
+def test_upload_jsonl_and_gzip_together():
+    jsonl = (b'{"id": 1, "text": "set new new", "lang": "en"}\n'
+             b'{"id": 2, "text": "renew reset renew", "lang": "en"}\n')
+    at = upload(open_app(), ("a.jsonl", jsonl), ("b.txt.gz", gzip.compress(b"hug pug\n")))
+    assert field_picker(at, "a.jsonl").value == "text"
+    at = load(at)
+    assert active_corpus(at).documents == ("set new new", "renew reset renew", "hug pug\n")
+    assert metrics(at)["Words"] == "8"
+    assert at.session_state["corpus"] == "a + 1 more"
+
+
+def test_upload_parquet():
+    buffer = io.BytesIO()
+    pd.DataFrame({"n": [1, 2], "text": ["привет мир", "мир"]}).to_parquet(buffer)
+    at = load(upload(open_app(), ("ru.parquet", buffer.getvalue())))
+    assert metrics(at)["Words"] == "3" and metrics(at)["Unique words"] == "2"
+
+
+def test_png_bytes_get_a_clear_error_and_nothing_to_load():
+    at = upload(open_app(), ("cat.png", PNG), ("cat.txt", PNG))
+    shown = errors(at)
+    assert any(e.startswith("cat.png: unsupported file type .png") for e in shown)
+    assert any("cat.txt looks like a binary file (a PNG image)" in e for e in shown)
+    assert not [b for b in at.button if b.key == "corpus_upload_load"]
+    assert at.session_state["corpus"] == "English essays (default)"
+
+
+def test_one_bad_file_among_several_is_named_and_the_others_kept():
+    at = load(upload(open_app(), ("good.txt", b"hello world\n"), ("old.txt", LATIN1)))
+    shown = errors(at)
+    assert len(shown) == 1 and shown[0].startswith("old.txt is not valid UTF-8: byte 0xe1")
+    assert "re-save it as UTF-8" in shown[0]
+    assert active_corpus(at).documents == ("hello world\n",)
+    assert any("from good.txt" in plain(s.value) for s in at.success)
+
+
+def test_invalid_utf8_alone_loads_nothing():
+    at = load(upload(open_app(), ("old.txt", LATIN1)))
+    assert errors(at)[0].startswith("old.txt is not valid UTF-8")
+    assert "the active corpus is still English essays (default)" in plain(at.warning[0].value)
+    assert at.session_state["corpus"] == "English essays (default)"
+    assert not at.exception
+
+
+def test_empty_file_gets_a_clear_error():
+    at = upload(open_app(), ("empty.txt", b""))
+    assert errors(at) == ["empty.txt is empty. Upload a file that contains some text."]
+    assert not at.exception
+
+
+# --- pasted text ----------------------------------------------------------------------------
+
+
+def test_paste_text_becomes_the_active_corpus():
+    at = open_app()
+    at.radio(key="corpus_source").set_value("paste").run()
+    hostile = "<script>alert(1)</script> **bold** مرحبا بالعالم\u202e\n"
+    at.text_area(key="corpus_paste_text").set_value(hostile)
+    at.text_input(key="corpus_paste_name").set_value("My *notes*")
+    at.button(key="corpus_paste_use").click().run()
+    assert not at.exception
+    corpus = active_corpus(at)
+    assert (corpus.name, corpus.source, corpus.documents) == ("My *notes*", "paste", (hostile,))
+    assert plain(at.success[0].value) == "This text is the active corpus, My *notes*."
+    assert metrics(at)["Words"] == "4"  # U+202E is not whitespace: it sticks to its word
+    assert at.code[0].value == hostile.rstrip("\n")  # verbatim, not as HTML or markdown
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    assert set(chart["y"]) == {"Latin", "Arabic", "Common"}
+
+
+def test_pasting_nothing_warns_and_keeps_the_corpus():
+    at = open_app()
+    at.radio(key="corpus_source").set_value("paste").run()
+    at.text_area(key="corpus_paste_text").set_value("  \n ")
+    at.button(key="corpus_paste_use").click().run()
+    assert "The text box is empty" in at.warning[0].value
+    assert at.session_state["corpus"] == "English essays (default)"
+
+
+# --- the functions behind the page ----------------------------------------------------------
+
+
+def test_read_uploads_decodes_utf16_and_gzip_and_reports_progress():
+    seen = []
+    result = read_uploads(
+        [("a.txt", "größe\n".encode("utf-16")), ("b.md.gz", gzip.compress(b"x\n" * 300_000))],
+        progress=lambda fraction, text: seen.append(fraction))
+    assert result.documents[0] == "größe\n" and "".join(result.documents[1:]) == "x\n" * 300_000
+    assert result.loaded == ("a.txt", "b.md.gz") and not result.errors
+    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) >= 2
+
+
+def test_read_uploads_keeps_nothing_of_a_file_that_fails_midway():
+    broken = b"good line\n" * 200_000 + b"\xff\xfe bad\n"  # the bad byte is past the first chunk
+    result = read_uploads([("big.txt", broken), ("ok.txt", b"fine\n")])
+    assert result.documents == ("fine\n",)
+    assert result.errors[0][0] == "big.txt" and "byte offset 2000000" in result.errors[0][1]
+
+
+def test_read_uploads_names_an_empty_column():
+    result = read_uploads([("t.csv", b"id,note\n1,\n2,\n")], fields=["note"])
+    assert result.errors == (("t.csv", "t.csv holds no text in the field 'note'. "
+                                       "Upload a file that contains some text."),)
+
+
+def test_counts_stats_weighs_each_word_by_its_count():
+    stats = counts_stats({"привет": 2, "hi": 3})
+    assert (stats.words, stats.unique_words, stats.characters) == (5, 2, 18)
+    assert stats.bytes == 2 * 12 + 3 * 2
+    assert stats.scripts == {"Cyrillic": 12, "Latin": 6}
+    assert stats.top_words == [("hi", 3), ("привет", 2)]
+
+
+@pytest.mark.parametrize("module", [corpus_data, charts_corpus, sidebar])
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,319 @@
+"""The Tokenize page, run headless with Streamlit's AppTest: what it shows for what is typed."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import bpe_core
+from ui import merge_tree
+from ui.tokenize_presets import presets
+
+APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
+PAGE = "app_pages/tokenize.py"
+
+
+def open_page(query: dict | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()  # the entry script sets up the session (and the default tokenizer) on the home page
+    at.query_params.update(query or {})
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    return at
+
+
+def active(at: AppTest) -> bpe_core.Tokenizer:
+    return at.session_state["tokenizers"][at.session_state["tokenizer"]]
+
+
+def token_html(at: AppTest) -> str:
+    """The main coloured output (the only one that can be clicked)."""
+    bodies = [h.proto.body for h in at.get("html") if 'class="bpe-pick"' in h.proto.body]
+    assert len(bodies) == 1
+    return bodies[0]
+
+
+def boxes(body: str) -> list[str]:
+    return re.findall(r'<span class="t[^"]*" [^>]*data-i="\d+">', body)
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def type_text(at: AppTest, text: str) -> AppTest:
+    at.text_area(key="tok_text").set_value(text).run()
+    assert not at.exception
+    return at
+
+
+def test_default_text_is_coloured_with_one_box_per_token() -> None:
+    at = open_page()
+    text = at.text_area(key="tok_text").value
+    spans = active(at).spans(text)
+    assert len(boxes(token_html(at))) == len(spans) == int(metric(at, "Tokens"))
+    assert metric(at, "Characters") == f"{len(text):,}"
+
+
+def test_typing_updates_colouring_and_counts() -> None:
+    at = open_page()
+    text = "Natural language processing is interesting\n\tand 你好 😀"
+    type_text(at, text)
+    spans = active(at).spans(text)
+    body = token_html(at)
+    assert len(boxes(body)) == len(spans)
+    assert metric(at, "Tokens") == str(len(spans))
+    assert metric(at, "Bytes") == str(len(text.encode()))
+    assert metric(at, "Words") == "8"
+    # Whitespace is made visible, and partial characters are shown by their bytes.
+    assert "·" in body and "→" in body and "↵" in body
+    partial = [s for s in spans if s.partial]
+    assert partial and all(bpe_core.show_bytes(s.bytes) in html_lib.unescape(body) for s in partial)
+    assert "\ufffd" not in body
+
+
+def test_hostile_text_is_escaped_not_markup() -> None:
+    at = open_page()
+    hostile = presets()["Tricky: HTML, markdown, invisible characters"]
+    type_text(at, hostile)
+    body = token_html(at)
+    assert "<script" not in body and "<img" not in body and "<a " not in body
+    shown = html_lib.unescape("".join(re.findall(r">([^<]*)<", body)))
+    assert "script" in shown and "onerror=alert(1)" in shown and "**bold?**" in shown
+    # Zero-width and bidi characters never reach the page raw: the default (byte-level)
+    # tokenizer splits them into bytes, shown in hex, with the character named in the tooltip.
+    assert not any(c in body for c in "\u200b\u200d\u202e\u202c\u2067\u2069")
+    assert "&lt;E2&gt;" in body and "U+200B" in body and "U+202E" in body
+    assert len(boxes(body)) == len(active(at).spans(hostile))
+
+
+def test_picking_an_example_fills_the_text() -> None:
+    at = open_page()
+    at.selectbox(key="tok_preset").set_value("Textbook: NLP sentence").run()
+    assert at.text_area(key="tok_text").value == "Natural language processing is interesting"
+
+
+def test_merge_tree_of_a_chosen_token_matches_the_engine() -> None:
+    at = open_page()
+    text = "the lowest price is lower than the last one"
+    type_text(at, text)
+    tok = active(at)
+    spans = tok.spans(text)
+    k = max(range(len(spans)), key=lambda i: len(spans[i].bytes))
+    # The picker lists each distinct token once, in order of first appearance.
+    picker = at.selectbox(key="tok_pick")
+    assert [int(re.search(r"\(id (\d+)\)$", o)[1]) for o in picker.options] == list(
+        dict.fromkeys(s.id for s in spans))
+    picker.set_value(spans[k].id).run()
+    tree = tok.merge_tree(spans[k].id)
+    [chart] = at.get("graphviz_chart")
+    assert chart.proto.spec == merge_tree.tree_dot(tree)
+
+    def ranks(t):
+        return [] if t.rank is None else [t.rank] + ranks(t.left) + ranks(t.right)
+
+    assert all(f"\\n#{rank}" in chart.proto.spec for rank in ranks(tree))
+    assert chart.proto.spec.count("label=") == 2 * len(ranks(tree)) + 1  # nodes: merges + leaves
+    [table] = [d.value for d in at.dataframe if "rank" in d.value.columns]
+    assert list(table["rank"]) == [s.rank for s in merge_tree.recipe(tree)]
+    assert list(table["token"])[-1] == spans[k].token.replace(" ", "·")
+    repeated = "lower lower lower"
+    type_text(at, repeated)
+    picked, ids = at.selectbox(key="tok_pick").value, tok.encode(repeated)
+    assert picked in ids and ids.count(picked) > 1
+    assert any(f"{ids.count(picked)} times in the text" in m.value for m in at.markdown)
+
+
+def test_ids_and_table_views_list_the_same_tokens() -> None:
+    at = open_page()
+    text = "the lowest price"
+    type_text(at, text)
+    ids = active(at).encode(text)
+    at.button_group(key="tok_view").set_value("Ids").run()
+    shown = re.findall(r'data-i="\d+">(\d+)</span>', token_html(at))
+    assert [int(i) for i in shown] == ids
+    at.button_group(key="tok_view").set_value("Table").run()
+    [table] = [d.value for d in at.dataframe if "bytes" in d.value.columns]
+    assert list(table["id"]) == ids
+    assert list(table["characters"])[0] == "0–" + str(active(at).spans(text)[0].end)
+
+
+def test_step_slider_shows_the_segmentation_as_of_merge_k() -> None:
+    at = open_page()
+    text = "the lowest price"
+    type_text(at, text)
+    tok = active(at)
+    slider = next(s for s in at.slider if s.key.startswith("tok_upto"))
+    slider.set_value(0).run()
+    assert metric(at, "Tokens") == str(len(text.encode()))  # byte-level: one token per byte
+    assert any("No merges: base symbols only" in c.value for c in at.caption)
+    slider.set_value(5).run()
+    assert metric(at, "Tokens") == str(len(tok.encode(text, upto=5)))
+    m = tok.merges[4]
+    assert any(f"the last being #4 {m.left!r} + {m.right!r}" in c.value.replace("·", " ")
+               for c in at.caption)
+
+
+def test_the_text_and_options_survive_a_visit_to_another_page() -> None:
+    at = open_page()
+    type_text(at, "kept text")
+    at.toggle(key="tok_ws").set_value(False).run()
+    at.switch_page("app_pages/corpus.py").run()
+    at.switch_page(PAGE).run()
+    assert at.text_area(key="tok_text").value == "kept text"
+    assert at.toggle(key="tok_ws").value is False
+
+
+def test_the_address_shares_short_text_and_the_tokenizer() -> None:
+    at = open_page({"text": "shared text"})
+    assert at.text_area(key="tok_text").value == "shared text"
+    type_text(at, "low lower")
+    assert at.query_params["text"] == "low lower"
+    assert at.query_params["tokenizer"] == at.session_state["tokenizer"]
+    type_text(at, "x" * 5000)
+    assert "text" not in at.query_params
+    assert any("too long" in c.value for c in at.caption)
+
+
+def test_an_address_naming_a_missing_tokenizer_says_so() -> None:
+    at = open_page({"tokenizer": "no such tokenizer"})
+    assert any("no such tokenizer" in i.value for i in at.info)
+    assert len(boxes(token_html(at))) > 0
+
+
+def test_compare_puts_tokenizers_side_by_side_with_counts() -> None:
+    at = open_page()
+    text = "the lowest price is lower"
+    type_text(at, text)
+    small = bpe_core.train(text * 3, unit="char", pretokenizer="whitespace", max_merges=3,
+                           min_frequency=1, name="tiny char")
+    at.session_state["tokenizers"]["tiny char"] = small
+    at.run()
+    at.multiselect(key="tok_compare").set_value(["tiny char"]).run()
+    assert not at.exception
+    n = len(small.encode(text))
+    assert any(f"{n:,} tokens" in c.value for c in at.caption)
+    assert len([h for h in at.get("html") if 'class="bpe-tokens"' in h.proto.body]) == 3
+
+
+def test_uploading_a_malformed_file_shows_an_error_not_a_traceback(tmp_path) -> None:
+    at = open_page()
+    at.file_uploader(key="tok_load_native_0").upload("broken.json", b"{not json",
+                                                     "application/json").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception
+    assert any("broken.json" in e.value and "not valid JSON" in e.value for e in at.error)
+
+
+def test_uploading_a_tokenizer_adds_it_and_makes_it_active(tmp_path) -> None:
+    at = open_page()
+    tok = bpe_core.train("hug pug pun bun hugs " * 5, unit="char", pretokenizer="whitespace",
+                         max_merges=3, min_frequency=1, name="hugs")
+    tok.save(tmp_path / "hugs.json")
+    at.file_uploader(key="tok_load_native_0").upload(
+        "hugs.json", (tmp_path / "hugs.json").read_bytes(), "application/json").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception
+    assert at.session_state["tokenizer"] == "hugs"
+    assert any("hugs" in s.value for s in at.success)
+    type_text(at, "hugs")
+    assert len(boxes(token_html(at))) == len(tok.encode("hugs"))
+
+
+def tiktoken_ranks(text: str, vocab_size: int, pattern: str) -> dict[bytes, int]:
+    """Ranks trained by tiktoken's own teaching implementation (not by bpe_core)."""
+    import contextlib
+    import io
+
+    from tiktoken import _educational
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return _educational.bpe_train(text, vocab_size, pattern, visualise=None)
+
+
+def test_a_tiktoken_file_made_by_the_test_encodes_like_tiktoken() -> None:
+    import base64
+
+    import tiktoken
+
+    from bpe_core.pretokenize import CL100K_PATTERN
+
+    corpus = " ".join(presets().values()) * 3
+    ranks = tiktoken_ranks(corpus, 400, CL100K_PATTERN)
+    rank_file = b"".join(base64.b64encode(t) + b" %d\n" % r
+                         for t, r in sorted(ranks.items(), key=lambda kv: kv[1]))
+    at = open_page()
+    at.selectbox(key="tok_load_format").set_value("tiktoken").run()
+    at.file_uploader(key="tok_load_tiktoken_0").upload("made.tiktoken", rank_file).run()
+    at.selectbox(key="tok_load_tiktoken_pattern").set_value("cl100k").run()
+    at.text_input(key="tok_load_name").set_value("made by tiktoken").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception and at.session_state["tokenizer"] == "made by tiktoken"
+    text = "The lowest price is lower than 12345 — naïve café, 你好! 😀\n\tdef f(): pass"
+    type_text(at, text)
+    at.button_group(key="tok_view").set_value("Ids").run()
+    shown = [int(i) for i in re.findall(r'data-i="\d+">(\d+)</span>', token_html(at))]
+    enc = tiktoken.Encoding("made", pat_str=CL100K_PATTERN, mergeable_ranks=ranks,
+                            special_tokens={})
+    assert shown == enc.encode(text)
+    assert metric(at, "Tokens") == str(len(enc.encode(text)))
+
+
+def test_encoders_can_be_compared_and_their_differences_are_outlined() -> None:
+    at = open_page()
+    tok = bpe_core.train({"bc": 5, "ab": 3}, unit="char", pretokenizer="whitespace",
+                         min_frequency=1, name="abc")
+    at.session_state["tokenizers"]["abc"] = tok
+    at.session_state["tokenizer"] = "abc"
+    at.run()
+    type_text(at, "abc abc bc")
+    at.radio(key="tok_method").set_value("merge-order").run()
+    assert len(re.findall(r'class="t[^"]* d"', token_html(at))) == 0
+    assert any("exactly the tokens of rank priority" in c.value for c in at.caption)
+    at.radio(key="tok_method").set_value("longest-match").run()
+    body = token_html(at)
+    greedy = tok.spans("abc abc bc", method="longest-match")
+    assert [s.token for s in greedy] == ["ab", "c", "ab", "c", "bc"]
+    assert len(boxes(body)) == 5
+    assert len(re.findall(r'class="t[^"]* d"', body)) == 4  # ab, c twice; "bc" is shared
+    assert any("4 token(s) that rank priority does not" in c.value for c in at.caption)
+
+
+def test_fetching_a_reference_offline_says_why(monkeypatch) -> None:
+    from bpe_core.references import ReferenceUnavailableError
+    from ui import loaders
+
+    def offline(name):
+        raise ReferenceUnavailableError(f"cannot fetch the reference encoding {name!r}: offline")
+
+    monkeypatch.setattr(loaders, "reference_encoding", offline)
+    at = open_page()
+    at.radio(key="tok_load_source").set_value("fetch").run()
+    at.selectbox(key="tok_load_ref").set_value("cl100k_base").run()
+    at.button(key="tok_load_fetch").click().run()
+    assert not at.exception
+    assert any("Could not fetch cl100k_base" in e.value and "offline" in e.value for e in at.error)
+    assert "cl100k_base" not in at.session_state["tokenizers"]
+    # Picked for comparison, it says the same in its column and the rest of the page stays.
+    at.multiselect(key="tok_compare").set_value(["gpt2"]).run()
+    assert not at.exception
+    assert any("Could not fetch gpt2" in w.value for w in at.warning)
+    assert len(boxes(token_html(at))) > 0
+
+
+def test_an_address_naming_a_reference_fetches_it(monkeypatch) -> None:
+    from ui import loaders
+
+    fake = bpe_core.train("the lowest price " * 5, unit="byte", pretokenizer="gpt2",
+                          max_merges=5, min_frequency=1, name="gpt2")
+    monkeypatch.setattr(loaders, "reference_encoding", lambda name: fake)
+    loaders._reference.clear()
+    try:
+        at = open_page({"tokenizer": "gpt2", "text": "the lowest"})
+        assert at.session_state["tokenizer"] == "gpt2"
+        assert metric(at, "Tokens") == str(len(fake.encode("the lowest")))
+    finally:
+        loaders._reference.clear()  # the fake must not outlive this test

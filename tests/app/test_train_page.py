@@ -1,0 +1,345 @@
+"""The Train page, run headless with Streamlit's AppTest: settings, a live run, replay, results,
+Gage's compression and the error paths; plus the page's kit (token colouring, figures, files).
+"""
+
+from __future__ import annotations
+
+import csv
+import doctest
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import bpe_core
+from bpe_core import TokenSpan
+from ui import charts, colour, training_gage, training_results
+from ui.samples import samples
+from ui.state import make_corpus
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGE = "app_pages/train.py"
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def open_train(sample_id: str | None = None) -> AppTest:
+    """The app on the Train page, with a bundled sample as the active corpus."""
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    if sample_id is not None:
+        s = samples()[sample_id]
+        corpus = (make_corpus(s.title, counts=s.counts(), source="sample", sample=s)
+                  if s.kind == "counts" else
+                  make_corpus(s.title, documents=s.documents(), source="sample", sample=s))
+        at.session_state["corpora"] = {**at.session_state["corpora"], corpus.name: corpus}
+        at.session_state["corpus"] = corpus.name
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    return at
+
+
+def click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def progress(at: AppTest) -> str:
+    return at.get("progress")[0].proto.text
+
+
+def headline(at: AppTest) -> str:
+    return next(h.proto.body for h in at.get("html") if "<b>Merge" in h.proto.body
+                or "Before any merge" in h.proto.body)
+
+
+def frame(at: AppTest, first_column: str) -> pd.DataFrame:
+    """The dataframe whose first column is ``first_column`` (Styler frames come back as data)."""
+    for df in at.dataframe:
+        value = df.value
+        if list(value.columns)[:1] == [first_column]:
+            return value
+    raise AssertionError(f"no table starting with {first_column!r}")
+
+
+def replay_slider(at: AppTest):
+    return next(s for s in at.slider if s.label.startswith("Replay"))
+
+
+def run_of(at: AppTest):
+    return at.session_state["train_run"]
+
+
+# --- a toy run, step by step ----------------------------------------------------------------
+
+
+def test_settings_default_to_the_samples_suggestions():
+    at = open_train("hug-pug")
+    assert at.radio(key="train_unit").value == "char"
+    assert at.selectbox(key="train_pretokenizer").value == "whitespace"
+    assert at.radio(key="train_stop_by").value == "max_merges"
+    assert at.number_input(key="train_max_merges").value == 3
+    assert at.number_input(key="train_min_frequency").value == 1
+    at = open_train()  # the default English sample: byte-level GPT-2 to 1,000 tokens
+    assert at.radio(key="train_unit").value == "byte"
+    assert at.selectbox(key="train_pretokenizer").value == "gpt2"
+    assert at.number_input(key="train_vocab_size").value == 1000
+
+
+def test_hug_pug_start_step_and_finish():
+    at = click(open_train("hug-pug"), "train_start")
+    # Starting plays at one merge per update: the first update made merge 1.
+    assert progress(at) == "Merge 1 of 3 · vocabulary 9 tokens"
+    assert "u</span> + " in headline(at) and ">ug</span>" in headline(at)
+
+    at = click(at, "train_step")
+    assert progress(at) == "Merge 2 of 3 · vocabulary 10 tokens"
+    log = frame(at, "rank")
+    assert list(zip(log["rank"], log["merge"], log["token"], log["count"])) == [
+        (2, "u + n", "un", 16), (1, "u + g", "ug", 20)]
+    words = frame(at, "word")
+    assert list(zip(words["word"], words["tokens"], words["count"])) == [
+        ("hug", "h ug", 10), ("pug", "p ug", 5), ("pun", "p un", 12), ("bun", "b un", 4),
+        ("hugs", "h ug s", 5)]
+    pairs = frame(at, "pair")
+    assert (pairs.iloc[0]["pair"], pairs.iloc[0]["count"], pairs.iloc[0][""]) == (
+        "h + ug", 15, "← merged next")
+    freq = frame(at, "token").set_index("token")
+    assert (freq.loc["un", "frequency"], freq.loc["un", "change"]) == (16, "+16")
+    assert (freq.loc["n", "frequency"], freq.loc["n", "change"]) == (0, "-16")
+    assert "g" not in freq.index  # used up by merge 1: gone from the table
+
+    at = click(at, "train_finish")
+    assert progress(at) == "Done after 3 merges: it made the number of merges you asked for."
+    assert [m.token for m in run_of(at).tokenizer().merges] == ["ug", "un", "hug"]
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Merges learned"] == "3"
+    assert shown["Vocabulary size"] == "11"  # [UNK], b g h n p s u, and three merges
+    assert shown["Effective vocabulary"] == "6"  # p un hug s ug b still occur
+    assert at.button(key="train_play").disabled and at.button(key="train_step").disabled
+
+
+def test_play_and_pause_toggle():
+    at = click(open_train("hug-pug"), "train_start")
+    assert at.button(key="train_play").label == "Pause"
+    at = click(at, "train_play")
+    assert at.button(key="train_play").label == "Play"
+    assert not at.session_state["train_playing"]
+    assert not replay_slider(at).disabled
+
+
+def test_ties_are_named_and_highlighted():
+    at = click(open_train("low-lower"), "train_start")  # low lower newest widest, end-of-word
+    text = headline(at)
+    assert "<b>Merge 1</b>" in text and "it beat" in text and "and 2 more on the tie rule" in text
+    at = click(at, "train_finish")
+    replay_slider(at).set_value(0).run()
+    pairs = frame(at, "pair")
+    assert list(pairs[""][:6]) == ["← merged next"] + ["tie: lost"] * 5
+    assert list(pairs["count"][:6]) == [2] * 6
+    assert "Before any merge" in headline(at)
+
+
+def test_replay_shows_any_earlier_step():
+    at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
+    replay_slider(at).set_value(1).run()
+    assert not at.exception
+    assert "<b>Merge 1</b>" in headline(at)
+    assert list(frame(at, "rank")["token"]) == ["ug"]
+    assert list(frame(at, "word")["tokens"])[:2] == ["h ug", "p ug"]
+    assert frame(at, "pair").iloc[0]["pair"] == "u + n"  # merge 2 is next
+    passage = next(h.proto.body for h in at.get("html") if "bpe-tokens" in h.proto.body
+                   and "title=\"id" in h.proto.body)
+    assert ">ug</span>" in passage and ">un</span>" not in passage
+
+
+def test_result_can_be_kept_and_downloaded():
+    at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
+    labels = [b.label for b in at.get("download_button")]
+    assert "BPE Playground JSON" in labels and "Merge log (CSV)" in labels
+    name_box = next(t for t in at.text_input if t.label == "Name")
+    name_box.set_value("my hug tokenizer").run()
+    at = click(at, "train_keep")
+    assert at.session_state["tokenizer"] == "my hug tokenizer"
+    kept = at.session_state["tokenizers"]["my hug tokenizer"]
+    assert [m.token for m in kept.merges] == ["ug", "un", "hug"]
+    assert any("Kept as “my hug tokenizer”" in s.value for s in at.success)
+
+
+def test_download_files_load_back_and_the_csv_lists_the_merges():
+    at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
+    run = run_of(at)
+    tok = run.tokenizer()
+    name, data = training_results.tokenizer_file(tok, "native", "hug")
+    assert name == "hug.json"
+    assert [m.token for m in bpe_core.loads(data).merges] == ["ug", "un", "hug"]
+    rows = list(csv.DictReader(io.StringIO(run.merge_log().to_csv(index=False))))
+    assert [(r["left"], r["right"], r["token"], r["count"]) for r in rows] == [
+        ("u", "g", "ug", "20"), ("u", "n", "un", "16"), ("h", "ug", "hug", "15")]
+
+
+def test_multi_file_formats_download_as_a_zip():
+    tok = bpe_core.train("hug pug pun bun hugs", unit="byte", max_merges=3, min_frequency=1)
+    if "gpt2" not in bpe_core.files.FORMATS:
+        pytest.skip("this bpe_core has no GPT-2 file format")
+    name, data = training_results.tokenizer_file(tok, "gpt2", "hug")
+    assert name == "hug-gpt2.zip"
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        assert sorted(archive.namelist()) == ["merges.txt", "vocab.json"]
+        assert json.loads(archive.read("vocab.json"))
+
+
+def test_big_corpus_tables_show_top_rows():
+    at = click(open_train(), "train_start")  # English essays: 10 merges per update
+    assert progress(at).startswith("Merge 10 of 744")
+    assert any("appear when you pause" in c.value for c in at.caption)
+    at = click(at, "train_play")  # pause
+    words = frame(at, "word")
+    assert len(words) == 30 and list(words["count"]) == sorted(words["count"], reverse=True)
+    assert any("Showing the 30 most frequent of 5,620" in c.value for c in at.caption)
+
+
+# --- SuperBPE ------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(bpe_core, "train_superbpe"), reason="no SuperBPE in bpe_core")
+def test_superbpe_runs_stage_1_live_then_learns_superwords():
+    at = open_train("spanish")  # byte-level, GPT-2 regex, 500 tokens
+    at.checkbox(key="train_superbpe").check().run()
+    at.number_input(key="train_transition").set_value(400).run()
+    at = click(at, "train_start")
+    assert progress(at).startswith("SuperBPE stage 1 · Merge 10 of 144")
+    at = click(at, "train_finish")
+    assert any(s.value == "SuperBPE stage 2: superwords" for s in at.subheader)
+    tok = run_of(at).result()
+    assert tok.config["transition"] == 400 and tok.vocab_size == 500
+    stage2 = [m.token for m in tok.merges[tok.config["stage1_merges"]:]]
+    assert " de los" in stage2  # a token across a space: a superword
+    assert {m.label: m.value for m in at.metric}["Vocabulary size"] == "500"
+    at = click(at, "train_keep")
+    assert at.session_state["tokenizers"][at.session_state["tokenizer"]].config["method"] == (
+        "superbpe")
+
+
+@pytest.mark.skipif(not hasattr(bpe_core, "train_superbpe"), reason="no SuperBPE in bpe_core")
+def test_superbpe_needs_running_text_and_a_sane_transition():
+    assert open_train("hug-pug").checkbox(key="train_superbpe").disabled  # word counts
+    at = open_train("spanish")
+    at.checkbox(key="train_superbpe").check().run()
+    at.number_input(key="train_transition").set_value(600).run()  # above the vocabulary size
+    at = click(at, "train_start")
+    assert any("transition must lie between 256" in e.value for e in at.error)
+
+
+# --- error paths --------------------------------------------------------------------------
+
+
+def test_invalid_custom_regex_is_explained_and_blocks_training():
+    at = open_train("hug-pug")
+    at.selectbox(key="train_pretokenizer").set_value("custom").run()
+    at.text_input(key="train_regex").set_value("(ab").run()
+    assert not at.exception
+    assert any("invalid pre-tokenizer regex '(ab'" in e.value for e in at.error)
+    assert at.button(key="train_start").disabled
+    at.text_input(key="train_regex").set_value(r"\w+").run()
+    assert not at.error and not at.button(key="train_start").disabled
+
+
+def test_custom_regex_preview_shows_the_pieces():
+    at = open_train("set-new-renew")
+    at.selectbox(key="train_pretokenizer").set_value("custom").run()
+    at.text_input(key="train_regex").set_value(r"\w+").run()
+    preview = next(h.proto.body for h in at.get("html") if "title=\"piece" in h.proto.body)
+    assert preview.count('title="piece') == 6  # set new new renew reset renew
+    assert any(c.value.startswith("6 pieces") for c in at.caption)
+
+
+def test_vocab_size_below_the_base_alphabet_is_explained():
+    at = open_train()
+    at.number_input(key="train_vocab_size").set_value(100).run()
+    at = click(at, "train_start")
+    assert any("vocab_size 100 is below the base alphabet" in e.value
+               and "256 base symbols" in e.value for e in at.error)
+    assert "train_run" not in at.session_state
+
+
+# --- Gage's byte-pair compression ---------------------------------------------------------
+
+
+def test_gage_mode_rewrites_aaabdaaabac_to_XdXac():
+    at = open_train("aaabdaaabac")
+    assert at.segmented_control(key="train_mode").value == "compress"
+    steps = at.code[0].value.splitlines()
+    assert [line.split()[0] for line in steps] == ["aaabdaaabac", "ZabdZabac", "ZYdZYac", "XdXac"]
+    assert at.code[1].value == "XdXac"
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Compressed data"] == "5 bytes" and shown["Ratio"] == "0.45"
+    table = frame(at, "symbol")
+    assert list(zip(table["symbol"], table["stands for"], table["expands to"])) == [
+        ("Z", "aa", "aa"), ("Y", "ab", "ab"), ("X", "ZY", "aaab")]
+
+
+def test_gage_mode_on_typed_text_and_on_nothing_to_compress():
+    at = open_train("aaabdaaabac")
+    at.text_area(key="train_gage_text").set_value("abcd").run()
+    assert any("nothing to replace" in i.value for i in at.info)
+    at.text_area(key="train_gage_text").set_value("").run()
+    assert not at.exception and any("Type some text" in i.value for i in at.info)
+
+
+# --- the kit: token colouring, figures, module examples ----------------------------------
+
+
+def test_colouring_escapes_hostile_text_and_keeps_neighbours_apart():
+    text = '<script>alert(1)</script> <img src=x onerror="alert(2)">'
+    tok = bpe_core.train(text * 3, unit="byte", pretokenizer="gpt2", max_merges=20,
+                         min_frequency=1)
+    html = colour.tokens_html(tok.spans(text), text)
+    assert "<script>" not in html and "<img" not in html and "onerror=\"" not in html
+    assert "&lt;script&gt;" in html or "&lt;" in html
+    spans = tok.spans(text)
+    colours = colour.colours(spans)
+    assert all(a != b for a, b in zip(colours, colours[1:]))
+
+
+def test_colouring_shows_split_characters_by_their_bytes_and_whitespace_marks():
+    text = "你 a\tb\n"
+    spans = [TokenSpan(1, "<E4 BD>", "你".encode()[:2], 0, 1, partial=True),
+             TokenSpan(2, "<A0>", "你".encode()[2:], 0, 1, partial=True),
+             TokenSpan(3, " a", b" a", 1, 3), TokenSpan(4, "\tb\n", b"\tb\n", 3, 6)]
+    html = colour.tokens_html(spans, text)
+    assert "&lt;E4 BD&gt;" in html and "&lt;A0&gt;" in html and "\ufffd" not in html
+    assert html.count("你") == 0  # each half shows its bytes, never the whole character twice
+    marks = [f'<span class="m">{c}</span>' for c in "·→↵"]
+    assert all(m in html for m in marks)
+    assert 'title="id 1 · bytes E4 BD · &#x27;&lt;E4 BD&gt;&#x27;"' in html
+    plain = colour.tokens_html(spans, text, show_whitespace=False)
+    assert marks[0] not in plain and marks[1] not in plain
+    assert marks[2] in plain  # a newline token still shows as ↵ (an empty box otherwise)
+
+
+def test_colouring_marks_bidi_overrides():
+    text = "a\u202eb"
+    html = colour.tokens_html([TokenSpan(0, text, text.encode(), 0, 3)], text,
+                              show_whitespace=False)
+    assert "\u202e" not in html and "U+202E" in html
+
+
+def test_growth_figure_marks_the_step_shown():
+    history = pd.DataFrame({"merges": [0, 1, 2], "vocab_size": [8, 9, 10], "tokens": [62, 42, 26],
+                            "bytes_per_token": [1.0, 1.5, 2.4], "count": [None, 20, 16]})
+    fig = charts.growth_figure(history, step=1)
+    assert list(fig.data[0].y) == [62, 42, 26] and list(fig.data[2].x) == [1, 2]
+    assert [s.x0 for s in fig.layout.shapes] == [1, 1]
+
+
+@pytest.mark.parametrize("module", [colour, charts, training_gage, training_results])
+def test_module_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed

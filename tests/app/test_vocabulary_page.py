@@ -1,0 +1,299 @@
+"""The Vocabulary page, run headless with Streamlit's AppTest: table, search, a token, a diff."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import bpe_core
+from bpe_core.vocabulary import diff, vocabulary
+from ui import merge_tree
+from ui.state import make_corpus
+from ui.vocabulary_view import TAB_KEY, TABS, TOKEN_KEY
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGE = "app_pages/vocabulary.py"
+HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+CHAR = dict(unit="char", pretokenizer="whitespace", min_frequency=1)
+
+
+def hug_tokenizer(merges: int = 5, name: str = "hug 5") -> bpe_core.Tokenizer:
+    return bpe_core.train(HUG, max_merges=merges, name=name, **CHAR)
+
+
+def open_page(*tokenizers: bpe_core.Tokenizer, corpus=None) -> AppTest:
+    """The page in a new session; with ``tokenizers``, a session holding those (the first active)
+    and a word-count corpus instead of the defaults."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    if tokenizers:
+        corpus = corpus or make_corpus("hug-pug counts", counts=HUG, source="sample")
+        at.session_state["corpora"] = {corpus.name: corpus}
+        at.session_state["corpus"] = corpus.name
+        at.session_state["tokenizers"] = {t.name: t for t in tokenizers}
+        at.session_state["tokenizer"] = tokenizers[0].name
+    at.run()  # the entry script sets up a session, or keeps the one it finds
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    return at
+
+
+def open_tab(at: AppTest, name: str) -> AppTest:
+    """Switch to the tab whose label holds ``name``; only the open tab is drawn."""
+    at.session_state[TAB_KEY] = next(t for t in TABS if name in t)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def table(at: AppTest):
+    """The vocabulary table of the Browse tab (the first with a ``script`` column)."""
+    return next(d.value for d in at.dataframe if "script" in d.value.columns)
+
+
+def active(at: AppTest) -> bpe_core.Tokenizer:
+    return at.session_state["tokenizers"][at.session_state["tokenizer"]]
+
+
+def search(at: AppTest, query: str) -> AppTest:
+    at.text_input(key="vocab_query").input(query).run()
+    assert not at.exception
+    return at
+
+
+def values(array) -> list:
+    """A plotly array from a figure's JSON: a list, or numpy data packed as base64 ``bdata``."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"]).tolist()
+    return list(array)
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+# --- the table ------------------------------------------------------------------------------
+
+
+def test_default_session_lists_every_token_with_its_frequency() -> None:
+    at = open_page()
+    tok = active(at)
+    corpus = at.session_state["corpora"][at.session_state["corpus"]]
+    df = table(at)
+    assert len(df) == tok.vocab_size
+    assert list(df["id"]) == list(range(tok.vocab_size))
+    freq = tok.token_frequencies(corpus.training_input)
+    assert dict(zip(df["id"], df["frequency"])) == {i: freq.get(i, 0) for i in df["id"]}
+    merges = df[df["kind"] == "merge"]
+    assert list(merges["rank"]) == [m.rank for m in tok.merges]
+    assert list(merges["count"]) == [m.count for m in tok.merges]
+    m = metrics(at)
+    assert m["Tokens"] == f"{tok.vocab_size:,}"
+    assert m["Merges learned"] == f"{len(tok.merges):,}"
+    assert m["Unused in corpus"] == f"{sum(1 for i in df['id'] if not freq.get(i)):,}"
+
+
+def test_search_ug_lists_exactly_the_tokens_containing_ug() -> None:
+    tok = hug_tokenizer()
+    at = search(open_page(tok), "ug")
+    expected = [tok.display(i) for i in range(tok.vocab_size) if "ug" in tok.display(i)]
+    assert expected == ["ug", "hug", "pug"]
+    assert list(table(at)["token"]) == expected
+    assert any(c.value.startswith(f"3 of {tok.vocab_size} tokens.") for c in at.caption)
+
+
+def test_regex_search_and_a_bad_pattern() -> None:
+    at = open_page(hug_tokenizer())
+    at.toggle(key="vocab_regex").set_value(True).run()
+    assert list(table(search(at, "^[pb]u"))["token"]) == ["pun", "pug"]
+    search(at, "(ug")
+    assert [e.value for e in at.error] == [
+        '"(ug" is not a valid regular expression: missing ) at position 3. Fix the pattern, or '
+        "turn regular expressions off to search for the text as typed."]
+    assert not any("script" in d.value.columns for d in at.dataframe)
+    at.toggle(key="vocab_regex").set_value(False).run()  # the same text, searched as typed
+    assert not at.error and list(table(at)["token"]) == []
+
+
+def test_filter_by_script_and_sort() -> None:
+    tok = bpe_core.train("мир мир мир peace peace 和平 和平", min_frequency=2, name="three scripts",
+                         unit="char", pretokenizer="whitespace")
+    corpus = make_corpus("three", documents=["мир мир мир peace peace 和平 和平"])
+    at = open_page(tok, corpus=corpus)
+    assert set(at.multiselect(key="vocab_scripts").options) >= {"Cyrillic", "Latin", "Han"}
+    at.multiselect(key="vocab_scripts").set_value(["Cyrillic"]).run()
+    df = table(at)
+    assert set(df["script"]) == {"Cyrillic"}
+    assert set(df["token"]) == {r.token for r in vocabulary(tok)
+                                if r.script == "Cyrillic"}
+    assert {"м", "и", "р", "мир"} <= set(df["token"])
+    at.multiselect(key="vocab_scripts").set_value([]).run()
+    at.selectbox(key="vocab_order").set_value("most frequent in the corpus").run()
+    df = table(at)
+    assert list(df["frequency"]) == sorted(df["frequency"], reverse=True)
+    assert df["token"].iloc[0] == "мир"  # three times, more than any other token
+
+
+# --- one token ------------------------------------------------------------------------------
+
+
+def test_merge_tree_of_the_selected_token_matches_bpe_core() -> None:
+    tok = hug_tokenizer()
+    at = open_page(tok)
+    hug_id = next(i for i in range(tok.vocab_size) if tok.display(i) == "hug")
+    at.number_input(key=TOKEN_KEY).set_value(hug_id).run()
+    [chart] = at.get("graphviz_chart")
+    tree = tok.merge_tree(hug_id)
+    assert chart.proto.spec == merge_tree.tree_dot(tree)
+    [steps] = [d.value for d in at.dataframe if list(d.value.columns)[:2] == ["rank", "id"]
+               and "hug" in set(d.value["token"])]
+    assert list(steps["rank"]) == [0, 2]
+    assert list(zip(steps["left"], steps["right"], steps["token"])) == [("u", "g", "ug"),
+                                                                         ("h", "ug", "hug")]
+
+
+def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None:
+    tok = hug_tokenizer()
+    at = open_page(tok)
+    u = next(i for i in range(tok.vocab_size) if tok.display(i) == "u")
+    at.number_input(key=TOKEN_KEY).set_value(u).run()
+    assert not at.get("graphviz_chart")  # a base symbol has no tree
+    assert any("nothing was merged" in c.value for c in at.caption)
+
+    def built() -> list[str]:
+        return next(list(d.value["token"]) for d in at.dataframe
+                    if list(d.value.columns)[:2] == ["rank", "id"])
+
+    assert built() == ["ug", "un"]
+    assert any("2 tokens use `u` directly" in c.value for c in at.caption)
+    at.toggle(key="vocab_recursive").set_value(True).run()
+    assert built() == ["ug", "un", "hug", "pun", "pug"]
+    assert any("5 tokens use `u` anywhere in their merge tree" in c.value for c in at.caption)
+
+
+def test_another_tokenizer_resets_the_selected_token() -> None:
+    big, small = hug_tokenizer(5, "five"), hug_tokenizer(1, "one")
+    at = open_page(big, small)
+    at.number_input(key=TOKEN_KEY).set_value(big.vocab_size - 1).run()
+    at.session_state["tokenizer"] = "one"
+    at.run()
+    assert not at.exception
+    assert at.number_input(key=TOKEN_KEY).value == small.vocab_size - 1  # its only merge, "ug"
+    assert len(table(at)) == small.vocab_size
+
+
+# --- charts, fragments and the diff ---------------------------------------------------------
+
+
+def test_charts_count_the_vocabulary() -> None:
+    tok = hug_tokenizer()
+    at = open_tab(open_page(tok), "Charts")
+    assert not any("script" in d.value.columns for d in at.dataframe)  # Browse is not drawn
+    charts = {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec)
+              for c in at.get("plotly_chart")}
+    alloc = charts["vocab_scripts_chart"]["data"]
+    assert sum(sum(t["x"]) for t in alloc) == tok.vocab_size
+    counts = charts["vocab_counts"]["data"][0]
+    assert values(counts["x"]) == [m.rank for m in tok.merges]
+    assert values(counts["y"]) == [m.count for m in tok.merges]
+    assert charts["vocab_counts"]["layout"]["yaxis"]["type"] == "log"
+
+
+def test_byte_fragments_are_listed_apart() -> None:
+    tok = bpe_core.train("的的的 的的", unit="byte", pretokenizer="none", max_merges=2,
+                         min_frequency=1, name="han bytes")
+    # In the corpus 的 is one token, and 是 (E6 98 AF), never seen in training, three bytes.
+    at = open_page(tok, corpus=make_corpus("han", documents=["的 的 是"]))
+    browse = table(at)
+    [fragments] = [d.value for d in open_tab(at, "Byte fragments").dataframe]
+    assert sorted(fragments["id"]) == list(range(0x80, 0x100)) + [256]
+    assert list(fragments["token"])[:4] == ["<98>", "<AF>", "<E6>", "<80>"]  # most frequent first
+    assert list(fragments["frequency"])[:4] == [1, 1, 1, 0]
+    assert "的" in set(browse["token"])  # the whole character reads as itself
+
+
+def test_diff_of_two_tokenizers_gives_the_exact_sets() -> None:
+    three, five = hug_tokenizer(3, "three merges"), hug_tokenizer(5, "five merges")
+    at = open_tab(open_page(three, five), "Compare")
+    assert at.selectbox(key="vocab_diff_a").value == "three merges"
+    assert at.selectbox(key="vocab_diff_b").value == "five merges"
+    m = metrics(at)
+    assert (m["Only in A"], m["Only in B"], m["Shared"]) == ("0", "2", "11")
+    only_b, shared = [d.value for d in at.dataframe if "bytes" in d.value.columns]
+    assert [i.value for i in at.info] == ["Every token of A is also in B."]
+    assert list(zip(only_b["token"], only_b["id_b"], only_b["rank_b"])) == [("pun", 11, 3),
+                                                                            ("pug", 12, 4)]
+    assert list(shared["token"]) == [three.display(i) for i in range(three.vocab_size)]
+    assert list(shared["rank_a"].dropna()) == list(shared["rank_b"].dropna()) == [0, 1, 2]
+
+
+def test_one_tokenizer_says_how_to_get_another() -> None:
+    at = open_tab(open_page(hug_tokenizer()), "Compare")
+    assert any("This session has one tokenizer" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("text", ["<script>alert(1)</script> **bold** [x](y)",
+                                  "abc\u202eevil\u200b zero\u200dwidth"])
+def test_hostile_tokens_render_as_text(text: str) -> None:
+    tok = bpe_core.train(text, unit="char", pretokenizer="whitespace", min_frequency=1,
+                         name="**name** <b>")
+    at = open_page(tok, corpus=make_corpus("hostile", documents=[text]))
+    shown = set(table(at)["shown"])
+    assert not any(c in t for t in shown for c in "\u202e\u200b\u200d")
+    assert "**name** <b>" not in at.markdown[0].value  # escaped, not bold markup
+
+
+def test_a_loaded_tokenizer_can_be_compared(tmp_path) -> None:
+    hug_tokenizer(2, "two merges").save(tmp_path / "two.json")
+    at = open_tab(open_page(hug_tokenizer(5, "five merges")), "Compare")
+    at.file_uploader(key="vocab_load_native_0").upload(
+        "two.json", (tmp_path / "two.json").read_bytes(), "application/json").run()
+    at.button(key="vocab_load_load").click().run()
+    assert not at.exception
+    assert at.session_state["tokenizer"] == "two merges"  # loading makes it the active one: A
+    assert (at.selectbox(key="vocab_diff_a").value, at.selectbox(key="vocab_diff_b").value) == (
+        "two merges", "five merges")
+    m = metrics(at)
+    assert (m["Only in A"], m["Only in B"], m["Shared"]) == ("0", "3", "10")
+
+
+def test_the_search_survives_a_visit_to_another_tab() -> None:
+    at = search(open_page(hug_tokenizer()), "ug")
+    open_tab(at, "Charts")
+    open_tab(at, "Browse")
+    assert at.text_input(key="vocab_query").value == "ug"
+    assert list(table(at)["token"]) == ["ug", "hug", "pug"]
+
+
+@pytest.mark.parametrize("tok", [
+    bpe_core.train(HUG, max_merges=0, name="no merges", **CHAR),
+    bpe_core.train("low lower newest widest", unit="char", pretokenizer="end-of-word",
+                   min_frequency=1, max_merges=5, name="end of word"),
+    bpe_core.train("ab ab <|end|> ab", unit="byte", pretokenizer="gpt2", min_frequency=1,
+                   max_merges=2, special_tokens=["<|end|>"], name="with a special token"),
+], ids=lambda t: t.name)
+def test_every_tab_renders_for_odd_tokenizers(tok) -> None:
+    at = open_page(tok)
+    assert len(table(at)) == tok.vocab_size
+    assert at.number_input(key=TOKEN_KEY).value in set(table(at)["id"])
+    for name in ("Charts", "Byte fragments", "Compare", "Browse"):
+        open_tab(at, name)
+
+
+def test_picking_b_as_a_moves_b_to_another_tokenizer() -> None:
+    at = open_tab(open_page(hug_tokenizer(3, "three"), hug_tokenizer(5, "five"),
+                            hug_tokenizer(4, "four")), "Compare")
+    assert at.selectbox(key="vocab_diff_b").value == "five"
+    at.selectbox(key="vocab_diff_a").set_value("five").run()
+    assert not at.exception
+    assert at.selectbox(key="vocab_diff_b").options == ["three", "four"]
+    assert at.selectbox(key="vocab_diff_b").value in {"three", "four"}
+    m = metrics(at)
+    expected = diff(at.session_state["tokenizers"]["five"],
+                                        at.session_state["tokenizers"][
+                                            at.selectbox(key="vocab_diff_b").value])
+    assert m["Only in A"] == str(len(expected.only_a))

@@ -1,0 +1,92 @@
+"""The Languages page in a real browser: the bundled sample, an upload, a bad upload, the curve."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from bpe_core import parallel
+from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
+
+CSV = ("en,German,Japanese\n"
+       '"Good morning, friends.","Guten Morgen, Freunde.",おはよう、みなさん。\n'
+       "The shop opens at nine.,Der Laden öffnet um neun.,店は九時に開きます。\n")
+
+
+def open_languages(page: Page, app_url: str) -> None:
+    open_page(page, app_url, "languages", "Languages: the tokenization premium")
+
+
+def plot_data(page: Page, key: str) -> list[dict]:
+    """The traces of the plotly chart with Streamlit key ``key`` (x and y of each)."""
+    return page.evaluate(
+        """key => {
+            const box = document.querySelector(`.st-key-${key} .js-plotly-plot`);
+            return box.data.map(t => ({name: t.name, x: Array.from(t.x), y: Array.from(t.y)}));
+        }""", key)
+
+
+def open_tab(page: Page, name: str) -> None:
+    page.get_by_role("tab", name=name).click()
+    wait_for_app(page)
+
+
+def upload(page: Page, files: list[tuple[str, bytes, str]]) -> None:
+    dropzone = page.locator('[data-testid="stFileUploaderDropzone"]')
+    if not dropzone.is_visible():
+        page.locator('[data-testid="stExpander"] summary', has_text="Parallel corpus").click()
+    expect(dropzone).to_be_visible()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        [{"name": n, "buffer": b, "mimeType": m} for n, b, m in files])
+    wait_for_app(page)
+    assert_no_exception(page)
+
+
+def test_bundled_sample_bars_and_side_by_side(page: Page, app_url: str, screenshot_dir) -> None:
+    open_languages(page, app_url)
+    corpus = parallel.bundled()
+    bars = plot_data(page, "lang_bars")
+    premiums = {x: y for trace in bars for x, y in zip(trace["x"], trace["y"])}
+    assert sorted(premiums) == sorted(lang.name for lang in corpus.languages)
+    assert premiums["English"] == 1.0
+    assert [t["name"] for t in bars][0] == "Latin"
+    page.screenshot(path=screenshot_dir / "languages-premium.png", full_page=True)
+
+    open_tab(page, "Side by side")
+    chips = page.locator('.st-key-lang_side_langs [data-tag]')
+    boxes = page.locator(".bpe-tokens")
+    expect(boxes).to_have_count(chips.count())
+    assert chips.count() >= 2 and boxes.first.locator("span.t").count() > 5
+    page.screenshot(path=screenshot_dir / "languages-side-by-side.png", full_page=True)
+
+
+def test_upload_csv_then_a_misaligned_one(page: Page, app_url: str, screenshot_dir) -> None:
+    open_languages(page, app_url)
+    upload(page, [("greetings.csv", CSV.encode(), "text/csv")])
+    expect(page.locator('[data-testid="stExpander"] summary')
+           .filter(has_text="greetings.csv")).to_contain_text("2 sentences in 3 languages")
+    bars = plot_data(page, "lang_bars")
+    assert sorted(x for t in bars for x in t["x"]) == ["English", "German", "Japanese"]
+
+    page.get_by_role("button", name="Remove greetings.csv").click()
+    wait_for_app(page)
+    upload(page, [("bad.csv", b"en,fr\nOne,Un\nTwo\n", "text/csv")])
+    alert = page.locator('[data-testid="stAlertContentError"]')
+    expect(alert).to_be_visible()
+    expect(alert).to_contain_text("bad.csv, line 3: 1 cells, but the header names 2 languages")
+    # The last good corpus is still the one measured.
+    assert sorted(x for t in plot_data(page, "lang_bars") for x in t["x"]) == [
+        "English", "German", "Japanese"]
+    page.screenshot(path=screenshot_dir / "languages-bad-upload.png", full_page=True)
+
+
+def test_vocabulary_size_curve_one_point_per_merge_count(page: Page, app_url: str,
+                                                         screenshot_dir) -> None:
+    open_languages(page, app_url)
+    open_tab(page, "Vocabulary size")
+    chips = page.locator('.st-key-lang_merge_counts [data-tag]')
+    counts = [int(t.replace(",", "")) for t in chips.all_inner_texts()]
+    traces = plot_data(page, "lang_curve")
+    assert len(traces) == len(parallel.bundled().codes)
+    assert all(len(t["x"]) == len(counts) for t in traces)
+    assert next(t for t in traces if t["name"] == "English")["y"] == [1.0] * len(counts)
+    page.screenshot(path=screenshot_dir / "languages-vocabulary-size.png", full_page=True)

@@ -1,0 +1,181 @@
+"""The Tokenize page in Chromium: live colouring, hostile text, clicking a token for its merge
+tree, and the shareable address."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import Page, expect
+
+import bpe_core
+from tests.browser.conftest import assert_no_exception, wait_for_app
+from ui import merge_tree
+from ui.samples import samples
+from ui.state import DEFAULT_SETTINGS
+from ui.tokenize_presets import presets
+
+BOXES = ".bpe-pick .bpe-tokens span[data-i]"
+SLOW = 30_000  # ms: a loaded two-core machine can take a while to redraw
+
+
+@pytest.fixture(scope="module")
+def default_tok() -> bpe_core.Tokenizer:
+    """The tokenizer the app trains for a new session (same corpus and settings)."""
+    return bpe_core.train(list(samples()["english"].documents()), **DEFAULT_SETTINGS)
+
+
+def open_tokenize(page: Page, app_url: str, query: str = "") -> None:
+    # Straight to the page's address, as a shared link does.
+    page.goto(f"{app_url}/tokenize{query}")
+    wait_for_app(page)
+    assert_no_exception(page)
+
+
+def text_area(page: Page):
+    return page.locator(".st-key-tok_text textarea")
+
+
+def tokens_metric(page: Page):
+    return page.locator('[data-testid="stMetric"]').filter(has_text="Tokens").locator(
+        '[data-testid="stMetricValue"]')
+
+
+def test_typing_recolours_without_pressing_enter(page: Page, app_url: str, default_tok,
+                                                 screenshot_dir) -> None:
+    open_tokenize(page, app_url)
+    area = text_area(page)
+    area.click()
+    area.press("Control+a")
+    area.press("Delete")
+    text = "Natural language processing is interesting"
+    area.press_sequentially(text, delay=20)  # no Ctrl+Enter, no click elsewhere
+    expected = default_tok.spans(text)
+    expect(tokens_metric(page)).to_have_text(str(len(expected)), timeout=SLOW)
+    wait_for_app(page)
+    expect(page.locator(BOXES)).to_have_count(len(expected), timeout=SLOW)
+    assert page.locator(BOXES).all_inner_texts() == [
+        text[s.start:s.end].replace(" ", "·") for s in expected]
+    expect(area).to_be_focused(timeout=SLOW)  # typing can go on
+    assert_no_exception(page)
+    page.screenshot(path=screenshot_dir / "tokenize-typing.png", full_page=True)
+
+
+def test_hostile_text_is_shown_not_executed(page: Page, app_url: str, screenshot_dir) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    open_tokenize(page, app_url)
+    hostile = presets()["Tricky: HTML, markdown, invisible characters"]
+    area = text_area(page)
+    area.fill(hostile)
+    area.press("Control+Enter")
+    wait_for_app(page)
+    out = page.locator(".bpe-pick")
+    expect(out).to_contain_text("<script>alert('hi')</script>", timeout=SLOW)
+    expect(out).to_contain_text("<img·src=x·onerror=alert(1)>")  # spaces shown as ·
+    expect(out).to_contain_text("&amp;·&lt;b&gt;")  # entities are not decoded
+    expect(out).to_contain_text("**bold?**·`code?`·[link](javascript:alert(1))", timeout=SLOW)
+    page.wait_for_timeout(500)
+    assert dialogs == []
+    assert page.locator("img[src=x]").count() == 0
+    assert page.locator("[onerror]").count() == 0
+    assert out.locator("script, img, a, strong, em, code, h1").count() == 0
+    # No raw bidi control reaches the page (it would reorder the text after it).
+    assert "\u202e" not in out.inner_text() and "\u2067" not in out.inner_text()
+    assert_no_exception(page)
+    page.screenshot(path=screenshot_dir / "tokenize-hostile.png", full_page=True)
+
+
+def choose(page: Page, label: str, option: str) -> None:
+    """Pick ``option`` in the select box or multiselect labelled ``label``, by typing it."""
+    box = page.get_by_role("combobox", name=label)
+    box.click()
+    box.press_sequentially(option)
+    expect(page.get_by_role("option", name=option)).to_be_visible(timeout=SLOW)
+    box.press("Enter")
+    wait_for_app(page)
+
+
+def test_clicking_a_token_draws_its_merge_tree(page: Page, app_url: str, default_tok,
+                                               screenshot_dir) -> None:
+    text = "the lowest price is lower than the last one"
+    open_tokenize(page, app_url, "?text=" + quote(text))
+    expect(text_area(page)).to_have_value(text, timeout=SLOW)
+    spans = default_tok.spans(text)
+    picker = page.get_by_role("combobox", name="Token", exact=True)
+    shown_first = picker.input_value(timeout=SLOW)
+    # A token built by merges that the picker does not show yet, so the click must change it.
+    k = max((i for i, s in enumerate(spans)
+             if default_tok.merge_for(s.id) and f"(id {s.id})" not in shown_first),
+            key=lambda i: len(default_tok.merge_tree(spans[i].id).leaves()))
+    page.locator(f'{BOXES}[data-i="{k}"]').click()
+    expect(picker).to_have_value(re.compile(rf"\(id {spans[k].id}\)$"), timeout=SLOW)
+    wait_for_app(page)
+    tree = default_tok.merge_tree(spans[k].id)
+    labels = re.findall(r'label="((?:[^"\\]|\\.)*)"', merge_tree.tree_dot(tree))
+    expected = [line.replace("\\\\", "\\") for label in labels for line in label.split("\\n")]
+    texts = page.locator('[data-testid="stGraphVizChart"] svg g.node text')
+    expect(texts).to_have_count(len(expected), timeout=SLOW)
+    page.wait_for_function(  # the same node labels, in whatever order Graphviz drew them
+        "want => JSON.stringify([...document.querySelectorAll("
+        "'[data-testid=stGraphVizChart] svg g.node text')].map(t => t.textContent).sort()) "
+        "=== JSON.stringify(want)", arg=sorted(expected), timeout=SLOW)
+    assert_no_exception(page)
+    page.screenshot(path=screenshot_dir / "tokenize-merge-tree.png", full_page=True)
+
+
+def test_the_address_carries_text_and_tokenizer(page: Page, app_url: str) -> None:
+    open_tokenize(page, app_url, "?text=" + quote("héllo wörld 👋"))
+    expect(text_area(page)).to_have_value("héllo wörld 👋", timeout=SLOW)
+    area = text_area(page)
+    area.fill("low lower")
+    area.press("Control+Enter")
+    wait_for_app(page)
+    expect(page).to_have_url(re.compile(r"[?&]text=low(\+|%20)lower"), timeout=SLOW)
+    expect(page).to_have_url(re.compile(r"[?&]tokenizer="), timeout=SLOW)
+
+
+def test_an_uploaded_tiktoken_file_encodes_like_tiktoken(page: Page, app_url: str,
+                                                         screenshot_dir) -> None:
+    import base64
+    import contextlib
+    import io
+
+    import tiktoken
+    from tiktoken import _educational
+
+    from bpe_core.pretokenize import CL100K_PATTERN
+
+    corpus = " ".join(presets().values()) * 3
+    with contextlib.redirect_stdout(io.StringIO()):  # ranks trained by tiktoken's own code
+        ranks = _educational.bpe_train(corpus, 350, CL100K_PATTERN, visualise=None)
+    rank_file = b"".join(base64.b64encode(t) + b" %d\n" % r
+                         for t, r in sorted(ranks.items(), key=lambda kv: kv[1]))
+    open_tokenize(page, app_url)
+    page.get_by_text("Load a tokenizer").click()
+    choose(page, "Format", ".tiktoken rank file")
+    page.locator('.st-key-tok_load_tiktoken_0 input[type="file"]').set_input_files(
+        files=[{"name": "made.tiktoken", "mimeType": "text/plain", "buffer": rank_file}])
+    wait_for_app(page)
+    page.get_by_role("button", name="Load", exact=True).click()
+    wait_for_app(page)
+    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(
+        "made", timeout=SLOW)
+    text = "The lowest price: 12345 — naïve café, 你好! 😀"
+    area = text_area(page)
+    area.fill(text)
+    area.press("Control+Enter")
+    wait_for_app(page)
+    page.get_by_role("radiogroup", name="View").get_by_role("radio", name="Ids").click()
+    wait_for_app(page)
+    enc = tiktoken.Encoding("made", pat_str=CL100K_PATTERN, mergeable_ranks=ranks,
+                            special_tokens={})
+    expected = [str(i) for i in enc.encode(text)]
+    expect(page.locator(BOXES)).to_have_count(len(expected), timeout=SLOW)
+    assert page.locator(BOXES).all_inner_texts() == expected
+    # The same text beside the session's first tokenizer, with counts.
+    choose(page, "Compare with", "English byte-level 1k")
+    expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=SLOW)
+    assert_no_exception(page)
+    page.screenshot(path=screenshot_dir / "tokenize-tiktoken-compare.png", full_page=True)

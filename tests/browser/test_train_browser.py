@@ -1,0 +1,91 @@
+"""The Train page in a real browser: a training run visibly grows the merge log and the chart."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import assert_no_exception, wait_for_app
+
+MERGES = re.compile(r"^([\d,]+) merges; each line")
+PROGRESS = re.compile(r"Merge ([\d,]+) of 744")
+GROW_TIMEOUT_S = 90
+
+
+def merges_logged(page: Page) -> int:
+    """The merge count under the merge log (0 before any merge arrives)."""
+    for text in page.locator('[data-testid="stCaptionContainer"]').all_inner_texts():
+        m = MERGES.match(text.strip())
+        if m:
+            return int(m.group(1).replace(",", ""))
+    return 0
+
+
+def merges_made(page: Page) -> int:
+    """The merge count of the progress bar."""
+    m = PROGRESS.search(" ".join(page.locator('[data-testid="stProgress"]').all_inner_texts()))
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
+def log_rows(page: Page) -> int:
+    """Rows in the merge log table (the grid reports its rows, header included, to screen
+    readers as aria-rowcount)."""
+    counts = [int(c) for c in page.locator('[data-testid="stDataFrame"] [aria-rowcount]')
+              .evaluate_all("els => els.map(e => e.getAttribute('aria-rowcount'))")]
+    return max(counts, default=1) - 1
+
+
+def chart_points(page: Page) -> int:
+    """Points of the growth chart's first line (plotly keeps its data on the plot element)."""
+    return page.evaluate("""() => Math.max(0, ...Array.from(
+        document.querySelectorAll('.js-plotly-plot'),
+        e => (e._fullData && e._fullData.length) ? e._fullData[0]._length : 0))""")
+
+
+def wait_until(condition, what: str) -> None:
+    deadline = time.monotonic() + GROW_TIMEOUT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} within {GROW_TIMEOUT_S} s")
+        time.sleep(0.5)
+
+
+def test_training_grows_the_merge_log_and_the_chart(page: Page, app_url: str,
+                                                    screenshot_dir) -> None:
+    page.goto(app_url)
+    wait_for_app(page)
+    page.get_by_role("link", name="Train", exact=True).click()
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="Train — watch the vocabulary grow")).to_be_visible()
+    assert_no_exception(page)
+
+    page.get_by_role("button", name="Start training", exact=True).click()
+    wait_until(lambda: merges_logged(page) > 0 and chart_points(page) > 1,
+               "no merge arrived")
+    first = (merges_logged(page), log_rows(page), chart_points(page))
+    wait_until(lambda: merges_logged(page) >= first[0] + 10, "the merge log did not grow")
+    page.wait_for_timeout(1000)  # let the table and the chart of that update draw
+    later = (merges_logged(page), log_rows(page), chart_points(page))
+    assert later[0] > first[0] and later[1] > first[1] and later[2] > first[2], (first, later)
+    expect(page.get_by_text(re.compile(r"^Merge [\d,]+ of 744 · vocabulary"))).to_be_visible()
+
+    page.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible(timeout=60_000)
+    wait_for_app(page)
+    paused = merges_made(page)
+    page.wait_for_timeout(2000)
+    assert merges_made(page) == paused, "merges kept arriving after Pause"
+    page.get_by_role("button", name="Step", exact=True).click()
+    expect(page.get_by_text(f"Merge {paused + 1} of 744", exact=False)).to_be_visible(
+        timeout=60_000)
+    wait_for_app(page)
+    assert merges_made(page) == merges_logged(page) == paused + 1
+    # The paused step's tables: this corpus is big, so they show its top rows.
+    expect(page.get_by_text("Pair counts", exact=True)).to_be_visible()
+    assert_no_exception(page)
+
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.wait_for_timeout(500)
+    page.screenshot(path=screenshot_dir / "train-paused.png", full_page=True)

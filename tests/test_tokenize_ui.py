@@ -1,0 +1,233 @@
+"""The Tokenize page's helpers, without a browser: counts, table, tooltips, differences, the
+shareable URL, the merge tree drawing, the example texts and reading uploaded tokenizers."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+
+import pytest
+
+import bpe_core
+from ui import colour, loaders, merge_tree, tokenize_data, tokenize_presets
+from ui.tokenize_data import differences, readable, text_counts, token_table, url_params
+
+
+@pytest.fixture(scope="module")
+def tok() -> bpe_core.Tokenizer:
+    text = "the lowest price is lower than the last one; newest and widest " * 20 + "你好 你们"
+    return bpe_core.train(text, unit="byte", pretokenizer="gpt2", max_merges=40, min_frequency=2)
+
+
+@pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour])
+def test_worked_examples_in_docstrings_hold(module) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_counts_cover_tokens_characters_bytes_and_words(tok) -> None:
+    text = "the lowest 你好"
+    spans = tok.spans(text)
+    c = text_counts(text, spans)
+    assert (c.tokens, c.characters, c.bytes, c.words) == (len(tok.encode(text)), 13, 17, 3)
+    assert c.chars_per_token == pytest.approx(13 / c.tokens)
+    assert c.bytes_per_token == pytest.approx(17 / c.tokens)
+    assert text_counts("", []).chars_per_token == 0.0
+
+
+def test_table_has_one_row_per_token_with_ids_bytes_and_spans(tok) -> None:
+    text = "the lowest,你"
+    spans = tok.spans(text)
+    table = token_table(tok, spans, text)
+    assert list(table["id"]) == tok.encode(text)
+    assert list(table["#"]) == list(range(len(spans)))
+    assert "".join(bytes.fromhex(h).decode("latin-1") for h in table["bytes"]).encode(
+        "latin-1") == text.encode()
+    # A token holding part of 你 shows its bytes, never a bare replacement character.
+    partial = [row for row in table.itertuples() if row.token.startswith("<")]
+    assert partial and all("\ufffd" not in t for t in table["token"])
+    assert re.fullmatch(r"<[0-9A-F]{2}( [0-9A-F]{2})*>", partial[0].token)
+    merged = tok.merges[0]
+    row = table[table["id"] == merged.token_id]
+    if len(row):
+        assert row["how it was made"].iloc[0].startswith(f"merge #{merged.rank}:")
+
+
+def test_tooltip_gives_rank_and_pair_count_of_learned_tokens(tok) -> None:
+    m = tok.merges[3]
+    tip = tokenize_data.tooltip(tok, m.token_id)
+    assert f"merge #3" in tip and f"seen {m.count:,} times" in tip
+    assert tokenize_data.tooltip(tok, ord("t")) == "base byte"
+
+
+def test_readable_names_invisible_and_control_characters() -> None:
+    assert readable("a\u200bb\u202ec\x07 \n") == "a⟨ZWSP⟩b⟨U+202E⟩c⟨U+0007⟩·↵"
+    assert readable("a b", whitespace=False) == "a b"
+
+
+def test_differences_are_tokens_the_other_segmentation_lacks(tok) -> None:
+    text = "the lowest price"
+    full, none = tok.spans(text), tok.spans(text, upto=0)
+    only_full, only_none = differences(full, none)
+    # Every merged token is a difference; single bytes that both have are not.
+    assert only_full == {i for i, s in enumerate(full) if len(s.bytes) > 1}
+    assert len(only_none) == sum(len(s.bytes) for s in full if len(s.bytes) > 1)
+    assert differences(full, full) == (set(), set())
+
+
+def test_url_holds_the_text_only_when_short() -> None:
+    assert url_params("héllo", "gpt2") == {"tokenizer": "gpt2", "text": "héllo"}
+    limit = tokenize_data.MAX_URL_BYTES
+    assert "text" in url_params("a" * limit, "t")
+    assert "text" not in url_params("é" * (limit // 2 + 1), "t")  # counted in UTF-8 bytes
+    assert url_params("", "t") == {"tokenizer": "t"}
+
+
+def test_markdown_in_names_is_shown_literally() -> None:
+    assert tokenize_data.md_literal("[x](javascript:alert(1))") == (
+        r"\[x\]\(javascript\:alert\(1\)\)")
+
+
+# --- the merge tree --------------------------------------------------------------------------
+
+
+def test_merge_tree_dot_has_one_node_per_tree_node_and_the_recipe_in_rank_order(tok) -> None:
+    token_id = max(range(tok.n_base, tok.n_base + len(tok.merges)),
+                   key=lambda i: len(tok.merge_tree(i).leaves()))
+    tree = tok.merge_tree(token_id)
+    dot = merge_tree.tree_dot(tree)
+    nodes = re.findall(r"^\s+(t[lr]*) \[label=", dot, flags=re.M)
+
+    def size(t):
+        return 1 if t.rank is None else 1 + size(t.left) + size(t.right)
+
+    assert len(nodes) == size(tree) and len(set(nodes)) == len(nodes)
+    assert dot.count("->") == size(tree) - 1
+    steps = merge_tree.recipe(tree)
+    assert [s.rank for s in steps] == sorted({s.rank for s in steps})
+    assert steps[-1].rank == tree.rank and steps[-1].token == tree.token
+    for s in steps:
+        m = tok.merges[s.rank]
+        assert (s.left, s.right, s.token, s.count) == (m.left, m.right, m.token, m.count)
+    assert merge_tree.depth(tree) >= 2
+
+
+def test_a_merge_that_completes_a_character_shows_the_character() -> None:
+    tok = bpe_core.train("你好 你们 你好 你们 " * 5, unit="byte", pretokenizer="gpt2",
+                         max_merges=3, min_frequency=2)
+    whole = tok.encode("你")
+    assert len(whole) == 1
+    tree = tok.merge_tree(whole[0])
+    dot = merge_tree.tree_dot(tree)
+    assert dot.count('label="你\\n#') == 1 and 'label="<A0>"' in dot
+    assert tokenize_data.choice_label(tok, whole[0]) == f"你 (id {whole[0]})"
+
+
+def test_merge_tree_labels_cannot_break_out_of_dot_strings() -> None:
+    tree = bpe_core.MergeTree(3, 'a"\\', 0, 2, bpe_core.MergeTree(1, 'a"'),
+                              bpe_core.MergeTree(2, "\\"))
+    dot = merge_tree.tree_dot(tree)
+    assert 'label="a\\"\\\\\\n#0 · seen 2×"' in dot
+    assert 'label="a\\""' in dot and 'label="\\\\"' in dot
+
+
+# --- example texts ---------------------------------------------------------------------------
+
+
+def test_examples_include_textbook_sentences_languages_code_numbers_emoji_and_hostile_text() -> None:
+    texts = tokenize_presets.presets()
+    assert texts["Textbook: NLP sentence"] == "Natural language processing is interesting"
+    langs = texts["Many languages, one sentence"]
+    assert "Chinese: " in langs and "Arabic: " in langs and len(langs.splitlines()) >= 8
+    assert "def " in texts["Code (Python)"]
+    hostile = texts["Tricky: HTML, markdown, invisible characters"]
+    assert "<script>" in hostile and "\u200b" in hostile and "\u202e" in hostile
+
+
+# --- the colouring extensions the page uses ---------------------------------------------------
+
+
+def test_boxes_carry_their_position_details_and_difference_marks(tok) -> None:
+    text = "the lowest"
+    spans = tok.spans(text)
+    html = colour.tokens_html(spans, text, details=[f"d{k}" for k in range(len(spans))],
+                              marked={1})
+    assert re.findall(r'data-i="(\d+)"', html) == [str(k) for k in range(len(spans))]
+    assert f"\nd{len(spans) - 1}\"" in html
+    assert len(re.findall(r'class="t[^"]* d"', html)) == 1
+    ids = colour.tokens_html(spans, text, label="id")
+    assert re.findall(r'data-i="\d+">(\d+)</span>', ids) == [str(s.id) for s in spans]
+
+
+# --- loading tokenizer files -----------------------------------------------------------------
+
+
+TEXT = "the newest price, 你好! 123"
+
+
+def test_a_native_file_loads_and_encodes_like_the_original(tok, tmp_path) -> None:
+    path = tmp_path / "mine.json"
+    tok.save(path)
+    loaded = loaders.read_upload("native", [("mine.json", path.read_bytes())])
+    assert loaded.name == tok.name
+    assert loaded.encode(TEXT) == tok.encode(TEXT)
+    named = loaders.read_upload("native", [("mine.json", path.read_bytes())], name="Mine")
+    assert named.name == "Mine"
+
+
+def test_hugging_face_tiktoken_and_gpt2_files_load(tok) -> None:
+    from bpe_core.files import dumps
+    from bpe_core.hf import gpt2_files
+
+    hf = loaders.read_upload("hf", [("tokenizer.json", dumps(tok, format="hf"))])
+    assert hf.encode(TEXT) == tok.encode(TEXT)
+    rank_file = dumps(tok, format="tiktoken")
+    tk = loaders.read_upload("tiktoken", [("mine.tiktoken", rank_file)], pattern="gpt2")
+    assert tk.encode(TEXT) == tok.encode(TEXT)
+    # The pattern matters: cl100k cuts digits and spaces differently from gpt2.
+    other = loaders.read_upload("tiktoken", [("mine.tiktoken", rank_file)], pattern="cl100k")
+    assert other.pattern != tk.pattern
+    vocab, merges = gpt2_files(tok)
+    g2 = loaders.read_upload("gpt2", [("vocab.json", vocab), ("merges.txt", merges)],
+                             pattern="gpt2")
+    assert g2.encode(TEXT) == tok.encode(TEXT)
+
+
+@pytest.mark.parametrize("fmt, files, says", [
+    ("native", [("bad.json", b"")], "is empty"),
+    ("native", [("bad.json", b"\x89PNG\r\n\x1a\n\x00\x00\xff")], "binary"),
+    ("native", [("bad.json", b"{not json")], "not valid JSON"),
+    ("native", [("bad.json", json.dumps({"format": "something else"}).encode())],
+     "not a BPE Playground tokenizer"),
+    ("tiktoken", [("bad.tiktoken", b"not base64!! 0\n")], "not a tokenizer file"),
+    ("tiktoken", [("bad.tiktoken", b"@@@@ 0\n")], "bad.tiktoken"),
+    ("gpt2", [("vocab.json", b"{}")], "needs 2 file"),
+])
+def test_malformed_files_raise_a_clear_error(fmt, files, says) -> None:
+    with pytest.raises(bpe_core.TokenizerFileError, match=says) as info:
+        loaders.read_upload(fmt, files, pattern="gpt2")
+    assert files[0][0] in str(info.value) or "file" in str(info.value)
+
+
+def test_references_are_offered_by_name() -> None:
+    assert set(loaders.reference_names()) == {"gpt2", "cl100k_base", "o200k_base"}
+    assert loaders.reference_title("cl100k_base").startswith("cl100k_base — ")
+
+
+def test_split_characters_are_named_in_the_tooltip(tok) -> None:
+    text = "a\u200bb"
+    spans = tok.spans(text)
+    parts = [s for s in spans if s.partial]
+    assert parts  # the zero-width space (E2 80 8B) is split into bytes by this tokenizer
+    assert all(tokenize_data.details(tok, s, text).endswith(
+        "part of '⟨ZWSP⟩' (U+200B, 3 bytes)") for s in parts)
+
+
+def test_step_note_names_the_last_merge_used_and_the_next(tok) -> None:
+    note = tokenize_data.merge_step_note
+    m0, m1, m2 = tok.merges[:3]
+    assert note(tok, 0).startswith("No merges") and f"#0 {m0.left!r}" in note(tok, 0)
+    assert f"the last being #1 {m1.left!r} + {m1.right!r}" in note(tok, 2)
+    assert f"next would be #2 {readable(m2.left)!r}" in note(tok, 2)  # a space shows as ·
+    assert note(tok, len(tok.merges)).startswith(f"All {len(tok.merges)} merges")

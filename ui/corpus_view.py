@@ -1,0 +1,252 @@
+"""The Corpus page's kit: picking a corpus (sample, upload, paste) and drawing its statistics.
+
+Heavy work is cached: an upload is inspected once per file, statistics are counted once per
+(content digest, pre-tokenizer).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from bpe_core.pretokenize import PRESETS
+from bpe_core.stats import CorpusStats, corpus_stats
+
+from . import state
+from .charts_corpus import COMMON_HINT, scripts_figure
+from .colour import visible
+from .corpus_data import (PREVIEW_CHARS, TOP_WORDS, counts_stats, inspect_upload, read_uploads,
+                          top_words_table)
+from .samples import Sample, samples
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def inspect_cached(file_id: str, name: str, _data: bytes) -> tuple[list[str], str | None]:
+    """:func:`inspect_upload`, once per uploaded file (the page reruns on every click)."""
+    return inspect_upload(name, _data)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def text_stats(digest: str, pretokenizer: str, _documents: Sequence[str]) -> CorpusStats:
+    """:func:`corpus_stats`, once per (content digest, pre-tokenizer), with a progress bar.
+
+    The bar is drawn inside the cached function, so a cache hit replays it already emptied.
+    """
+    bar = st.progress(0.0, text="Counting words…")
+    total = sum(len(d) for d in _documents) or 1
+    seen = 0
+
+    def documents():
+        nonlocal seen
+        for document in _documents:
+            seen += len(document)
+            yield document
+
+    def tick(n_bytes: int) -> None:
+        bar.progress(min(1.0, seen / total), text=f"Counting words: {n_bytes / 2**20:,.1f} MB read")
+
+    stats = corpus_stats(documents(), pretokenizer=pretokenizer, top=TOP_WORDS,
+                         preview_chars=PREVIEW_CHARS, progress=tick)
+    bar.empty()
+    return stats
+
+
+# --- drawing --------------------------------------------------------------------------------
+
+SOURCES = {"sample": "Bundled sample", "upload": "Upload files", "paste": "Paste text"}
+FORMATS_HELP = (
+    "Plain text (.txt, .md); tables (.csv, .tsv, .jsonl, .parquet), where you pick the column "
+    "that holds the text; or any of these gzip-compressed (corpus.txt.gz). Text must be UTF-8 "
+    "(with or without a byte-order mark) or UTF-16."
+)
+PRETOKENIZER_HELP = (
+    "A word is one piece of the pre-tokenizer, which cuts text before BPE sees it. "
+    "'whitespace' and 'end-of-word' split on spaces and newlines; 'space-prefix' keeps one "
+    "leading space on each word; 'gpt2', 'cl100k' and 'o200k' also split off punctuation and "
+    "digits, as OpenAI's tokenizers do; 'none' keeps the whole text as one piece."
+)
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
+
+
+def md_escape(text: str) -> str:
+    """``text`` shown literally inside Streamlit markdown (user-chosen names, file names)."""
+    return text.translate(_MARKDOWN_SPECIAL)
+
+
+# --- where the corpus comes from ------------------------------------------------------------
+
+
+def render_source() -> None:
+    """The corpus picker: a bundled sample, uploaded files or pasted text."""
+    source = st.radio("Where the corpus comes from", list(SOURCES), format_func=SOURCES.get,
+                      horizontal=True, key="corpus_source", persist_state="session")
+    {"sample": _sample_panel, "upload": _upload_panel, "paste": _paste_panel}[source]()
+
+
+def _sample_panel() -> None:
+    catalogue = samples()
+    active = state.active_corpus()
+    # The picker shows the active corpus when it is a sample, and nothing when it is not.
+    st.session_state.corpus_sample = active.sample.id if active.sample else None
+    choice = st.selectbox("Sample", list(catalogue), format_func=lambda i: catalogue[i].title,
+                          key="corpus_sample", placeholder="Choose a sample…",
+                          on_change=_use_sample, width=520)
+    if choice is None:
+        st.caption("The active corpus is not a bundled sample; choose one to switch to it.")
+        return
+    sample = catalogue[choice]
+    st.markdown(sample.description)
+    st.caption(" · ".join(filter(None, [f"Language: {sample.language}", f"Script: {sample.script}",
+                                        _suggestion(sample)])))
+
+
+def _use_sample() -> None:
+    if st.session_state.corpus_sample is not None:
+        state.set_corpus(state.sample_corpus(st.session_state.corpus_sample))
+
+
+def _suggestion(sample: Sample) -> str:
+    """The manifest's suggested training settings in words: "char-level, end-of-word, 5 merges"."""
+    s = sample.suggested
+    parts = [f"{s['unit']}-level" if s.get("unit") else "",
+             f"pre-tokenizer {s['pretokenizer']}" if s.get("pretokenizer") else "",
+             f"vocab size {s['vocab_size']:,}" if s.get("vocab_size") else "",
+             f"{s['max_merges']} merges" if s.get("max_merges") else ""]
+    parts = [p for p in parts if p]
+    return f"Try training with: {', '.join(parts)}" if parts else ""
+
+
+def _upload_panel() -> None:
+    files = st.file_uploader("Corpus files (several at once are fine)", accept_multiple_files=True,
+                             key="corpus_files", help=FORMATS_HELP)
+    st.caption(FORMATS_HELP)
+    chosen = []  # (uploaded file, text field or None)
+    for file in files or []:
+        fields, problem = inspect_cached(file.file_id, file.name, file.getvalue())
+        if problem:
+            st.error(md_escape(problem), icon=":material/block:")
+            continue
+        field = None
+        if fields:
+            field = st.selectbox(f"Text column of {md_escape(file.name)}", fields,
+                                 key=f"corpus_field_{file.file_id}", width=520,
+                                 help="The most likely text column comes first.")
+        chosen.append((file, field))
+    if not chosen:
+        return
+    typed = st.text_input("Corpus name", key="corpus_upload_name",
+                          placeholder=_name_for([file.name for file, _ in chosen])).strip()
+    ids = tuple(file.file_id for file, _ in chosen)
+    if st.button("Load as the active corpus", type="primary", key="corpus_upload_load"):
+        bar = st.progress(0.0, text="Reading…")
+        result = read_uploads([(file.name, file.getvalue()) for file, _ in chosen],
+                              fields=[field for _, field in chosen],
+                              progress=lambda fraction, text: bar.progress(fraction, text=text))
+        bar.empty()
+        name = typed or _name_for(result.loaded or ["upload"])
+        if result.documents:
+            state.set_corpus(state.make_corpus(name, documents=result.documents, source="upload"))
+        st.session_state.corpus_upload_report = (ids, name, result.loaded, result.errors)
+    report = st.session_state.get("corpus_upload_report")
+    if report and report[0] == ids:  # the report is about the files shown now
+        _show_report(*report[1:])
+
+
+def _name_for(file_names: Sequence[str]) -> str:
+    """A corpus name from file names: ``reviews.csv.gz`` -> ``reviews``; several: ``a + 2 more``."""
+    stem = PurePosixPath(file_names[0]).name.split(".")[0] or file_names[0]
+    return stem if len(file_names) == 1 else f"{stem} + {len(file_names) - 1} more"
+
+
+def _show_report(name: str, loaded: Sequence[str], errors: Sequence[tuple[str, str]]) -> None:
+    if loaded:
+        files = ", ".join(md_escape(f) for f in loaded)
+        st.success(f"Loaded **{md_escape(name)}** from {files}. It is now the active corpus.",
+                   icon=":material/check_circle:")
+    for _, message in errors:
+        st.error(md_escape(message), icon=":material/block:")
+    if not loaded:
+        st.warning(f"Nothing was loaded: the active corpus is still "
+                   f"**{md_escape(state.active_corpus().name)}**.")
+
+
+def _paste_panel() -> None:
+    text = st.text_area("Your text", key="corpus_paste_text", height=180,
+                        placeholder="Paste or type anything: a paragraph, a poem, code, "
+                                    "several languages…")
+    name = st.text_input("Corpus name", key="corpus_paste_name",
+                         placeholder="Pasted text").strip() or "Pasted text"
+    if st.button("Use this text as the corpus", type="primary", key="corpus_paste_use"):
+        if text.strip():
+            state.set_corpus(state.make_corpus(name, documents=[text], source="paste"))
+        else:
+            st.warning("The text box is empty: paste or type some text first.")
+    active = state.active_corpus()
+    if active.source == "paste" and active.documents == (text,):
+        st.success(f"This text is the active corpus, **{md_escape(active.name)}**.",
+                   icon=":material/check_circle:")
+
+
+# --- statistics -----------------------------------------------------------------------------
+
+
+def render_stats(corpus: state.Corpus) -> None:
+    """The numbers, the most frequent words, the scripts chart and a preview of ``corpus``."""
+    st.subheader(f"What is in “{md_escape(corpus.name)}”")
+    if corpus.is_counts:
+        st.caption("A word-count corpus: each word comes with how often it occurs, so there is "
+                   "no running text to split, and no pre-tokenizer to choose.")
+        stats, pretokenizer = counts_stats(corpus.counts), None
+    else:
+        pretokenizer = st.selectbox("Count words with the pre-tokenizer", list(PRESETS),
+                                    index=list(PRESETS).index("whitespace"),
+                                    key="corpus_pretokenizer", persist_state="session",
+                                    help=PRETOKENIZER_HELP, width=320)
+        stats = text_stats(corpus.digest, pretokenizer, corpus.documents)
+    _metrics(stats, corpus, pretokenizer)
+    words, scripts = st.columns([2, 3], gap="large")
+    with words:
+        st.markdown("**Most frequent words**")
+        if stats.top_words:
+            st.dataframe(top_words_table(stats), height=min(738, 38 + 35 * len(stats.top_words)))
+        else:
+            st.caption("No words: the corpus holds only whitespace.")
+    with scripts:
+        st.markdown("**Writing systems** (Unicode scripts, in characters)")
+        if stats.scripts:
+            st.plotly_chart(scripts_figure(stats.scripts), config={"displayModeBar": False})
+            if "Common" in stats.scripts:
+                st.caption(f"“Common” covers {COMMON_HINT}, shared by all scripts.")
+    if corpus.is_counts:
+        with st.expander("Word counts", expanded=True):
+            table = pd.DataFrame({"word": [visible(w) for w in corpus.counts],
+                                  "count": list(corpus.counts.values())})
+            st.dataframe(table, hide_index=True)
+    else:
+        with st.expander(f"Preview (the first {PREVIEW_CHARS:,} characters)"):
+            st.code(stats.preview, language=None, wrap_lines=True)
+
+
+def _metrics(stats: CorpusStats, corpus: state.Corpus, pretokenizer: str | None) -> None:
+    shown = [("Bytes", stats.bytes, "Size in UTF-8: what a byte-level tokenizer starts from."),
+             ("Characters", stats.characters, "Unicode code points.")]
+    if not corpus.is_counts:
+        shown.append(("Lines", stats.lines, "Lines of text, across all documents."))
+    shown += [("Words", stats.words, f"Pieces cut by the {pretokenizer!r} pre-tokenizer."
+               if pretokenizer else "Every occurrence of every word."),
+              ("Unique words", stats.unique_words,
+               "Distinct words: how big a vocabulary of whole words would have to be.")]
+    for column, (label, value, help_text) in zip(st.columns(len(shown)), shown):
+        column.metric(label, f"{value:,}", help=help_text, border=True)
+    notes = []
+    if stats.characters:
+        notes.append(f"A character takes **{stats.bytes / stats.characters:.2f} bytes** on average "
+                     f"(about 1 in English, 2 in Russian or Greek, 3 in Chinese or Hindi).")
+    if stats.unique_words:
+        notes.append(f"A word occurs **{stats.words / stats.unique_words:,.1f} times** on average.")
+    if not corpus.is_counts and len(corpus.documents) > 1:
+        notes.append(f"{len(corpus.documents):,} documents.")
+    st.caption(" ".join(notes))

@@ -1,0 +1,294 @@
+"""The Languages page's drawing: the corpus picker, the control row, and one function per tab.
+
+Widget keys start with ``lang_``; a stored choice that is no longer offered (a tokenizer or a
+language that went away with a new upload) is replaced before its widget is drawn.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+import bpe_core
+from bpe_core import premium
+from bpe_core.parallel import MAX_SENTENCES, ParallelCorpus
+
+from . import charts_languages as charts
+from . import languages as data
+from . import state
+from .colour import tokens_html
+from .corpus_view import md_escape as md
+
+INTRO = """
+The same sentence costs a different number of tokens in each language. **Petrov et al. (2023)**
+called the ratio the *tokenization premium*: the tokens a language needs for a set of parallel
+sentences (FLORES-200), divided by the tokens English needs for the same ones. With GPT-4's
+`cl100k_base`, Spanish costs about **1.55×**, Japanese **2.3×**, Hindi **4.8×** and Burmese
+**11.7×**; with GPT-2 even Spanish costs about **2×**. A 3× premium means paying three times as
+much per sentence, fitting a third as much into the context, and waiting three times as long.
+Below, the premium is measured live, for your own tokenizers, on the same sentences.
+"""
+UPLOAD_HELP = (
+    "Either one table (.csv or .tsv) with a column per language, the header naming each "
+    "language by code (en) or name (English); or several .txt files, one per language, with "
+    "sentence i on line i of each, named after their language (en.txt, hindi.txt, flores.fr.txt)."
+)
+TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × languages",
+        ":material/candlestick_chart: Per sentence", ":material/compare: Side by side",
+        ":material/show_chart: Vocabulary size", ":material/category: Vocabulary use",
+        ":material/table: Table"]
+_CHART = {"config": {"displaylogo": False}}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the control row picked."""
+
+    tokenizers: dict[str, bpe_core.Tokenizer]
+    baseline: str  # a language code
+    focus: str  # the tokenizer the detailed tabs show
+
+    @property
+    def focus_tokenizer(self) -> bpe_core.Tokenizer:
+        return self.tokenizers[self.focus]
+
+
+def _keep(key: str, options: list, default):
+    """Make the stored value of widget ``key`` one of ``options`` (or a list of them)."""
+    value = st.session_state.get(key)
+    if isinstance(default, list):
+        value = [v for v in value if v in options] if isinstance(value, list) else default
+    elif value not in options:
+        value = default
+    st.session_state[key] = value
+
+
+def corpus_picker() -> ParallelCorpus:
+    """The parallel corpus to measure: the bundled sample, or one uploaded here."""
+    source = data.corpus()
+    scripts = len({lang.script for lang in source.languages})
+    title = (f"**Parallel corpus:** {source.name} — {source.n_sentences:,} sentences in "
+             f"{len(source.languages)} languages ({scripts} scripts)")
+    with st.expander(title, expanded=False, key="lang_corpus_box"):
+        # A new key empties the uploader, so going back to the sample does not re-read the files.
+        key = f"lang_upload_{st.session_state.get('lang_upload_round', 0)}"
+        files = st.file_uploader("Upload a parallel corpus", type=["csv", "tsv", "txt"],
+                                 accept_multiple_files=True, help=UPLOAD_HELP, key=key)
+        st.caption(UPLOAD_HELP)
+        read = data.read_upload(tuple((f.name, f.getvalue()) for f in files)) if files else None
+        if source is not data.bundled_corpus():
+            st.button("Back to the bundled sample", on_click=_back_to_sample, key="lang_back")
+    if isinstance(read, str):  # outside the expander, so it shows even when that is closed
+        st.error(f"{read} The page still measures {source.name}.", icon=":material/error:")
+    elif read is not None and read != source:
+        data.use_corpus(read)
+        st.rerun()
+    if source.dropped:
+        st.info(f"Measuring the first {MAX_SENTENCES:,} sentences of each language; "
+                f"{source.dropped:,} more were left out to keep the page quick.")
+    return source
+
+
+def _back_to_sample() -> None:
+    data.use_corpus(None)
+    st.session_state.lang_upload_round = st.session_state.get("lang_upload_round", 0) + 1
+
+
+def controls(source: ParallelCorpus) -> Choice | None:
+    """The compact row: tokenizers to compare, the baseline language, the tokenizer in detail."""
+    available = data.available_tokenizers()
+    names = list(available)
+    session = list(state.tokenizers())
+    active = state.active_tokenizer().name
+    _keep("lang_tokenizers", names, [active] + [n for n in names if n != active][:3])
+    codes = list(source.codes)
+    _keep("lang_baseline", codes, "en" if "en" in codes else codes[0])
+    left, mid, right = st.columns([5, 2, 3])
+    chosen = left.multiselect("Tokenizers to compare", names, key="lang_tokenizers",
+                              help="This session's tokenizers (train or load more on the other "
+                                   "pages) and the reference encodings that could be fetched.")
+    mid.selectbox("Baseline language", codes, key="lang_baseline",
+                  format_func=lambda c: source.language(c).name,
+                  help="Premiums are tokens divided by this language's tokens.")
+    _, failed = data.reference_tokenizers()
+    if failed:
+        st.caption(f"The reference encodings ({', '.join(failed)}) could not be fetched "
+                   f"(offline?), so only this session's tokenizers are offered.")
+    if not chosen:
+        st.info("Pick at least one tokenizer to compare.")
+        return None
+    focus = st.session_state.get("lang_focus")
+    if focus not in chosen or (focus in session and active in chosen):
+        st.session_state.lang_focus = active if active in chosen else chosen[0]
+    right.selectbox("Details for", chosen, key="lang_focus", on_change=_focus_changed,
+                    help="The tokenizer the detailed tabs show; a session tokenizer picked here "
+                         "also becomes the active one.")
+    return Choice({n: available[n] for n in chosen}, st.session_state.lang_baseline,
+                  st.session_state.lang_focus)
+
+
+def _focus_changed() -> None:
+    state.set_active_tokenizer(st.session_state.lang_focus)
+
+
+def train_panel(source: ParallelCorpus) -> None:
+    """One click: a byte-level tokenizer trained on every language of the corpus at once."""
+    with st.expander("Train a balanced tokenizer on these sentences", icon=":material/balance:"):
+        st.markdown("Byte-level BPE with the GPT-2 pre-tokenizer, trained on all "
+                    f"{len(source.languages)} languages together, so every script gets merges "
+                    "of its own. Compare its premiums with a tokenizer trained on English alone.")
+        size_col, button_col = st.columns([2, 1], vertical_alignment="bottom")
+        size_col.number_input("Vocabulary size", min_value=300, max_value=20_000, value=2_000,
+                              step=250, key="lang_train_size")
+        button_col.button("Train", type="primary", on_click=_train, args=(source,),
+                          width="stretch", key="lang_train")
+        if "lang_trained" in st.session_state:
+            st.success(f"Added **{md(st.session_state.lang_trained)}** to the session and to the "
+                       "comparison.", icon=":material/check_circle:")
+
+
+def _train(source: ParallelCorpus) -> None:
+    with st.spinner("Training…"):
+        name = data.train_balanced(source, int(st.session_state.lang_train_size))
+    chosen = [n for n in st.session_state.get("lang_tokenizers", []) if n != name]
+    st.session_state.lang_tokenizers = chosen + [name]
+    st.session_state.lang_focus = name
+    st.session_state.lang_trained = name
+
+
+def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
+    """Four numbers for the tokenizer in detail: the dearest, the cheapest, the median, fallback."""
+    rows = table[(table.Tokenizer == choice.focus) & (table.Code != choice.baseline)]
+    if rows.empty:
+        return
+    dear = rows.loc[rows.Premium.idxmax()]
+    cheap = rows.loc[rows.Premium.idxmin()]
+    worst = rows.loc[rows["Fallback share"].idxmax()]
+    base = source.language(choice.baseline).name
+    plain = {"delta_color": "off", "delta_arrow": "off"}  # the delta names a language
+    cols = st.columns(4)
+    cols[0].metric("Most expensive", f"{dear.Premium:.2f}×", dear.Language, **plain,
+                   help=f"{dear.Language} needs {dear.Premium:.2f} times the tokens {base} needs.")
+    cols[1].metric("Cheapest", f"{cheap.Premium:.2f}×", cheap.Language, **plain)
+    cols[2].metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
+                   f"over {len(rows)} languages", **plain)
+    cols[3].metric("Most byte fallback", f"{worst['Fallback share']:.0%}", worst.Language, **plain,
+                   help="Share of tokens that are [UNK] or hold only part of a character.")
+
+
+def _focus_rows(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:
+    return table[table.Tokenizer == choice.focus].sort_values("Premium", kind="stable")
+
+
+def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
+    rows = _focus_rows(table, choice)
+    langs = dict(zip(source.codes, source.languages))
+    st.plotly_chart(charts.premium_bars(list(rows.Code), langs, dict(zip(rows.Code, rows.Premium)),
+                                        charts.script_colours(langs),
+                                        baseline=source.language(choice.baseline).name),
+                    key="lang_bars", **_CHART)
+    st.caption(f"Tokens each language needs with **{md(choice.focus)}**, divided by "
+               f"{source.language(choice.baseline).name}'s, for the same "
+               f"{source.n_sentences} sentences. Colours are scripts.")
+
+
+def heatmap_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
+    wide = table.pivot_table(index="Language", columns="Tokenizer", values="Premium", sort=False)
+    wide = wide[list(choice.tokenizers)].loc[wide.mean(axis=1).sort_values().index]
+    figure = charts.premium_heatmap(list(wide.index), list(wide.columns), wide.values.tolist(),
+                                    baseline=source.language(choice.baseline).name)
+    st.plotly_chart(figure, key="lang_heatmap", **_CHART)
+    st.caption("Every language with every tokenizer; languages sorted by their mean premium.")
+
+
+def sentences_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -> None:
+    counts = data.counts(choice.focus_tokenizer, source)
+    per = premium.sentence_premiums(counts, baseline=choice.baseline)
+    langs = dict(zip(source.codes, source.languages))
+    st.plotly_chart(charts.sentence_boxes(list(_focus_rows(table, choice).Code), langs, per,
+                                          charts.script_colours(langs),
+                                          baseline=source.language(choice.baseline).name),
+                    key="lang_boxes", **_CHART)
+    st.caption("Each dot is one sentence: its tokens divided by the baseline sentence's. A wide "
+               "box means the premium depends a lot on what is being said.")
+
+
+def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -> None:
+    tok = choice.focus_tokenizer
+    order = list(_focus_rows(table, choice).Code)
+    picks = [choice.baseline] + [order[i] for i in (1, len(order) // 2, -1) if len(order) > 1]
+    _keep("lang_side_langs", list(source.codes), list(dict.fromkeys(picks)))
+    _keep("lang_side_sentence", list(range(source.n_sentences)), 0)
+    base = source.sentences(choice.baseline)
+    left, right = st.columns([2, 3])
+    index = left.selectbox("Sentence", range(source.n_sentences), key="lang_side_sentence",
+                           format_func=lambda i: f"{i + 1}. {base[i][:70]}")
+    codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
+                              format_func=lambda c: source.language(c).name)
+    base_tokens = len(tok.encode(base[index], disallowed_special=()))
+    for code in codes:
+        sentence = source.sentences(code)[index]
+        spans = tok.spans(sentence, disallowed_special=())
+        fallback = premium.fallback_tokens(tok, [s.id for s in spans])
+        st.markdown(f"**{md(source.language(code).name)}** · {len(spans)} tokens · "
+                    f"{len(spans) / base_tokens:.2f}× · {len(sentence)} characters"
+                    + (f" · {fallback} byte-fallback" if fallback else ""))
+        st.html(tokens_html(spans, sentence, show_whitespace=True))
+
+
+def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
+    tok = choice.focus_tokenizer
+    ladder = premium.merge_count_ladder(len(tok.merges))
+    step = max(1, (len(ladder) + 8) // 9)  # at most about nine points by default
+    _keep("lang_merge_counts", ladder, sorted(set(ladder[::step] + ladder[-1:])))
+    merge_counts = sorted(st.multiselect("Merge counts", ladder, key="lang_merge_counts",
+                                         help="Encode with only the first k merges (no "
+                                              "retraining): the vocabulary training had at k."))
+    if not merge_counts:
+        st.info("Pick at least one merge count.")
+        return
+    curve = data.curve(tok, source, choice.baseline, merge_counts)
+    langs = dict(zip(source.codes, source.languages))
+    sizes = [tok.n_base + k for k in merge_counts]
+    st.plotly_chart(charts.curve_figure(list(source.codes), langs, curve, sizes,
+                                        charts.script_colours(langs),
+                                        baseline=source.language(choice.baseline).name),
+                    key="lang_curve", **_CHART)
+    st.caption(f"**{md(choice.focus)}** at {len(merge_counts)} merge counts. With no merges a "
+               "byte-level tokenizer spends a token per UTF-8 byte, so the premium is the ratio "
+               "of bytes; watch which languages the merges then serve.")
+
+
+def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
+    tok = choice.focus_tokenizer
+    use = premium.vocabulary_use(data.counts(tok, source).used)
+    order = sorted(source.codes, key=lambda c: -use[c][0])
+    langs = dict(zip(source.codes, source.languages))
+    left, right = st.columns([3, 2])
+    left.markdown(f"**Entries of {md(choice.focus)}'s {tok.vocab_size:,} each language uses**")
+    left.plotly_chart(charts.vocabulary_use_figure(order, langs, use, charts.script_colours(langs)),
+                      key="lang_vocab_use", **_CHART)
+    right.markdown("**The vocabulary by script**")
+    donut = charts.vocabulary_scripts_figure(data.vocabulary_scripts(tok),
+                                             charts.script_colours(langs))
+    right.plotly_chart(donut, key="lang_vocab_scripts", **_CHART)
+    st.caption("Byte fragments are entries that hold only part of a character; Common is "
+               "spaces, digits and punctuation.")
+
+
+def table_tab(table: pd.DataFrame) -> None:
+    height = min(600, 35 * (len(table) + 1) + 3)  # every row up to 16, then scroll
+    st.dataframe(table, hide_index=True, height=height, column_config={
+        "Premium": st.column_config.NumberColumn(format="%.2f×"),
+        "Chars/token": st.column_config.NumberColumn(format="%.2f"),
+        "Bytes/token": st.column_config.NumberColumn(format="%.2f"),
+        "Tokens/word": st.column_config.NumberColumn(
+            format="%.2f", help="Empty where words are not separated by spaces."),
+        "Fallback share": st.column_config.NumberColumn(format="percent"),
+    })
+    st.download_button("Download CSV", table.to_csv(index=False).encode("utf-8"),
+                       file_name="tokenization-premium.csv", mime="text/csv", icon=":material/download:",
+                       on_click="ignore", key="lang_download")

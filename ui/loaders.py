@@ -1,0 +1,159 @@
+"""The "load a tokenizer" panel, shared by the Tokenize, Vocabulary and Languages pages: upload a
+tokenizer file (ours, Hugging Face's, tiktoken's or GPT-2's), or fetch one of OpenAI's reference
+encodings by name. What loads joins this session's tokenizers (``state.add_tokenizer``) and
+becomes the active one; what does not gets a message saying why.
+
+``read_upload`` does the work without Streamlit, so tests call it directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+import bpe_core
+from bpe_core.files import loads_files
+from bpe_core.references import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
+
+from . import state
+from .tokenize_data import md_literal
+
+
+@dataclass(frozen=True)
+class Format:
+    """A tokenizer file format: what to upload for it and what it needs besides."""
+
+    label: str
+    files: tuple[tuple[str, tuple[str, ...]], ...]  # one uploader per (what, extensions)
+    help: str
+    needs_pattern: bool = False  # the file stores no pre-tokenizer: the user picks one
+
+
+FORMATS: dict[str, Format] = {
+    "native": Format("BPE Playground (.json)", (("Tokenizer file", ("json",)),),
+                     "A tokenizer saved by this playground: its merges with their counts, and "
+                     "its pre-tokenizer."),
+    "hf": Format("Hugging Face tokenizer.json", (("tokenizer.json", ("json",)),),
+                 "The one-file format of Hugging Face `tokenizers` (BPE models)."),
+    "tiktoken": Format(".tiktoken rank file", ((".tiktoken file", ("tiktoken", "txt")),),
+                       "tiktoken's format: each token's bytes and rank, no pre-tokenizer. "
+                       "OpenAI's own files are recognised by their content.", needs_pattern=True),
+    "gpt2": Format("GPT-2 vocab.json + merges.txt",
+                   (("vocab.json (encoder.json)", ("json",)), ("merges.txt (vocab.bpe)",
+                                                               ("txt", "bpe"))),
+                   "The two files of GPT-2-style tokenizers.", needs_pattern=True),
+}
+
+#: Pre-tokenizers to choose from for files that store none.
+PATTERNS = {"cl100k": "GPT-4 (cl100k)", "o200k": "GPT-4o (o200k)", "gpt2": "GPT-2"}
+
+
+def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None = None,
+                name: str | None = None) -> bpe_core.Tokenizer:
+    """Read a tokenizer from uploaded ``(filename, bytes)`` pairs, one per ``FORMATS[fmt].files``.
+
+    ``pattern`` (a preset name or a regex) is how to pre-tokenize for formats that store none.
+    Raises ``TokenizerFileError`` with a message for the user when the files are not readable.
+    """
+    spec = FORMATS[fmt]
+    if len(files) != len(spec.files) or len({n for n, _ in files}) != len(files):
+        raise bpe_core.TokenizerFileError(
+            f"a {spec.label} needs {len(spec.files)} file(s) with different names: "
+            f"{', '.join(what for what, _ in spec.files)}")
+    tok = loads_files(dict(files), pretokenizer=pattern if spec.needs_pattern else None)
+    if name:
+        tok.name = name
+    return tok
+
+
+# --- references ----------------------------------------------------------------------------
+
+
+def reference_names() -> tuple[str, ...]:
+    """OpenAI's encodings that can be fetched by name: gpt2, cl100k_base, o200k_base."""
+    return tuple(REFERENCE_ENCODINGS)
+
+
+def reference_title(name: str) -> str:
+    ref = REFERENCE_ENCODINGS.get(name)
+    return f"{name} — {ref.title}" if ref else name
+
+
+@st.cache_resource(show_spinner="Fetching the reference encoding (it can take a while)…",
+                   max_entries=3)
+def _reference(name: str) -> bpe_core.Tokenizer:
+    return reference_encoding(name)
+
+
+def fetch_into_session(name: str, *, activate: bool = True) -> str | None:
+    """Fetch the reference encoding ``name`` into the session; None, or a message on failure."""
+    if name not in state.tokenizers():
+        try:
+            tok = _reference(name)
+        except (ReferenceUnavailableError, ValueError, OSError) as exc:
+            return f"Could not fetch {name}: {exc}"
+        state.add_tokenizer(tok, activate=activate)  # the name is free: it stays as it is
+    elif activate:
+        state.set_active_tokenizer(name)
+    return None
+
+
+# --- the panel -----------------------------------------------------------------------------
+
+
+def _upload_form(key: str) -> str | None:
+    fmt = st.selectbox("Format", list(FORMATS), format_func=lambda f: FORMATS[f].label,
+                       key=f"{key}_format")
+    spec = FORMATS[fmt]
+    st.caption(spec.help)
+    uploads = [st.file_uploader(what, type=list(types), key=f"{key}_{fmt}_{i}")
+               for i, (what, types) in enumerate(spec.files)]
+    pattern = None
+    if spec.needs_pattern:
+        pattern = st.selectbox("Pre-tokenizer", list(PATTERNS), format_func=PATTERNS.get,
+                               index=list(PATTERNS).index("gpt2" if fmt == "gpt2" else "cl100k"),
+                               key=f"{key}_{fmt}_pattern",
+                               help="How text is cut into pieces before the merges: this "
+                                    "format does not store it, so say which one it was made with.")
+    name = st.text_input("Name in this session", key=f"{key}_name",
+                         placeholder="From the file name")
+    if not st.button("Load", key=f"{key}_load", disabled=any(u is None for u in uploads)):
+        return None
+    files = [(u.name, u.getvalue()) for u in uploads]
+    try:
+        tok = read_upload(fmt, files, pattern=pattern, name=name.strip() or None)
+    except (bpe_core.TokenizerFileError, ValueError) as exc:
+        st.error(f"Could not load {' + '.join(n for n, _ in files)}: {exc}")
+        return None
+    return state.add_tokenizer(tok)
+
+
+def _fetch_form(key: str) -> str | None:
+    name = st.selectbox("Reference encoding", reference_names(), format_func=reference_title,
+                        key=f"{key}_ref")
+    st.caption("tiktoken downloads the encoding the first time (this needs the internet) and "
+               "keeps it in its cache.")
+    if not st.button("Fetch", key=f"{key}_fetch"):
+        return None
+    message = fetch_into_session(name)
+    if message:
+        st.error(message)
+        return None
+    return name
+
+
+def load_panel(*, key: str) -> None:
+    """Draw the panel. A tokenizer it loads joins the session as the active one, and the page
+    reruns so that everything shows it."""
+    source = st.radio("Source", ["upload", "fetch"], horizontal=True, key=f"{key}_source",
+                      format_func={"upload": "Upload a file", "fetch": "Fetch a reference"}.get,
+                      label_visibility="collapsed")
+    loaded = _upload_form(key) if source == "upload" else _fetch_form(key)
+    flash = f"{key}_loaded"
+    if loaded:
+        st.session_state[flash] = loaded
+        st.rerun()
+    if st.session_state.get(flash):
+        st.success(f"Loaded “{md_literal(st.session_state.pop(flash))}”; it is now the active "
+                   "tokenizer.")

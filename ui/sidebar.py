@@ -1,0 +1,49 @@
+"""The shared sidebar: the active corpus and tokenizer, with pickers among this session's ones."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import state
+
+
+def describe(tok) -> str:
+    """Markdown lines about a tokenizer: unit, pre-tokenizer, vocabulary size.
+
+    >>> import bpe_core
+    >>> tok = bpe_core.train("hug pug", unit="char", pretokenizer="whitespace", max_merges=1,
+    ...                      min_frequency=1)
+    >>> describe(tok).split("  \\n")
+    ['Unit: char-level', 'Pre-tokenizer: whitespace', 'Vocab size: 6 (1 merge)']
+    """
+    merges = len(tok.merges)
+    return (f"Unit: {tok.unit}-level  \n"
+            f"Pre-tokenizer: {tok.pretokenizer or 'custom regex'}  \n"
+            f"Vocab size: {tok.vocab_size:,} ({merges:,} merge{'s' * (merges != 1)})")
+
+
+def corpus_size(corpus: state.Corpus) -> str:
+    """How big a corpus is, in one line."""
+    if corpus.is_counts:
+        return (f"{len(corpus.counts):,} distinct words, {sum(corpus.counts.values()):,} in all "
+                f"(word counts)")
+    documents = len(corpus.documents)
+    size = f"{sum(len(d) for d in corpus.documents):,} characters"
+    return size if documents == 1 else f"{size} in {documents:,} documents"
+
+
+def render() -> None:
+    with st.sidebar:
+        _picker("Active corpus", "sidebar_corpus", state.corpora(), state.active_corpus().name,
+                state.set_active_corpus)
+        st.caption(corpus_size(state.active_corpus()))
+        _picker("Active tokenizer", "sidebar_tokenizer", state.tokenizers(),
+                state.active_tokenizer().name, state.set_active_tokenizer)
+        st.caption(describe(state.active_tokenizer()))
+
+
+def _picker(label: str, key: str, items: dict, current: str, activate) -> None:
+    """A selectbox among ``items`` that always shows ``current`` and calls ``activate(name)``."""
+    # Set before the widget exists: the active item may have changed on a page since last run.
+    st.session_state[key] = current
+    st.selectbox(label, list(items), key=key, on_change=lambda: activate(st.session_state[key]))

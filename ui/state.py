@@ -1,0 +1,160 @@
+"""Session state, set up in one place: the active corpus and this session's tokenizers.
+
+Pages read and change state only through these functions, so the keys live here alone.
+
+- ``corpora``: name -> :class:`Corpus` (bundled samples are added when first picked)
+- ``corpus``: the active corpus name
+- ``tokenizers``: name -> ``bpe_core.Tokenizer`` (trained, loaded, references)
+- ``tokenizer``: the active tokenizer name
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+import bpe_core
+
+from .samples import DEFAULT_SAMPLE, Sample, samples
+
+DEFAULT_SETTINGS = {"unit": "byte", "pretokenizer": "gpt2", "vocab_size": 1000, "min_frequency": 2}
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A corpus in the session: documents (text) or word counts, with a content digest."""
+
+    name: str
+    documents: tuple[str, ...] = ()
+    counts: dict | None = field(default=None, compare=False, hash=False)
+    source: str = "sample"  # "sample", "upload" or "paste"
+    sample: Sample | None = None
+    digest: str = ""
+
+    @property
+    def is_counts(self) -> bool:
+        return self.counts is not None
+
+    @property
+    def training_input(self):
+        """What ``bpe_core.train`` takes: the word-count mapping or the list of documents."""
+        return self.counts if self.is_counts else list(self.documents)
+
+    @property
+    def text(self) -> str:
+        """The whole text (for counts: the words repeated by count would be silly; words joined)."""
+        if self.is_counts:
+            return " ".join(self.counts)
+        return "\n\n".join(self.documents)
+
+
+def digest_of(documents=(), counts=None) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    if counts is not None:
+        for w, n in counts.items():
+            h.update(f"{w}\x00{n}\x01".encode("utf-8", "surrogatepass"))
+    for d in documents:
+        h.update(d.encode("utf-8", "surrogatepass"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+def make_corpus(name: str, *, documents=(), counts=None, source: str = "upload",
+                sample: Sample | None = None) -> Corpus:
+    documents = tuple(documents)
+    return Corpus(name, documents, counts, source, sample, digest_of(documents, counts))
+
+
+@st.cache_resource(show_spinner=False)
+def sample_corpus(sample_id: str) -> Corpus:
+    s = samples()[sample_id]
+    if s.kind == "counts":
+        return make_corpus(s.title, counts=s.counts(), source="sample", sample=s)
+    return make_corpus(s.title, documents=s.documents(), source="sample", sample=s)
+
+
+@st.cache_resource(show_spinner="Training the default tokenizer…", max_entries=32)
+def train_cached(digest: str, settings: tuple, _corpus_input) -> bpe_core.Tokenizer:
+    """Train once per (corpus content, settings); ``_corpus_input`` is not hashed."""
+    return bpe_core.train(_corpus_input, **dict(settings))
+
+
+def init() -> None:
+    """Set up the session on first run: the default corpus and a default tokenizer."""
+    ss = st.session_state
+    if "corpora" in ss:
+        return
+    corpus = sample_corpus(DEFAULT_SAMPLE)
+    ss.corpora = {corpus.name: corpus}
+    ss.corpus = corpus.name
+    settings = dict(DEFAULT_SETTINGS, name="English byte-level 1k")
+    tok = train_cached(corpus.digest, tuple(sorted(settings.items())), corpus.training_input)
+    ss.tokenizers = {tok.name: tok}
+    ss.tokenizer = tok.name
+
+
+def corpora() -> dict[str, Corpus]:
+    """This session's corpora by name: the samples picked so far, uploads and pasted texts."""
+    return st.session_state.corpora
+
+
+def active_corpus() -> Corpus:
+    return st.session_state.corpora[st.session_state.corpus]
+
+
+def set_active_corpus(name: str) -> None:
+    """Make the session's corpus called ``name`` the active one (unknown names are ignored)."""
+    if name in st.session_state.corpora:
+        st.session_state.corpus = name
+
+
+def set_corpus(corpus: Corpus) -> None:
+    """Add ``corpus`` to the session (replacing one of the same name) and make it active."""
+    st.session_state.corpora[corpus.name] = corpus
+    st.session_state.corpus = corpus.name
+
+
+def tokenizers() -> dict[str, bpe_core.Tokenizer]:
+    return st.session_state.tokenizers
+
+
+def active_tokenizer() -> bpe_core.Tokenizer:
+    return st.session_state.tokenizers[st.session_state.tokenizer]
+
+
+def unique_name(name: str) -> str:
+    """``name``, or ``name (2)``, ``name (3)``… if the session already has a tokenizer so named."""
+    taken = st.session_state.tokenizers
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} ({n})" in taken:
+        n += 1
+    return f"{name} ({n})"
+
+
+def add_tokenizer(tok: bpe_core.Tokenizer, *, activate: bool = True) -> str:
+    """Keep ``tok`` in the session under its name (made unique); return the name used."""
+    name = unique_name(tok.name)
+    tok.name = name
+    st.session_state.tokenizers[name] = tok
+    if activate:
+        st.session_state.tokenizer = name
+    return name
+
+
+def set_active_tokenizer(name: str) -> None:
+    if name in st.session_state.tokenizers:
+        st.session_state.tokenizer = name
+
+
+def snapshot() -> tuple:
+    """What the sidebar shows: the session's corpora and tokenizers, and which are active.
+
+    ``app.py`` compares it before and after a page runs, to redraw the sidebar on a change.
+    """
+    ss = st.session_state
+    return (tuple(ss.corpora), ss.corpus, active_corpus().digest, tuple(ss.tokenizers),
+            ss.tokenizer, id(active_tokenizer()))

@@ -1,0 +1,240 @@
+"""The live training run of the Train page: a ``bpe_core.Trainer`` kept in the session and fed
+merges in batches, so the page can play, pause, step and replay it.
+
+Session keys, all owned here:
+
+- ``train_run``: the current :class:`Run` (absent until the first "Start training")
+- ``train_playing``: whether the run is playing (merges arrive on a timer)
+
+The run is kept one merge ahead of what it shows: to draw the pair counts of a step with their
+winner highlighted, the winner (the next merge) must already be known.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterator
+
+import pandas as pd
+import streamlit as st
+
+import bpe_core
+from bpe_core.steps import StepTables, step_tables
+
+from .state import Corpus
+
+RUN, PLAYING = "train_run", "train_playing"
+#: Seconds between updates while playing, and the most one update may spend merging.
+TICK_SECONDS, BATCH_SECONDS = 0.4, 0.25
+#: Corpora with at most this many distinct words get the full step tables.
+SMALL_CORPUS_WORDS = 200
+#: Beyond this many distinct words the step tables take seconds: they wait to be asked for.
+HUGE_CORPUS_WORDS = 20_000
+PASSAGE_CHARS = 600
+
+STOP_REASONS = {
+    "vocab_size": "the vocabulary reached the size you asked for",
+    "max_merges": "it made the number of merges you asked for",
+    "min_frequency": "the most frequent pair left occurs fewer times than the minimum frequency",
+    "no_pairs": "no adjacent pairs are left: every word is a single token",
+}
+
+
+def sample_passage(corpus: Corpus, limit: int = PASSAGE_CHARS) -> str:
+    """A passage to re-segment as merges arrive: the corpus's first paragraph (or its words)."""
+    text = corpus.text.strip()
+    if len(text) <= limit:
+        return text
+    for para in text.split("\n\n"):
+        para = para.strip()
+        if len(para) >= 120:
+            text = para
+            break
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > limit // 2 else limit]
+
+
+@dataclass
+class Run:
+    """One training run: the trainer, what it has merged so far and how much of it is shown."""
+
+    trainer: bpe_core.Trainer
+    corpus: Corpus
+    settings: dict
+    passage: str
+    start_tokens: int
+    total_bytes: int
+    target: int  # merges to make unless a stop rule fires first
+    steps: list = field(default_factory=list)  # every MergeStep made, one ahead of ``shown``
+    shown: int = 0
+    kept_as: str | None = None
+    _merges: Iterator | None = None
+    _tok: tuple = (None, None)  # ((merges made, stop reason), tokenizer)
+    _tables: dict = field(default_factory=dict)
+    extras: dict = field(default_factory=dict)  # results computed once the run is done
+
+    # -- making merges -------------------------------------------------------------------------
+
+    @property
+    def exhausted(self) -> bool:
+        return self.trainer.stop_reason is not None
+
+    @property
+    def done(self) -> bool:
+        """True when training stopped and every merge is shown."""
+        return self.exhausted and self.shown == len(self.steps)
+
+    def _fill(self, want: int, deadline: float | None) -> None:
+        while len(self.steps) < want and not self.exhausted:
+            out_of_time = deadline is not None and time.monotonic() > deadline
+            if out_of_time and len(self.steps) > self.shown + 1:
+                return  # at least one more merge can be shown: enough for this update
+            step = next(self._merges, None)
+            if step is not None:
+                self.steps.append(step)
+
+    def advance(self, n: int, *, seconds: float | None = None) -> int:
+        """Show up to ``n`` more merges (fewer if ``seconds`` run out); return how many."""
+        before = self.shown
+        deadline = None if seconds is None else time.monotonic() + seconds
+        self._fill(self.shown + n + 1, deadline)  # one more than shown: the next winner
+        self.shown = min(self.shown + n, len(self.steps) - (0 if self.exhausted else 1))
+        return self.shown - before
+
+    def finish(self) -> None:
+        """Make and show every remaining merge."""
+        while not self.done:
+            self.advance(self.target + 1)
+
+    # -- what the page draws -------------------------------------------------------------------
+
+    def tokenizer(self) -> bpe_core.Tokenizer:
+        """The tokenizer with every merge made so far (use ``upto`` to see fewer)."""
+        key, tok = self._tok
+        now = (len(self.steps), self.trainer.stop_reason)
+        if key != now:
+            tok = self.trainer.tokenizer
+            self._tok = (now, tok)
+        return tok
+
+    @property
+    def superbpe(self) -> bool:
+        return bool(self.settings.get("transition"))
+
+    def result(self) -> bpe_core.Tokenizer:
+        """The finished tokenizer (once ``done``): the run's own, or SuperBPE's after stage 2."""
+        if not self.superbpe:
+            return self.tokenizer()
+        if "superbpe" not in self.extras:
+            s = self.settings
+            self.extras["superbpe"] = bpe_core.train_superbpe(
+                self.corpus.training_input, s["vocab_size"], transition=s["transition"],
+                pretokenizer=s["pretokenizer"], min_frequency=s["min_frequency"],
+                tie_break=s["tie_break"], special_tokens=s["special_tokens"], processes=1,
+                name=s["name"])
+        return self.extras["superbpe"]
+
+    def result_counts(self) -> tuple[int, int]:
+        """``(effective vocabulary, corpus length in tokens)`` for the result: how many of its
+        tokens occur when the training corpus is encoded, and how many tokens that takes."""
+        if not self.superbpe:  # the trainer's own counts are the final segmentation
+            freq = self.trainer.token_frequencies
+        elif "freq" in self.extras:
+            freq = self.extras["freq"]
+        else:
+            freq = self.extras["freq"] = self.result().token_frequencies(
+                self.corpus.training_input)
+        return sum(1 for n in freq.values() if n), sum(freq.values())
+
+    def vocab_size(self, k: int) -> int:
+        return self.tokenizer().n_base + k + len(self.trainer.special_tokens)
+
+    def is_small(self) -> bool:
+        return len(self.trainer.word_counts) <= SMALL_CORPUS_WORDS
+
+    def tables(self, k: int) -> StepTables:
+        """The textbook tables after ``k`` merges (cached: merges never change once made)."""
+        key = (k, len(self.steps) > k or self.exhausted)  # is merge k + 1 known yet?
+        if key not in self._tables:
+            if len(self._tables) > 64:
+                self._tables.clear()
+            self._tables[key] = step_tables(self.tokenizer(), self.trainer.word_counts, k)
+        return self._tables[key]
+
+    def history(self) -> pd.DataFrame:
+        """One row per state shown (0 merges, 1 merge, ...), for the growth chart."""
+        steps = self.steps[:self.shown]
+        n_base = self.vocab_size(0)
+        tokens = [self.start_tokens] + [s.total_tokens for s in steps]
+        return pd.DataFrame({
+            "merges": range(len(tokens)),
+            "vocab_size": [n_base + k for k in range(len(tokens))],
+            "tokens": tokens,
+            "bytes_per_token": [self.total_bytes / t if t else 0.0 for t in tokens],
+            "count": [None] + [s.count for s in steps],
+        })
+
+    def merge_log(self, upto: int | None = None) -> pd.DataFrame:
+        """The merges shown (or the first ``upto``), as the merge log and its CSV list them."""
+        steps = self.steps[:self.shown if upto is None else upto]
+        return pd.DataFrame({
+            "rank": [s.rank + 1 for s in steps],
+            "left": [s.left for s in steps],
+            "right": [s.right for s in steps],
+            "token": [s.token for s in steps],
+            "token_id": [s.token_id for s in steps],
+            "count": [s.count for s in steps],
+            "tied_pairs": [s.n_tied for s in steps],
+            "tied_with": [", ".join(f"{t.left} + {t.right}" for t in s.ties) for s in steps],
+            "tokens_after": [s.total_tokens for s in steps],
+        })
+
+
+def start(corpus: Corpus, settings: dict) -> Run:
+    """Count the corpus and set up a run; raises ``ValueError`` (or ``PatternError``) if the
+    settings do not fit the corpus, with a message meant for the user.
+
+    With a SuperBPE ``transition``, the run is SuperBPE's stage 1: ordinary BPE up to the
+    transition; stage 2 follows when it is done (:meth:`Run.result`).
+    """
+    options = {k: v for k, v in settings.items() if k not in ("name", "transition")}
+    transition = settings.get("transition")
+    if transition:
+        floor = 256 + len(set(settings["special_tokens"]))
+        if not floor <= transition <= settings["vocab_size"]:
+            raise ValueError(f"the SuperBPE transition must lie between {floor} (the 256 bytes "
+                             f"and the special tokens) and the vocabulary size "
+                             f"({settings['vocab_size']}); got {transition}")
+        options["vocab_size"] = transition
+    # Count in this process: the app's server is multi-threaded, and a fork()ed worker pool
+    # started from a threaded process can deadlock.
+    trainer = bpe_core.Trainer(**options, processes=1, name=settings["name"])
+    merges = trainer.run(corpus.training_input)  # counts words, checks vocab_size: may raise
+    n_base = trainer.tokenizer.n_base
+    if options.get("vocab_size") is not None:
+        target = options["vocab_size"] - n_base - len(trainer.special_tokens)
+    else:
+        target = settings["max_merges"]
+    words = trainer.word_counts
+    run = Run(trainer, corpus, settings, sample_passage(corpus),
+              start_tokens=sum(trainer.token_frequencies.values()),
+              total_bytes=sum(len(w.encode("utf-8")) * c for w, c in words.items()),
+              target=max(target, 0), _merges=merges)
+    run.advance(0)  # make the first merge, so that step 0 can show its winner
+    st.session_state[RUN] = run
+    return run
+
+
+def current() -> Run | None:
+    return st.session_state.get(RUN)
+
+
+def playing() -> bool:
+    return bool(st.session_state.get(PLAYING)) and current() is not None
+
+
+def set_playing(on: bool) -> None:
+    st.session_state[PLAYING] = on

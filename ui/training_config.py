@@ -1,0 +1,188 @@
+"""The Train page's settings: unit, pre-tokenizer, when to stop, ties and special tokens.
+
+Defaults come from the active corpus's ``suggested`` settings in the sample manifest, applied
+whenever the active corpus changes; the widgets keep their values across page switches.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import bpe_core
+from bpe_core import TokenSpan
+from bpe_core.pretokenize import iter_pieces, resolve
+
+from .colour import tokens_html
+from .state import DEFAULT_SETTINGS, Corpus
+
+CUSTOM = "custom"
+PRETOKENIZERS = {
+    "gpt2": "GPT-2 regex (words with their leading space, numbers, punctuation)",
+    "cl100k": "GPT-4 cl100k regex (digits in threes, case-insensitive contractions)",
+    "o200k": "GPT-4o o200k regex (also splits CamelCase)",
+    "space-prefix": "Leading-space words: ␣new, ␣renew (Jurafsky & Martin)",
+    "whitespace": "Whitespace words; the spaces themselves are dropped",
+    "end-of-word": "Whitespace words ending in </w> (Sennrich et al. 2016)",
+    "none": "None: the whole text is one piece, merges cross spaces (Gage)",
+    CUSTOM: "Custom regex…",
+}
+UNITS = {"byte": "Bytes (256 base symbols)", "char": "Characters (those seen in the corpus)"}
+TIE_RULES = {"first": "first in the corpus wins", "lowest-id": "lowest token ids win"}
+STOP_BY = {"vocab_size": "Vocabulary size", "max_merges": "Number of merges"}
+
+# Widget keys (each persists for the session); _DEFAULTS_FOR remembers whose defaults they hold.
+K = {name: f"train_{name}" for name in ("mode", "unit", "byte_fallback", "pretokenizer", "regex",
+                                        "stop_by", "vocab_size", "max_merges", "min_frequency",
+                                        "tie_break", "specials", "superbpe", "transition")}
+#: SuperBPE is offered when the engine has it (bpe_core.train_superbpe).
+HAS_SUPERBPE = hasattr(bpe_core, "train_superbpe")
+# Pre-tokenizers that drop the spaces (or never split at them) leave SuperBPE nothing to cross.
+NO_SUPERBPE = ("whitespace", "end-of-word", "none")
+_DEFAULTS_FOR = "train_defaults_for"
+MODES = {"bpe": "Train a BPE tokenizer", "compress": "Byte-pair compression (Gage 1994)"}
+
+
+def defaults(corpus: Corpus) -> dict:
+    """Widget values for ``corpus``: its sample's suggestions over the playground's defaults."""
+    s = dict(DEFAULT_SETTINGS)
+    s.update(corpus.sample.suggested if corpus.sample else {})
+    pre = s.get("pretokenizer", "gpt2")
+    custom = pre not in PRETOKENIZERS
+    return {
+        "mode": s.get("mode", "bpe"), "unit": s.get("unit", "byte"), "byte_fallback": False,
+        "pretokenizer": CUSTOM if custom else pre,
+        "regex": pre if custom else bpe_core.PRESETS["gpt2"],
+        "stop_by": "vocab_size" if s.get("vocab_size") else "max_merges",
+        "vocab_size": int(s.get("vocab_size") or 1000),
+        "max_merges": int(s.get("max_merges") or 100),
+        "min_frequency": int(s.get("min_frequency", 2)), "tie_break": s.get("tie_break", "first"),
+        "specials": "", "superbpe": False,
+        "transition": int((s.get("vocab_size") or 1000) * 0.8),
+    }
+
+
+def apply_defaults(corpus: Corpus) -> None:
+    """Set the widgets to ``corpus``'s defaults when the active corpus has changed."""
+    ss = st.session_state
+    if ss.get(_DEFAULTS_FOR) == corpus.digest:
+        return
+    for name, value in defaults(corpus).items():
+        ss[K[name]] = value
+    ss[_DEFAULTS_FOR] = corpus.digest
+
+
+def mode() -> str:
+    """BPE training or Gage's compression, chosen at the top of the page."""
+    choice = st.segmented_control("What to run", list(MODES), format_func=MODES.get,
+                                  key=K["mode"], required=True, persist_state="session",
+                                  label_visibility="collapsed")
+    return choice or "bpe"
+
+
+def preview_line(corpus: Corpus, limit: int = 160) -> str:
+    """A line of the corpus to show the pre-tokenizer on."""
+    for line in corpus.text.splitlines():
+        line = line.strip()
+        if line:
+            if len(line) > limit:
+                cut = line.rfind(" ", 0, limit)
+                line = line[:cut if cut > limit // 2 else limit]
+            return line
+    return "Hello world's 123 CamelCase tokens!"
+
+
+def _preview(line: str, pattern: str, preset: str) -> None:
+    spans = [TokenSpan(i, piece, piece.encode("utf-8"), start, start + len(piece))
+             for i, (start, piece) in enumerate(iter_pieces(line, pattern))]
+    st.html(tokens_html(spans, line, id_label="piece"))
+    extra = " Each piece then ends in the </w> symbol." if preset == "end-of-word" else ""
+    st.caption(f"{len(spans)} pieces: merges never cross a piece boundary.{extra} "
+               "Hover a piece for its bytes.")
+
+
+def _superbpe(corpus: Corpus, unit: str, preset: str, stop_by: str) -> int | None:
+    """The SuperBPE switch and transition point; returns the transition, or None when off."""
+    if not HAS_SUPERBPE:
+        return None
+    why_not = ("needs byte-level units" if unit != "byte"
+               else "needs running text, not word counts" if corpus.is_counts
+               else "needs a pre-tokenizer that keeps the spaces" if preset in NO_SUPERBPE
+               else "needs a vocabulary size to stop at" if stop_by != "vocab_size" else "")
+    on = st.checkbox("SuperBPE (superwords)", key=K["superbpe"],
+                     persist_state="session", disabled=bool(why_not),
+                     help="SuperBPE (Liu et al. 2025) trains ordinary BPE up to the transition "
+                          "vocabulary size, then goes on over pieces that cross single spaces, "
+                          "so tokens such as ␣of␣the can form."
+                          + (f" Here it {why_not}." if why_not else ""))
+    if not on or why_not:
+        return None
+    value = st.number_input("Transition (vocabulary size where stage 2 starts)", min_value=1,
+                            step=50, key=K["transition"], persist_state="session")
+    return int(value)
+
+
+def render(corpus: Corpus) -> tuple[dict | None, str | None]:
+    """Draw the settings; return ``(settings for training, None)`` or ``(None, error message)``."""
+    ss = st.session_state
+    c1, c2, c3 = st.columns(3, gap="large")
+    with c1:
+        unit = st.radio("Base symbols", list(UNITS), format_func=UNITS.get, key=K["unit"],
+                        persist_state="session",
+                        help="Byte-level BPE starts from the 256 byte values, so it never meets an "
+                             "unknown symbol. Character BPE starts from the characters in the "
+                             "corpus; anything else becomes [UNK].")
+        if unit == "char":
+            st.checkbox("Byte fallback for unseen characters", key=K["byte_fallback"],
+                        persist_state="session",
+                        help="Unseen characters become their UTF-8 bytes instead of [UNK].")
+        st.number_input("Minimum pair frequency", min_value=1, step=1, key=K["min_frequency"],
+                        persist_state="session",
+                        help="Stop when the most frequent pair occurs fewer times than this.")
+        st.text_input("Special tokens (separated by spaces)", key=K["specials"],
+                      persist_state="session", placeholder="<|endoftext|> <pad>",
+                      help="Whole strings that are never split, added to the vocabulary after the "
+                           "merges.")
+    with c2:
+        preset = st.selectbox("Pre-tokenizer", list(PRETOKENIZERS), format_func=PRETOKENIZERS.get,
+                              key=K["pretokenizer"], persist_state="session",
+                              help="Cuts the text into pieces before BPE; merges stay inside a "
+                                   "piece.")
+        if preset == CUSTOM:
+            st.text_input("Custom regex (each match is one piece)", key=K["regex"],
+                          persist_state="session")
+        st.selectbox("Tie rule", list(TIE_RULES), format_func=TIE_RULES.get, key=K["tie_break"],
+                      persist_state="session",
+                      help="Which pair is merged when several have the highest count.")
+    with c3:
+        stop_by = st.radio("Stop at", list(STOP_BY), format_func=STOP_BY.get, key=K["stop_by"],
+                           horizontal=True, persist_state="session")
+        if stop_by == "vocab_size":
+            st.number_input("Vocabulary size (base symbols + merges + special tokens)",
+                            min_value=1, step=50, key=K["vocab_size"], persist_state="session")
+        else:
+            st.number_input("Number of merges", min_value=0, step=10, key=K["max_merges"],
+                            persist_state="session")
+        transition = _superbpe(corpus, unit, preset, stop_by)
+    pretokenizer = ss[K["regex"]] if preset == CUSTOM else preset
+    try:
+        _, pattern = resolve(pretokenizer)
+    except bpe_core.PatternError as exc:
+        st.error(f"The custom pre-tokenizer regex does not work: {exc}")
+        return None, str(exc)
+    with st.expander("How this pre-tokenizer cuts a line of the corpus", expanded=preset == CUSTOM):
+        _preview(preview_line(corpus), pattern, preset)
+    settings = {
+        "transition": transition, "unit": unit, "pretokenizer": pretokenizer,
+        "min_frequency": int(ss[K["min_frequency"]]),
+        "tie_break": ss[K["tie_break"]], "special_tokens": tuple(ss[K["specials"]].split()),
+        "byte_fallback": unit == "char" and bool(ss.get(K["byte_fallback"])),
+        "vocab_size": int(ss[K["vocab_size"]]) if stop_by == "vocab_size" else None,
+        "max_merges": int(ss[K["max_merges"]]) if stop_by == "max_merges" else None,
+    }
+    size = (f"vocab {settings['vocab_size']}" if stop_by == "vocab_size"
+            else f"{settings['max_merges']} merges")
+    origin = corpus.sample.id if corpus.sample else corpus.name
+    method = "superbpe" if transition else unit
+    pre = "regex" if preset == CUSTOM else preset
+    settings["name"] = f"{origin} · {method} · {pre} · {size}"
+    return settings, None

@@ -1,0 +1,105 @@
+"""Byte-pair compression (Gage 1994) on the Train page: the ancestor of BPE, step by step."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import bpe_core
+from bpe_core.compress import render as show, symbol_names
+
+from .state import Corpus
+
+TEXT = "train_gage_text"
+#: Longer inputs are cut to this many bytes: each round recounts every pair.
+MAX_BYTES = 50_000
+#: Inputs up to this many bytes get the rewriting shown line by line.
+STEPS_BYTES = 200
+CLASSIC = "aaabdaaabac"
+
+
+@st.cache_data(max_entries=8, show_spinner="Compressing…")
+def _compress(data: bytes) -> bpe_core.Compression:
+    return bpe_core.compress(data)
+
+
+def default_text(corpus: Corpus) -> str:
+    """The corpus itself when it is short, else Gage's classic example."""
+    text = corpus.text.strip()
+    return text if 0 < len(text.encode("utf-8")) <= 2_000 else CLASSIC
+
+
+def render(corpus: Corpus) -> None:
+    st.markdown(
+        "Philip Gage's 1994 compressor is where BPE comes from: find the most frequent pair of "
+        "adjacent bytes, replace it everywhere by a byte value the data does not use, write the "
+        "replacement in a table, and repeat until no pair occurs twice. Tokenizers keep the "
+        "idea but never run out of symbols: each merge adds a new token instead.")
+    ss = st.session_state
+    if ss.get(TEXT + "_for") != corpus.digest:
+        ss[TEXT], ss[TEXT + "_for"] = default_text(corpus), corpus.digest
+    text = st.text_area("Text to compress (as UTF-8 bytes)", key=TEXT, height=100,
+                        persist_state="session")
+    data = text.encode("utf-8")
+    if not data:
+        st.info(f"Type some text to compress, for example {CLASSIC}.")
+        return
+    if len(data) > MAX_BYTES:
+        st.warning(f"The text has {len(data):,} bytes; only the first {MAX_BYTES:,} are "
+                   "compressed here, because every round recounts every pair.")
+        data = data[:MAX_BYTES]
+    result = _compress(data)
+    names = symbol_names(result)
+    m = st.columns(4)
+    m[0].metric("Original", f"{len(data):,} bytes")
+    m[1].metric("Compressed data", f"{len(result.data):,} bytes")
+    m[2].metric("Ratio", f"{result.ratio:.2f}", help="Compressed size / original size; lower "
+                                                    "is better. The table is not counted.")
+    m[3].metric("Table entries", f"{len(result.table):,}")
+    if not result.table:
+        st.info("No pair of bytes occurs twice, so there is nothing to replace.")
+        return
+    if len(data) <= STEPS_BYTES:
+        st.markdown("**Step by step**")
+        st.code(steps_text(data, result, names), language=None, wrap_lines=True)
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.markdown("**The replacement table**")
+        st.dataframe(_table(result, names), hide_index=True,
+                     height=min(36 + 35 * len(result.table), 420))
+        st.caption("Each new symbol stands for a pair, which may hold earlier symbols: expanding "
+                   "the table from the last entry back gives the original bytes. Counts include "
+                   "overlapping pairs (aaa holds aa twice).")
+    with right:
+        st.markdown("**Compressed data**")
+        st.code(show(result.data, names), language=None, wrap_lines=True)
+        back = bpe_core.decompress(result.data, result.table) == data
+        st.caption(("✓ Decompressing it with the table gives back the input exactly."
+                    if back else "✗ Decompressing did not give back the input.")
+                   + " The data alone cannot be expanded: the table must travel with it.")
+
+
+def steps_text(data: bytes, result: bpe_core.Compression, names: dict[int, str]) -> str:
+    """The rewriting, one line per replacement, with the replacement it made.
+
+    >>> r = bpe_core.compress(b"aaabdaaabac")
+    >>> print(steps_text(b"aaabdaaabac", r, symbol_names(r)))
+    aaabdaaabac
+    ZabdZabac      Z = aa
+    ZYdZYac        Y = ab
+    XdXac          X = ZY
+    """
+    lines = [show(data, {})] + [show(s, names) for s in result.steps]
+    width = max(len(line) for line in lines) + 4
+    notes = [""] + [f"{names[r.symbol]} = {show(bytes(r.pair), names)}" for r in result.table]
+    return "\n".join((line.ljust(width) + note).rstrip() for line, note in zip(lines, notes))
+
+
+def _table(result: bpe_core.Compression, names: dict[int, str]) -> pd.DataFrame:
+    rows = []
+    for i, r in enumerate(result.table):
+        expanded = bpe_core.decompress(bytes([r.symbol]), result.table[:i + 1])
+        rows.append({"symbol": names[r.symbol], "byte": f"{r.symbol:02X}",
+                     "stands for": show(bytes(r.pair), names), "expands to": show(expanded, {}),
+                     "count": r.count})
+    return pd.DataFrame(rows)

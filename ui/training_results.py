@@ -1,0 +1,157 @@
+"""The end of a training run: why it stopped, what it learned, and keeping or downloading it."""
+
+from __future__ import annotations
+
+import io
+import re
+import tempfile
+import zipfile
+from pathlib import Path
+
+import streamlit as st
+
+import bpe_core
+from bpe_core import files
+
+from . import charts, state, training, training_superbpe
+
+#: The file name each format is saved under ({} is the tokenizer's name, made file-safe). A
+#: format that writes several files (GPT-2's vocab.json + merges.txt) is downloaded as a zip.
+SAVE_AS = {"native": "{}.json", "hf": "tokenizer.json", "tiktoken": "{}.tiktoken",
+           "gpt2": "vocab.json"}
+FORMAT_LABELS = {"native": "BPE Playground JSON", "hf": "Hugging Face tokenizer.json",
+                 "tiktoken": "tiktoken .tiktoken", "gpt2": "GPT-2 vocab.json + merges.txt"}
+FORMAT_HELP = {"native": "Everything, including the merge counts: load it back with "
+                         "bpe_core.load or on the Tokenize page.",
+               "tiktoken": "Holds the ranked tokens only, not the pre-tokenizer: load it with "
+                           "the same pre-tokenizer.",
+               "gpt2": "The two files GPT-2 was released with, in one zip."}
+NAME = "train_result_name"
+
+
+def slug(name: str) -> str:
+    """A file-safe version of a tokenizer's name.
+
+    >>> slug("hug-pug · char · 3 merges")
+    'hug-pug-char-3-merges'
+    """
+    return re.sub(r"[^\w.-]+", "-", name).strip("-") or "tokenizer"
+
+
+def tokenizer_file(tok: bpe_core.Tokenizer, fmt: str, stem: str) -> tuple[str, bytes]:
+    """``(file name, bytes)`` of ``tok`` saved in ``fmt``; raises ``ValueError`` when the format
+    cannot hold this tokenizer. Several files come back as one zip."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        tok.save(folder / SAVE_AS.get(fmt, "{}." + fmt).format(stem), format=fmt)
+        made = sorted(folder.iterdir())
+        if len(made) == 1:
+            return made[0].name, made[0].read_bytes()
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for f in made:
+                archive.write(f, f.name)
+        return f"{stem}-{fmt}.zip", buffer.getvalue()
+
+
+def _file(run: training.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
+    """The run's tokenizer in ``fmt``, or why it cannot be (str); cached per name."""
+    key = ("file", fmt, name)
+    if key not in run.extras:
+        tok = run.result()
+        if not run.kept_as:  # a kept tokenizer has its name in the session already
+            tok.name = name
+        try:
+            run.extras[key] = tokenizer_file(tok, fmt, slug(name))
+        except ValueError as exc:
+            run.extras[key] = str(exc)
+    return run.extras[key]
+
+
+def _lengths(run: training.Run) -> tuple[dict[int, tuple[int, str]], str]:
+    """Token id -> (length, "base" or "learned") over the vocabulary, and the length unit."""
+    tok = run.result()
+    chars = tok.unit == "char"
+    out = {}
+    for i in range(tok.n_base + len(tok.merges)):
+        kind = tok.kind(i)
+        if kind in ("unk", "eow"):
+            continue
+        data = tok.token_bytes(i)
+        size = len(data.decode("utf-8", errors="replace")) if chars else len(data)
+        out[i] = (size, "learned" if kind == "merge" else "base")
+    return out, "characters" if chars else "bytes"
+
+
+def render(run: training.Run) -> None:
+    if run.superbpe:
+        try:
+            with st.spinner("SuperBPE stage 2: learning superwords…"):
+                tok = run.result()
+                used, tokens = run.result_counts()
+        except ValueError as exc:
+            st.error(f"SuperBPE's stage 2 cannot run with these settings: {exc}")
+            return
+        training_superbpe.render(run, tok)
+    else:
+        tok = run.result()
+        used, tokens = run.result_counts()
+    st.subheader("Result", anchor=False)
+    reason = tok.stop_reason
+    if run.superbpe and reason == "max_merges":  # stage 2 is run for the merges left to make
+        reason = "vocab_size"
+    st.success(f"Training stopped because {training.STOP_REASONS[reason]}.")
+    m = st.columns(4)
+    m[0].metric("Merges learned", f"{len(tok.merges):,}")
+    m[1].metric("Vocabulary size", f"{tok.vocab_size:,}",
+                help="Base symbols + merges + special tokens.")
+    m[2].metric("Effective vocabulary", f"{used:,}",
+                help="Tokens that still occur when the training corpus is encoded (special "
+                     "tokens aside): a token whose every occurrence was merged into longer "
+                     "tokens no longer appears.")
+    m[3].metric("Bytes per token", f"{run.total_bytes / max(tokens, 1):.2f}",
+                delta=f"from {run.total_bytes / max(run.start_tokens, 1):.2f}",
+                delta_color="off")
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        lengths, unit = _lengths(run)
+        st.markdown("**How long are the tokens?**")
+        st.plotly_chart(charts.length_histogram(lengths, unit), key="train_lengths",
+                        config={"displayModeBar": False})
+    with right:
+        _downloads(run, _keep(run))
+
+
+def _keep(run: training.Run) -> str:
+    """The name box and the "keep" button; returns the tokenizer's name."""
+    st.markdown("**Keep it**")
+    if run.kept_as:
+        st.success(f"Kept as “{run.kept_as}”, now the active tokenizer: the other pages "
+                   "use it, and the sidebar lets you switch.")
+        return run.kept_as
+    name = st.text_input("Name", run.settings["name"], key=f"{NAME}_{id(run)}",
+                         max_chars=80).strip()
+    if st.button("Keep this tokenizer in the session", type="primary", key="train_keep",
+                 disabled=not name):
+        tok = run.result()
+        tok.name = name
+        run.kept_as = state.add_tokenizer(tok)
+        st.rerun()  # the whole page, so the sidebar lists it
+    return name or run.settings["name"]
+
+
+def _downloads(run: training.Run, name: str) -> None:
+    st.markdown("**Download**")
+    stem = slug(name)
+    for fmt in files.FORMATS:
+        made = _file(run, fmt, name)
+        label = FORMAT_LABELS.get(fmt, f"{fmt} file")
+        if isinstance(made, str):
+            st.caption(f"{label} is not available for this tokenizer: {made}")
+            continue
+        st.download_button(label, made[1], made[0], key=f"train_download_{fmt}",
+                           help=FORMAT_HELP.get(fmt), on_click="ignore", width="stretch",
+                           icon=":material/download:")
+    st.download_button("Merge log (CSV)", run.merge_log().to_csv(index=False).encode("utf-8"),
+                       f"{stem}-merges.csv", mime="text/csv", key="train_download_csv",
+                       on_click="ignore", width="stretch", icon=":material/download:")

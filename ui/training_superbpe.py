@@ -1,0 +1,42 @@
+"""SuperBPE's stage 2 on the Train page: the superwords learned past the transition point."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import bpe_core
+
+from . import training
+from .colour import tokens_html, visible
+
+TOP_ROWS = 200
+
+
+def render(run: training.Run, tok: bpe_core.Tokenizer) -> None:
+    """Stage 2 of a finished SuperBPE run: its merges and the passage before and after."""
+    n1 = tok.config["stage1_merges"]
+    stage2 = tok.merges[n1:]
+    st.subheader("SuperBPE stage 2: superwords", anchor=False)
+    st.markdown(
+        f"Above, ordinary BPE ran to the transition point ({run.settings['transition']:,} "
+        f"tokens, {n1:,} merges). Stage 2 went on over bigger pieces, words joined by single "
+        f"spaces, and made {len(stage2):,} more merges: tokens may now span several words.")
+    left, right = st.columns([2, 3], gap="medium")
+    with left:
+        rows = stage2[:TOP_ROWS]
+        st.dataframe(pd.DataFrame({
+            "rank": [m.rank + 1 for m in rows],
+            "merge": [f"{visible(m.left)} + {visible(m.right)}" for m in rows],
+            "new token": [visible(m.token) for m in rows],
+            "count": [m.count for m in rows]}), hide_index=True, height=320)
+        more = f" (the first {TOP_ROWS} of {len(stage2):,})" if len(stage2) > TOP_ROWS else ""
+        st.caption(f"Stage 2's merges in the order made{more}.")
+    with right:
+        spans = tok.spans(run.passage, allowed_special="all")
+        st.html(tokens_html(spans, run.passage))
+        report = bpe_core.stage_report(tok, run.passage)
+        st.caption(f"The passage with the SuperBPE tokenizer: {report.tokens:,} tokens, against "
+                   f"{report.stage1_tokens:,} at the transition point "
+                   f"({report.stage1_bytes_per_token:.2f} → {report.bytes_per_token:.2f} bytes "
+                   "per token).")

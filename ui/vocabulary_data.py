@@ -1,0 +1,193 @@
+"""The Vocabulary page's data: the vocabulary as a pandas table, filtered and sorted, and its
+figures. Nothing here draws, so it is all tested without a browser:
+
+>>> from bpe_core import train
+>>> tok = train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, unit="char",
+...             pretokenizer="whitespace", max_merges=3, min_frequency=1)
+>>> df = vocabulary_frame(tok)
+>>> len(df) == tok.vocab_size
+True
+>>> list(select(df, query="ug")["token"])
+['ug', 'hug']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Mapping
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from bpe_core import Tokenizer
+from bpe_core.vocabulary import TokenRow, VocabDiff, matches, vocabulary
+
+from .charts import BLUE, GREY, length_histogram
+from .tokenize_data import readable
+
+#: How the table can be ordered: label -> (column, ascending). Missing values always go last.
+ORDERS = {
+    "id": ("id", True),
+    "most frequent in the corpus": ("frequency", False),
+    "longest (bytes)": ("n_bytes", False),
+    "highest count when learned": ("count", False),
+    "token text (A→Z)": ("token", True),
+}
+_NULLABLE = ("chars", "rank", "count")
+
+
+def vocabulary_frame(tok: Tokenizer) -> pd.DataFrame:
+    """A row per token (see :class:`bpe_core.vocabulary.TokenRow`), plus ``shown``: the token
+    with whitespace and invisible characters made visible, as the table displays it."""
+    df = pd.DataFrame.from_records(vocabulary(tok), columns=TokenRow._fields)
+    for column in _NULLABLE:  # integers with gaps (base symbols have no rank), not floats
+        df[column] = df[column].astype("Int64")
+    df.insert(2, "shown", [readable(t) for t in df["token"]])
+    return df
+
+
+def with_frequencies(df: pd.DataFrame, frequencies: Mapping[int, int]) -> pd.DataFrame:
+    """``df`` with a ``frequency`` column: each token's occurrences in an encoded corpus."""
+    out = df.copy()
+    out["frequency"] = out["id"].map(lambda i: frequencies.get(i, 0)).astype("int64")
+    return out
+
+
+def select(df: pd.DataFrame, *, query: str = "", use_regex: bool = False,
+           ignore_case: bool = False, scripts: Iterable[str] = (),
+           order: str = "id") -> pd.DataFrame:
+    """The rows whose token matches ``query`` and whose script is one of ``scripts`` (all when
+    empty), in ``order`` (a key of :data:`ORDERS`).
+
+    The query is looked for in the token's text and in its shown form, so both ``" re"`` and
+    ``"·re"`` find the token `` re``. Raises ``VocabularySearchError`` for a bad regex.
+    """
+    mask = pd.Series(True, index=df.index)
+    if query:
+        opts = dict(use_regex=use_regex, ignore_case=ignore_case)
+        mask &= (pd.Series(matches(df["token"], query, **opts), index=df.index)
+                 | pd.Series(matches(df["shown"], query, **opts), index=df.index))
+    scripts = list(scripts)
+    if scripts:
+        mask &= df["script"].isin(scripts)
+    column, ascending = ORDERS[order]
+    out = df[mask]
+    if column != "id":
+        out = out.sort_values([column, "id"], ascending=[ascending, True], na_position="last",
+                              kind="stable")
+    return out
+
+
+def default_token(tok: Tokenizer) -> int:
+    """The token to show first: the merge that most later merges build on, among those made
+    from another merge (so its tree has more than one level); the last id without merges.
+
+    >>> from bpe_core import train
+    >>> tok = train({"hug": 10, "pug": 5, "hugs": 5}, unit="char", pretokenizer="whitespace",
+    ...             min_frequency=1)
+    >>> [m.token for m in tok.merges], tok.display(default_token(tok))
+    (['ug', 'hug', 'pug', 'hugs'], 'hug')
+    """
+    uses = Counter()
+    for m in tok.merges:
+        uses[m.left_id] += 1
+        uses[m.right_id] += 1
+    deep = [m for m in tok.merges if tok.merge_for(m.left_id) or tok.merge_for(m.right_id)]
+    if not deep:
+        return tok.merges[-1].token_id if tok.merges else tok.n_base - 1
+    return max(deep, key=lambda m: (uses[m.token_id], m.rank)).token_id
+
+
+def script_options(df: pd.DataFrame) -> list[str]:
+    """The scripts present, most tokens first (for the filter)."""
+    return list(df["script"].value_counts().index)
+
+
+def diff_frame(entries: Iterable, *, side: str = "both") -> pd.DataFrame:
+    """A table of :class:`bpe_core.vocabulary.DiffEntry` rows; ``side`` "a" or "b" keeps that
+    tokenizer's id and rank only."""
+    keep = {"a": ("id_a", "rank_a"), "b": ("id_b", "rank_b"),
+            "both": ("id_a", "rank_a", "id_b", "rank_b")}[side]
+    rows = [{"token": readable(e.token), "bytes": e.hex, **{k: getattr(e, k) for k in keep}}
+            for e in entries]
+    df = pd.DataFrame(rows, columns=["token", "bytes", *keep])
+    return df.astype({k: "Int64" for k in keep})
+
+
+def diff_summary(d: VocabDiff) -> str:
+    """One sentence: how much two vocabularies share.
+
+    >>> from bpe_core.vocabulary import DiffEntry
+    >>> diff_summary(VocabDiff((DiffEntry("a", "61"),), (), (DiffEntry("b", "62"),) * 3))
+    'They share 3 tokens: 75.0% of A and 100.0% of B.'
+    """
+    n = len(d.shared)
+    size_a, size_b = n + len(d.only_a), n + len(d.only_b)
+    return (f"They share {n:,} token{'s' if n != 1 else ''}: {n / max(size_a, 1):.1%} of A and "
+            f"{n / max(size_b, 1):.1%} of B.")
+
+
+# -- figures ---------------------------------------------------------------------------------
+
+
+def length_figure(df: pd.DataFrame, unit: str = "bytes") -> go.Figure:
+    """How many tokens have each length (``unit`` "bytes" or "characters"), base vs learned.
+
+    Special tokens are left out (they are added, not built), and so are tokens that are not
+    valid UTF-8 when counting characters.
+    """
+    column = "n_bytes" if unit == "bytes" else "chars"
+    rows = df[(df["kind"] != "special") & df[column].notna()]
+    kinds = ["learned" if k == "merge" else "base" for k in rows["kind"]]
+    return length_histogram(dict(zip(rows["id"], zip(rows[column].astype(int), kinds))), unit)
+
+
+def allocation_figure(df: pd.DataFrame) -> go.Figure:
+    """Tokens per Unicode script, split into base symbols and learned merges, largest on top.
+
+    >>> df = pd.DataFrame({"script": ["Latin", "Latin", "Han", "bytes"],
+    ...                    "kind": ["char", "merge", "merge", "byte"]})
+    >>> [(t.name, list(t.y), list(t.x)) for t in allocation_figure(df).data]
+    [('base', ['Han', 'bytes', 'Latin'], [0, 1, 1]), ('learned', ['Han', 'bytes', 'Latin'], [1, 0, 1])]
+    """
+    learned = df["kind"] == "merge"
+    totals = df["script"].value_counts().to_dict()
+    # Largest first, ties A to Z; reversed, since plotly draws the first category at the bottom.
+    names = sorted(totals, key=lambda s: (-totals[s], s.casefold()))[::-1]
+    fig = go.Figure()
+    for label, part, colour in (("base", ~learned, GREY), ("learned", learned, BLUE)):
+        counts = df.loc[part, "script"].value_counts().to_dict()
+        fig.add_trace(go.Bar(
+            y=names, x=[counts.get(s, 0) for s in names], name=label, orientation="h",
+            marker_color=colour,
+            customdata=[totals[s] for s in names],
+            hovertemplate=f"<b>%{{y}}</b>: %{{x:,}} {label} tokens "
+                          "(of %{customdata:,})<extra></extra>"))
+    fig.update_layout(barmode="stack", height=max(220, 70 + 30 * len(names)),
+                      margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0))
+    fig.update_xaxes(title_text="tokens in the vocabulary", gridcolor="#eef1f6")
+    fig.update_yaxes(automargin=True)
+    return fig
+
+
+def count_figure(df: pd.DataFrame) -> go.Figure:
+    """How often each merged pair occurred when it was learned, against its rank (log scale):
+    the counts fall as training goes on, so late merges serve rarer and rarer text. Merges
+    with no recorded count (0, as some tokenizer files give) cannot sit on a log scale and are
+    left out."""
+    merges = df[(df["kind"] == "merge") & (df["count"] > 0)]  # loaded files may not say (0)
+    # Plain arrays (not a list of tuples), which plotly packs as binary: fast at 200k merges.
+    fig = go.Figure(go.Scattergl(
+        x=merges["rank"].to_numpy("int64"), y=merges["count"].to_numpy("int64"),
+        text=merges["shown"].to_numpy(object), customdata=merges["id"].to_numpy("int64"),
+        mode="markers", marker=dict(color=BLUE, size=5 if len(merges) < 5000 else 3, opacity=0.7),
+        hovertemplate="merge #%{x:,}: <b>%{text}</b> (id %{customdata})"
+                      "<br>pair count %{y:,}<extra></extra>"))
+    fig.update_layout(height=320, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white")
+    fig.update_xaxes(title_text="merge rank (order learned)", gridcolor="#eef1f6",
+                     rangemode="tozero")
+    fig.update_yaxes(title_text="count when learned (log)", type="log", dtick=1,
+                     gridcolor="#eef1f6")
+    return fig
+

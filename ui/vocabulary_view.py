@@ -1,0 +1,295 @@
+"""The Vocabulary page's kit: the cached table, the search, one token's story, charts and a diff.
+
+Tables are built once per tokenizer (keyed by ``bpe_core.vocabulary.fingerprint``, so equal
+tokenizers share them across sessions) and frequencies once per (tokenizer, corpus digest);
+each rerun only filters them with pandas. The data side is ``vocabulary_data``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from bpe_core import Merge, Tokenizer
+from bpe_core.vocabulary import VocabDiff, VocabularySearchError, built_from, diff, fingerprint
+
+from . import loaders, state
+from .merge_tree import depth, recipe, tree_dot
+from .state import Corpus
+from .tokenize_data import KIND_NAMES, md_literal
+from .vocabulary_data import (ORDERS, allocation_figure, count_figure, default_token, diff_frame,
+                              diff_summary, length_figure, script_options, select,
+                              vocabulary_frame, with_frequencies)
+
+TOKEN_KEY = "vocab_token"  # the selected token's id (the number input's key)
+TABLE_KEY = "vocab_table"
+TAB_KEY = "vocab_tab"
+#: Widgets keep their values while their tab is closed and while the user is on other pages.
+KEEP = {"persist_state": "session"}
+#: The page's tabs. Only the open one is drawn (tabs rerun on change), so a 200k-token
+#: vocabulary costs one table or chart set per run.
+TABS = (":material/search: Browse", ":material/bar_chart: Charts",
+        ":material/broken_image: Byte fragments",
+        ":material/compare_arrows: Compare two tokenizers")
+
+_NUM = st.column_config.NumberColumn
+_TEXT = st.column_config.TextColumn
+COLUMNS = {
+    "id": _NUM("id", width="small", format="%d"),
+    "shown": _TEXT("token", help="Spaces show as ·, tabs as →, newlines as ↵; bytes that are not "
+                                 "a whole character as <hex>."),
+    "hex": _TEXT("bytes (hex)"),
+    "n_bytes": _NUM("bytes", width="small", help="Length in bytes"),
+    "chars": _NUM("chars", width="small", help="Length in characters (empty: not valid UTF-8)"),
+    "kind": _TEXT("kind", width="small"),
+    "rank": _NUM("merge rank", format="%d", help="Order the merge was learned in (0 = first); "
+                                                 "empty for base symbols and special tokens"),
+    "count": _NUM("count when learned", format="localized",
+                  help="How often the pair occurred in training when it was merged"),
+    "frequency": _NUM("frequency", format="localized",
+                      help="Occurrences when the active corpus is encoded"),
+    "script": _TEXT("script", help="Unicode script of most of its letters; Common: spaces, "
+                                   "digits, punctuation; bytes: part of a character"),
+}
+
+
+def inline_code(text: str) -> str:
+    """``text`` as Markdown inline code, fenced with more backticks than it holds in a row.
+
+    >>> inline_code("ing"), inline_code("a`b")
+    ('`ing`', '`` a`b ``')
+    """
+    runs = re.findall("`+", text)
+    fence = "`" * (max(map(len, runs), default=0) + 1)
+    pad = " " if runs else ""  # Markdown strips one space each side: `` `x `` shows `x
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+# --- cached data ----------------------------------------------------------------------------
+
+
+@st.cache_data(show_spinner="Listing the vocabulary…", max_entries=8)
+def _frame(key: str, _tok: Tokenizer) -> pd.DataFrame:
+    return vocabulary_frame(_tok)
+
+
+@st.cache_data(show_spinner="Counting tokens in the active corpus…", max_entries=16)
+def _table(key: str, digest: str, _tok: Tokenizer, _corpus_input) -> pd.DataFrame:
+    return with_frequencies(_frame(key, _tok), _tok.token_frequencies(_corpus_input))
+
+
+@st.cache_data(show_spinner="Comparing the vocabularies…", max_entries=8)
+def _diff(key_a: str, key_b: str, _a: Tokenizer, _b: Tokenizer) -> VocabDiff:
+    return diff(_a, _b)
+
+
+@st.cache_data(show_spinner="Drawing the charts…", max_entries=8)
+def _figures(key: str, unit: str, _df: pd.DataFrame) -> tuple[go.Figure, go.Figure, go.Figure]:
+    """The three charts of a vocabulary; none depends on the corpus, so ``key`` is the
+    tokenizer's fingerprint alone."""
+    return length_figure(_df, unit), allocation_figure(_df), count_figure(_df)
+
+
+def vocabulary_table(tok: Tokenizer, corpus: Corpus) -> pd.DataFrame:
+    """The vocabulary with each token's frequency in ``corpus``: one row per token."""
+    return _table(fingerprint(tok), corpus.digest, tok, corpus.training_input)
+
+
+# --- summary --------------------------------------------------------------------------------
+
+
+def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: Corpus) -> None:
+    cols = st.columns(6)
+    unused = int((df["frequency"] == 0).sum())
+    cols[0].metric("Tokens", f"{tok.vocab_size:,}")
+    cols[1].metric("Base symbols", f"{tok.n_base:,}", help="Bytes or characters, plus [UNK] "
+                   "or </w> where the tokenizer has them")
+    cols[2].metric("Merges learned", f"{len(tok.merges):,}")
+    cols[3].metric("Special tokens", f"{len(tok.special_tokens):,}")
+    cols[4].metric("Not valid UTF-8", f"{int((~df['utf8']).sum()):,}",
+                   help="Tokens holding part of a character; see the “Byte fragments” tab")
+    cols[5].metric("Unused in corpus", f"{unused:,}",
+                   help=f"Tokens that never occur when “{md_literal(corpus.name)}” is encoded")
+
+
+# --- browsing -------------------------------------------------------------------------------
+
+
+def _pick_row(ids: list[int]) -> None:
+    """Table selection callback: make the clicked row's token the selected one."""
+    rows = st.session_state[TABLE_KEY].selection.rows
+    if rows:
+        st.session_state[TOKEN_KEY] = ids[rows[0]]
+
+
+def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
+    """Search, filter and sort the table; clicking a row shows that token below."""
+    left, right = st.columns([3, 2])
+    query = left.text_input(
+        "Search tokens", key="vocab_query", **KEEP,
+        placeholder="e.g. ing, ·the, or ^\\p{Han} as a regex",
+        help="Finds tokens containing the text. A leading space can be typed as a space or as ·.")
+    scripts = right.multiselect("Unicode script", script_options(df), key="vocab_scripts", **KEEP,
+                                placeholder="All scripts")
+    a, b, c = st.columns([1, 1, 2])
+    use_regex = a.toggle("Regular expression", key="vocab_regex", **KEEP)
+    ignore_case = b.toggle("Ignore case", key="vocab_case", **KEEP)
+    order = c.selectbox("Order", list(ORDERS), key="vocab_order", **KEEP,
+                        label_visibility="collapsed", format_func=lambda o: f"Order: {o}")
+    try:
+        view = select(df, query=query, use_regex=use_regex, ignore_case=ignore_case,
+                      scripts=scripts, order=order)
+    except VocabularySearchError as exc:
+        st.error(str(exc))
+        return
+    st.caption(f"{len(view):,} of {len(df):,} tokens. Click a column header to sort, a row to "
+               "see how that token was built.")
+    ids = view["id"].tolist()
+    st.dataframe(view, hide_index=True, height=420, column_order=list(COLUMNS),
+                 column_config=COLUMNS, key=TABLE_KEY, on_select=partial(_pick_row, ids),
+                 selection_mode="single-row", placeholder="—")
+
+
+# --- one token ------------------------------------------------------------------------------
+
+
+def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
+    """The selected token: facts, its merge tree, and the tokens built from it."""
+    ids = set(df["id"])
+    if st.session_state.get(TOKEN_KEY) not in ids:  # first visit, or another tokenizer
+        st.session_state[TOKEN_KEY] = default_token(tok)
+    st.subheader("A token up close")
+    token_id = st.number_input("Token id", min_value=0, max_value=int(df["id"].max()), step=1,
+                               key=TOKEN_KEY, **KEEP, width=240,
+                               help="Or click a row of the table above.")
+    if token_id not in ids:
+        st.warning(f"There is no token {token_id} in this vocabulary; its special tokens leave "
+                   "gaps between ids.")
+        return
+    row = df.loc[df["id"] == token_id].iloc[0]
+    rank = f" · merge #{row['rank']:,}, pair seen {row['count']:,}× when learned" \
+        if pd.notna(row["rank"]) else f" · {KIND_NAMES.get(row['kind'], row['kind'])}"
+    st.markdown(f"### {inline_code(row['shown'])}")
+    st.caption(f"id {token_id} · bytes {row['hex'] or '—'} · script {row['script']}{rank} · "
+               f"{row['frequency']:,} occurrences in the active corpus")
+    shown = df.set_index("id")["shown"]
+    tree_col, uses_col = st.columns(2)
+    with tree_col:
+        _merge_tree(tok, token_id, shown)
+    with uses_col:
+        _built_from(tok, token_id, shown)
+
+
+def _merges_frame(merges: list[Merge], shown: pd.Series) -> pd.DataFrame:
+    """Merges as a table of readable tokens (looked up in the table, not rebuilt)."""
+    return pd.DataFrame({
+        "rank": [m.rank for m in merges], "id": [m.token_id for m in merges],
+        "token": shown.loc[[m.token_id for m in merges]].to_list(),
+        "left": shown.loc[[m.left_id for m in merges]].to_list(),
+        "right": shown.loc[[m.right_id for m in merges]].to_list(),
+        "count": [m.count for m in merges]})
+
+
+def _merge_tree(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
+    st.markdown("**How it was built**")
+    tree = tok.merge_tree(token_id)
+    if tree.rank is None:
+        st.caption("A base symbol or special token: nothing was merged to make it.")
+        return
+    steps = recipe(tree)
+    st.caption(f"{len(tree.leaves())} base symbols, {len(steps)} merges, {depth(tree)} levels. "
+               "Boxes show the merge rank (#) and the pair's count when it was learned.")
+    st.graphviz_chart(tree_dot(tree))
+    with st.expander(f"The {len(steps)} merges in training order"):
+        st.dataframe(_merges_frame([tok.merges[s.rank] for s in steps], shown), hide_index=True)
+
+
+def _built_from(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
+    st.markdown("**Tokens built from it**")
+    recursive = st.toggle("Follow recursively", key="vocab_recursive", **KEEP,
+                          help="Off: merges that use it directly as their left or right part. "
+                               "On: every token whose merge tree contains it.")
+    merges = built_from(tok, token_id, recursive=recursive)
+    how = ("anywhere in their merge tree" if recursive
+           else "directly, as the left or right part of their merge")
+    st.caption(f"{len(merges):,} tokens use {inline_code(shown[token_id])} {how}.")
+    if merges:
+        st.dataframe(_merges_frame(merges, shown), hide_index=True, height=300)
+
+
+# --- charts and fragments -------------------------------------------------------------------
+
+
+def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
+    st.markdown("**Token lengths**")
+    unit = st.segmented_control("Length in", ["bytes", "characters"], default="bytes",
+                                required=True, key="vocab_length_unit", **KEEP)
+    lengths, allocation, counts = _figures(fingerprint(tok), unit, df)
+    st.plotly_chart(lengths, key="vocab_lengths")
+    st.markdown("**Vocabulary allocation by script**: how many tokens serve each writing system")
+    st.plotly_chart(allocation, key="vocab_scripts_chart")
+    st.caption("Common: spaces, digits, punctuation, symbols and emoji · bytes: tokens that are "
+               "only part of a character · marker: special tokens, [UNK] and </w>.")
+    st.markdown("**Count when learned against merge rank**")
+    st.plotly_chart(counts, key="vocab_counts")
+    st.caption("Each merge joins the most frequent pair left, so counts fall with rank: late "
+               "merges serve rarer and rarer text.")
+
+
+def render_fragments(df: pd.DataFrame) -> None:
+    fragments = select(df[~df["utf8"]], order="most frequent in the corpus")
+    if fragments.empty:
+        st.info("Every token here is valid UTF-8 on its own: the vocabulary never splits a "
+                "character (typical of character-level BPE without byte fallback).")
+        return
+    st.caption(f"{len(fragments):,} tokens hold part of a multi-byte character, so they mean "
+               "nothing alone: they decode only next to the tokens that complete the character "
+               "(é is the bytes C3 A9; C3 alone is a fragment). Byte-level BPE has them by design. "
+               "Most frequent in the active corpus first.")
+    st.dataframe(fragments, hide_index=True, height=360, column_config=COLUMNS, placeholder="—",
+                 column_order=["id", "shown", "hex", "n_bytes", "kind", "rank", "count",
+                               "frequency"])
+
+
+# --- comparing two tokenizers ---------------------------------------------------------------
+
+
+def render_diff(tok: Tokenizer) -> None:
+    names = list(state.tokenizers())
+    with st.expander("Load another tokenizer to compare", expanded=len(names) < 2):
+        loaders.load_panel(key="vocab_load")
+    if len(names) < 2:
+        st.info("This session has one tokenizer. Train another on the Train page, or load one "
+                "above, to compare their vocabularies.")
+        return
+    a_col, b_col = st.columns(2)
+    name_a = a_col.selectbox("Tokenizer A", names, index=names.index(tok.name),
+                             key="vocab_diff_a", **KEEP)
+    rest = [n for n in names if n != name_a]
+    name_b = b_col.selectbox("Tokenizer B", rest, key="vocab_diff_b", **KEEP)
+    a, b = state.tokenizers()[name_a], state.tokenizers()[name_b]
+    d = _diff(fingerprint(a), fingerprint(b), a, b)
+    cols = st.columns(3)
+    cols[0].metric("Only in A", f"{len(d.only_a):,}")
+    cols[1].metric("Only in B", f"{len(d.only_b):,}")
+    cols[2].metric("Shared", f"{len(d.shared):,}")
+    st.caption(f"Tokens are the same when they stand for the same bytes. {diff_summary(d)}")
+    tabs = st.tabs([f"Only in A ({len(d.only_a):,})", f"Only in B ({len(d.only_b):,})",
+                    f"Shared ({len(d.shared):,})"])
+    empty = ("Every token of A is also in B.", "Every token of B is also in A.",
+             "The two vocabularies have no token in common.")
+    for tab, entries, side, none in zip(tabs, (d.only_a, d.only_b, d.shared), ("a", "b", "both"),
+                                        empty):
+        with tab:
+            if not entries:
+                st.info(none)
+                continue
+            st.dataframe(diff_frame(entries, side=side), hide_index=True, height=360,
+                         column_config={"id_a": _NUM("id in A", format="%d"),
+                                        "rank_a": _NUM("rank in A", format="%d"),
+                                        "id_b": _NUM("id in B", format="%d"),
+                                        "rank_b": _NUM("rank in B", format="%d")})
