@@ -53,7 +53,7 @@ def _read_input(path: str) -> str:
 
 
 def _cmd_encode(args) -> int:
-    tok = files.load(args.tokenizer)
+    tok = files.load(args.tokenizer, pretokenizer=args.pretokenizer)
     text = _read_input(args.input)
     allowed = "all" if args.allow_special else frozenset()
     if args.show == "ids":
@@ -74,7 +74,7 @@ def _cmd_encode(args) -> int:
 
 
 def _cmd_decode(args) -> int:
-    tok = files.load(args.tokenizer)
+    tok = files.load(args.tokenizer, pretokenizer=args.pretokenizer)
     raw = args.ids if args.ids else sys.stdin.read().split()
     try:
         ids = [int(x) for x in raw]
@@ -85,7 +85,7 @@ def _cmd_decode(args) -> int:
 
 
 def _cmd_info(args) -> int:
-    tok = files.load(args.tokenizer)
+    tok = files.load(args.tokenizer, pretokenizer=args.pretokenizer)
     print(f"name:          {tok.name}")
     print(f"unit:          {tok.unit}")
     print(f"pre-tokenizer: {tok.pretokenizer or 'custom regex'}")
@@ -148,6 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("tokenizer", help="tokenizer file")
     i.add_argument("--merges", type=int, default=10, help="how many merges to list (default 10)")
     i.set_defaults(func=_cmd_info)
+    for sp in (e, d, i):
+        sp.add_argument("--pretokenizer", default=None,
+                        help="for a .tiktoken file that stores no pattern: its pre-tokenizer "
+                             "(gpt2, cl100k or o200k)")
     return p
 
 

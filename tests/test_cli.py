@@ -36,3 +36,15 @@ def test_errors_are_one_line_not_tracebacks(tmp_path):
     assert r.stderr.startswith("error: ") and "Traceback" not in r.stderr
     r = run("train", str(bad), "-o", str(tmp_path / "x.json"), "--pretokenizer", "([")
     assert r.returncode == 2 and "invalid pre-tokenizer regex" in r.stderr
+
+
+def test_a_tiktoken_rank_file_needs_and_takes_its_pretokenizer(tmp_path):
+    import bpe_core
+
+    tok = bpe_core.train("hello world hello there " * 20, max_merges=20, pretokenizer="cl100k")
+    path = tmp_path / "x.tiktoken"
+    tok.save(path, format="tiktoken")
+    r = run("encode", str(path), stdin="hello")
+    assert r.returncode == 2 and "cl100k" in r.stderr
+    r = run("encode", str(path), "--pretokenizer", "cl100k", stdin="hello there")
+    assert r.stdout.split() == [str(i) for i in tok.encode("hello there")]
