@@ -190,6 +190,11 @@ class Tokenizer:
             return self._special_ids[i].encode("utf-8")
         return self._bytes[i]
 
+    def ends_word(self, i: int) -> bool:
+        """Does token ``i`` end with the ``</w>`` end-of-word marker?"""
+        self._check_id(i)
+        return i < len(self._eow) and self._eow[i]
+
     def display(self, i: int) -> str:
         """Readable text of a token: ``"est</w>"``, ``" re"``, or hex like ``<E4 BD>``."""
         self._check_id(i)

@@ -25,7 +25,6 @@ import regex
 
 from .scripts import dominant_script
 from .tokenizer import Merge, Tokenizer
-from .vocab import END_OF_WORD, show_bytes
 
 #: The "script" of a token whose bytes are not valid UTF-8 on their own (part of a character).
 BYTES = "bytes"
@@ -61,23 +60,7 @@ def token_ids(tok: Tokenizer) -> list[int]:
     return list(range(tok.n_base + len(tok.merges))) + sorted(tok.special_tokens.values())
 
 
-def _word_final(tok: Tokenizer) -> list[bool]:
-    """Per base symbol and merge: does the token end with the ``</w>`` marker?"""
-    eow = [k == "eow" for k in tok.base.kinds]
-    for m in tok.merges:
-        eow.append(eow[m.right_id])  # a merge ends a word when its right part does
-    return eow
-
-
-def _shown(tok: Tokenizer, i: int, word_final: bool) -> str:
-    """A token's text from its whole bytes, so a character built from byte merges reads as
-    itself ("的"), not as its parts' hex ("<E7><9A><84>"); markers and specials as they are."""
-    if tok.kind(i) in ("special", "unk", "eow"):
-        return tok.display(i)
-    return show_bytes(tok.token_bytes(i)) + (END_OF_WORD if word_final else "")
-
-
-def _row(tok: Tokenizer, i: int, word_final: bool) -> TokenRow:
+def _row(tok: Tokenizer, i: int) -> TokenRow:
     data, kind, merge = tok.token_bytes(i), tok.kind(i), tok.merge_for(i)
     try:
         text = data.decode("utf-8")
@@ -89,7 +72,7 @@ def _row(tok: Tokenizer, i: int, word_final: bool) -> TokenRow:
         script = MARKER
     else:
         script = dominant_script(text)
-    return TokenRow(i, _shown(tok, i, word_final), data.hex(" ").upper(), len(data),
+    return TokenRow(i, tok.display(i), data.hex(" ").upper(), len(data),
                     None if text is None else len(text), kind,
                     merge.rank if merge else None, merge.count if merge else None,
                     script, text is not None)
@@ -106,8 +89,7 @@ def vocabulary(tok: Tokenizer) -> list[TokenRow]:
     >>> rows[0xE4].token, rows[0xE4].chars, rows[0xE4].script
     ('<E4>', None, 'bytes')
     """
-    eow = _word_final(tok)
-    return [_row(tok, i, i < len(eow) and eow[i]) for i in token_ids(tok)]
+    return [_row(tok, i) for i in token_ids(tok)]
 
 
 def not_utf8(rows: Iterable[TokenRow]) -> list[TokenRow]:
@@ -199,11 +181,10 @@ class VocabDiff:
 def _keys(tok: Tokenizer) -> dict[tuple, int]:
     """Token identity -> id. Tokens are the same when they stand for the same bytes, with the
     same ``</w>`` marker; special tokens and ``[UNK]`` match only their own kind."""
-    eow = _word_final(tok)
     keys: dict[tuple, int] = {}
     for i in token_ids(tok):
         kind = tok.kind(i)
-        marker = kind if kind in ("special", "unk") else ("eow" if eow[i] else "")
+        marker = kind if kind in ("special", "unk") else ("eow" if tok.ends_word(i) else "")
         keys.setdefault((marker, tok.token_bytes(i)), i)
     return keys
 
@@ -221,7 +202,7 @@ def diff(a: Tokenizer, b: Tokenizer) -> VocabDiff:
     keys_a, keys_b = _keys(a), _keys(b)
 
     def entry(tok: Tokenizer, key: tuple, i: int, **ids) -> DiffEntry:
-        return DiffEntry(_shown(tok, i, key[0] == "eow"), key[1].hex(" ").upper(), **ids)
+        return DiffEntry(tok.display(i), key[1].hex(" ").upper(), **ids)
 
     def rank(tok: Tokenizer, i: int) -> int | None:
         m = tok.merge_for(i)
