@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass
-from itertools import chain, repeat
-from multiprocessing import get_context
+from itertools import accumulate, chain, repeat
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
+from .gc_pause import gc_paused
 from .pretokenize import compile_pattern, special_splitter
 from .vocab import UNK, Base, token_display
 
@@ -88,7 +88,6 @@ _CACHE_PIECES = 200_000
 _CACHED_LIMITS = 4
 #: Below this many characters, ``encode_batch`` does not start worker processes.
 _BATCH_PARALLEL_MIN_CHARS = 1 << 20
-_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))  # the bytes UTF-8 never starts a character with
 
 
 class Tokenizer:
@@ -231,7 +230,8 @@ class Tokenizer:
         # min() and index() find the leftmost lowest in C, and a merge re-ranks only its two
         # neighbours. Leftmost-first equals merging every occurrence of the pair at once: the
         # pairs a merge creates all hold the new token, so they rank after it.
-        get, n_base, none = self._ranks.get, self.n_base, len(self.merges)
+        none = len(self.merges)
+        get, n_base = self._ranks.get, len(self._bytes) - none
         ranks = list(map(get, zip(ids, ids[1:]), repeat(none)))
         while ranks:
             best = min(ranks)
@@ -345,6 +345,8 @@ class Tokenizer:
         """
         limit = self._limit(upto)
         encode_piece = None if method == "rank" else self._piece_encoder(method)
+        if encode_piece is None and self._splitter is None:
+            return self._encode_ordinary(text, limit)  # the common case, without a copy
         out: list[int] = []
         for _, seg in self._segments(text, allowed_special, disallowed_special):
             if isinstance(seg, int):
@@ -398,8 +400,9 @@ class Tokenizer:
                 batch, size = [], 0
         if batch:
             batches.append(batch)
-        context = get_context("spawn" if os.name == "nt" else "fork")
-        with context.Pool(processes, _batch_start, (self, kwargs)) as pool:
+        from .words import worker_pool
+
+        with worker_pool(processes, _batch_start, (self, kwargs)) as pool:
             return [ids for done in pool.imap(_batch_encode, batches) for ids in done]
 
     def spans(self, text: str, *, allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
@@ -409,14 +412,16 @@ class Tokenizer:
         limit = self._limit(upto)
         encode_piece = self._piece_encoder(method)
         out: list[TokenSpan] = []
-        for start, seg in self._segments(text, allowed_special, disallowed_special):
-            if isinstance(seg, int):
-                s = self._special_ids[seg]
-                out.append(TokenSpan(seg, s, s.encode(), start, start + len(s), special=True))
-                continue
-            for m in self._regex.finditer(seg):
-                if m.start() != m.end():
-                    out.extend(self._piece_spans(m.group(), start + m.start(), limit, encode_piece))
+        with gc_paused():  # one object per token, never in a cycle: see gc_pause.py
+            for start, seg in self._segments(text, allowed_special, disallowed_special):
+                if isinstance(seg, int):
+                    s = self._special_ids[seg]
+                    out.append(TokenSpan(seg, s, s.encode(), start, start + len(s), special=True))
+                    continue
+                for m in self._regex.finditer(seg):
+                    if m.start() != m.end():
+                        out.extend(self._piece_spans(m.group(), start + m.start(), limit,
+                                                     encode_piece))
         return out
 
     def _piece_spans(self, piece: str, start: int, limit: int, encode_piece) -> list[TokenSpan]:
@@ -436,20 +441,19 @@ class Tokenizer:
             return spans
         data = piece.encode("utf-8")
         if self.unit == "byte":
-            # One base symbol per byte. Characters are counted by their first bytes (the
-            # continuation bytes 80-BF deleted in C); a token that starts or ends inside a
+            # One base symbol per byte. lead[k]: byte k starts a character (k = len: the end);
+            # before[k]: characters started before byte k. A token that starts or ends inside a
             # character is partial and shares that character with its neighbour.
-            spans, lo, chars, n = [], 0, 0, len(data)
+            lead = [b & 0xC0 != 0x80 for b in data]
+            lead.append(True)
+            before = [0, *accumulate(lead)]
+            spans, lo, length = [], 0, self._length
             for i in ids:
-                hi = lo + self._length[i]
-                chunk = data[lo:hi]
-                starts = lo == n or data[lo] & 0xC0 != 0x80
-                ends = hi == n or data[hi] & 0xC0 != 0x80
-                first = chars if starts else chars - 1
-                chars += len(chunk.translate(None, _CONTINUATION_BYTES))
-                spans.append(TokenSpan(i, shown[i], chunk, start + first,
-                                       start + (chars if hi > lo else first),
-                                       partial=not (starts and ends)))
+                hi = lo + length[i]
+                first = before[lo + 1] - 1
+                spans.append(TokenSpan(i, shown[i], data[lo:hi], start + first,
+                                       start + (before[hi] if hi > lo else first),
+                                       not (lead[lo] and lead[hi])))
                 lo = hi
             return spans
         # char_at[k]: index (in the piece) of the character holding byte k; boundary[k]: k starts one

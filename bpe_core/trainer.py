@@ -7,11 +7,13 @@ deduplicated words with counts, and we keep
   counts them, so "a a a" holds the pair (a, a) twice);
 * ``where``: pair -> indices of the words that hold it (never shrunk eagerly: stale entries are
   skipped when met);
-* a heap of candidate pairs with lazy invalidation.
+* a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
+  invalidation: an entry whose count fell is fixed only when it reaches the top.
 
 A merge touches only the words that hold the merged pair, and in them only the pairs next to each
-merge site change. The result is exactly the reference trainer's (``reference.py``); the property
-tests check it.
+merge site change; each word is rewritten in place, jumping between sites with ``list.index``.
+The result is exactly the reference trainer's (``reference.py``); the property tests check it.
+The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 
 >>> tok = train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, max_merges=3,
 ...             unit="char", pretokenizer="whitespace", min_frequency=1)
@@ -21,12 +23,11 @@ tests check it.
 
 from __future__ import annotations
 
-import gc
 import heapq
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from .gc_pause import gc_paused
 from .pretokenize import END_OF_WORD, resolve
 from .tokenizer import Merge, Tokenizer
 from .vocab import Base, byte_base, char_base, token_display
@@ -149,7 +150,7 @@ class Trainer:
                         byte_fallback=self.byte_fallback)
         self._target = self._merge_target(len(base))
         self._merges, self.stop_reason = [], None
-        with _gc_paused():
+        with gc_paused():
             self._state = _State(self.word_counts, base, self.tie_break, self.min_frequency,
                                  watched=watched)
 
@@ -279,15 +280,18 @@ class _State:
     def _first_occurrence(self, pair) -> tuple[int, int]:
         """(word index, offset in base symbols) of the earliest occurrence of ``pair``."""
         a, b = pair
-        ws = self.where[pair]
-        # The smallest word index usually still holds the pair: try it before sorting them all.
-        for wi in _smallest_first(ws):
-            w = self.words[wi]
-            j = _find(w, a, b)
-            if j >= 0:
-                return wi, sum(map(self.length.__getitem__, w[:j]))
-            ws.discard(wi)  # stale: the pair left this word in an earlier merge
-        raise AssertionError(f"pair {pair} has a count but no occurrence")
+        ws, words = self.where[pair], self.words
+        wi = min(ws)  # usually still holds the pair: try it before sorting them all
+        j = _find(words[wi], a, b)
+        if j < 0:
+            for wi in sorted(ws):
+                j = _find(words[wi], a, b)
+                if j >= 0:
+                    break
+                ws.discard(wi)  # stale: the pair left this word in an earlier merge
+            else:
+                raise AssertionError(f"pair {pair} has a count but no occurrence")
+        return wi, sum(map(self.length.__getitem__, words[wi][:j]))
 
     def _settle_top(self) -> tuple[tuple[int, int], int] | None:
         """Fix the heap top until it is exact; return it (still on the heap) or None."""
@@ -298,16 +302,22 @@ class _State:
             c = counts.get(pair, 0)
             if c < floor:
                 heapq.heappop(heap)
-            elif c != -negc:
+                continue
+            runner_up = min(heap[1:3], default=None)
+            if c != -negc:
                 # The count fell since the push; the old first occurrence is still a lower
                 # bound (occurrences only ever disappear), so keep it, marked inexact.
-                heapq.heapreplace(heap, (-c, k1, k2, a, b, self.first))
-            elif inexact and len(heap) > 1 and -min(heap[1:3])[0] >= c:
+                entry = (-c, k1, k2, a, b, self.first)
+            elif inexact and runner_up is not None and -runner_up[0] >= c:
                 # Its exact first occurrence only matters against a pair of the same count, and
                 # the runner-up (whose count is an upper bound) may have it: look it up.
-                heapq.heapreplace(heap, (-c, *self._first_occurrence(pair), a, b, 0))
+                entry = (-c, *self._first_occurrence(pair), a, b, 0)
             else:
                 return pair, c
+            if runner_up is None or entry <= runner_up:
+                heap[0] = entry  # still on top: no need to sift it down
+            else:
+                heapq.heapreplace(heap, entry)
         return None
 
     def pop_best(self) -> tuple[tuple[int, int], int] | None:
@@ -334,9 +344,9 @@ class _State:
         a, b = pair
         words, wcounts, counts, where, hist = (self.words, self.wcounts, self.counts, self.where,
                                                self.hist)
-        grown: dict[tuple[int, int], int] = {}  # new pair (it holds `new`) -> its count
-        gget = grown.get
-        born: dict[tuple[int, int], set[int]] = {}  # new pair -> the words it was born in
+        # New pair (it holds `new`) -> the words it is born in, a word once per occurrence: the
+        # pair's count and word set are made from this list at the end, in C.
+        born: dict[tuple[int, int], list[int]] = {}
         sites = 0
         for wi in where.pop(pair):
             w = words[wi]
@@ -357,8 +367,8 @@ class _State:
                     sites += c
                     if j:  # the pair on the left now ends in the new token
                         p = w[j - 1]
-                        if p == new:  # "a b a b": (new, a) was born at the site just before
-                            grown[new, a] -= c
+                        if p == new:  # "a b a b": (new, a), born at the site just before, is undone
+                            born[new, a].pop()
                         else:
                             q = (p, a)
                             n = counts[q] - c
@@ -370,12 +380,11 @@ class _State:
                                 del counts[q]
                                 where.pop(q, None)
                         q = (p, new)
-                        grown[q] = gget(q, 0) + c
                         ws = born.get(q)
                         if ws is None:
-                            born[q] = {wi}
+                            born[q] = [wi]
                         else:
-                            ws.add(wi)
+                            ws.append(wi)
                     if j + 1 < last:  # and the pair on the right starts with it
                         nx = w[j + 2]  # never `new`: the sites to the right are still to come
                         q = (b, nx)
@@ -388,12 +397,11 @@ class _State:
                             del counts[q]
                             where.pop(q, None)
                         q = (new, nx)
-                        grown[q] = gget(q, 0) + c
                         ws = born.get(q)
                         if ws is None:
-                            born[q] = {wi}
+                            born[q] = [wi]
                         else:
-                            ws.add(wi)
+                            ws.append(wi)
                     w[j:j + 2] = (new,)
                     last -= 1
                 j += 1
@@ -403,12 +411,12 @@ class _State:
         if hist is not None and rest:
             _recount(hist, rest, 0)
         heap, first, floor = self.heap, self.first, self.floor
+        count_of = wcounts.__getitem__
         for q, ws in born.items():
-            c = grown[q]
-            if not c:
+            if not ws:
                 continue  # undone at once: "a b a b" merges the (new, a) it made
-            counts[q] = c
-            where[q] = ws
+            counts[q] = c = sum(map(count_of, ws))
+            where[q] = set(ws)
             if hist is not None:
                 _recount(hist, 0, c)
             if c >= floor:
@@ -442,14 +450,6 @@ def _find(w: list[int], a: int, b: int) -> int:
     return -1
 
 
-def _smallest_first(ws: set[int]) -> Iterator[int]:
-    """The members of ``ws`` in increasing order, without sorting when the first one will do."""
-    if ws:
-        low = min(ws)
-        yield low
-        yield from sorted(ws - {low})
-
-
 def train_progress_line(step: MergeStep) -> str:
     """One line about a merge, for logs: ``merge 12: 'th' + 'e' -> 'the' (count 523)``."""
     return f"merge {step.rank}: {step.left!r} + {step.right!r} -> {step.token!r} (count {step.count:,})"
@@ -469,26 +469,13 @@ def train(corpus: Corpus, vocab_size: int | None = None, *, max_merges: int | No
                       pretokenizer=pretokenizer, tie_break=tie_break,
                       special_tokens=special_tokens, byte_fallback=byte_fallback,
                       processes=processes, max_ties=0, name=name)
-    # Nobody watches these steps: skip the tie bookkeeping and the MergeStep objects.
-    trainer._prepare(corpus, watched=False)
-    with _gc_paused():
+    with gc_paused():
+        # Nobody watches these steps: skip the tie bookkeeping and the MergeStep objects.
+        trainer._prepare(corpus, watched=False)
         while trainer._merge_next() is not None:
             pass
-    return trainer.tokenizer
-
-
-@contextmanager
-def _gc_paused():
-    """Hold off the cyclic garbage collector during a burst of allocations.
-
-    Training builds hundreds of thousands of small lists, sets and tuples that never form
-    reference cycles; without this the collector walks all of them again and again (about a
-    tenth of the training time on a 10 MB corpus).
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
+        tok = trainer.tokenizer
+        # Free the training state (reference counting does it: there are no cycles) before the
+        # collector is back; it would otherwise walk every object of it once more.
+        trainer._state = None
+    return tok

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 import os
+import threading
 from collections import Counter
 from multiprocessing import get_context
 from pathlib import Path
@@ -153,9 +154,7 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
     docs = _documents(corpus, cuttable)
     total: Counter = Counter()
     if processes > 1 and _large(corpus):
-        # "forkserver", not "fork": the app trains inside Streamlit's threaded server, and a
-        # process forked from a threaded one can deadlock on a lock some thread held.
-        with get_context("spawn" if os.name == "nt" else "forkserver").Pool(processes) as pool:
+        with worker_pool(processes) as pool:
             jobs = ((doc, pattern, specials) for doc in docs)
             for counts in pool.imap(_count_part, jobs):
                 total.update(counts)  # merged in corpus order: first appearances are kept
@@ -164,6 +163,20 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
             _count_into(total, doc, pattern, specials)
     total.pop("", None)
     return dict(total)
+
+
+def worker_pool(processes: int, initializer=None, initargs=()):
+    """A pool of worker processes, started the fastest way that is safe here.
+
+    Forked when this process runs a single thread: nothing to start or import again. Otherwise
+    from a fork server, because the app runs inside Streamlit's threaded server, and a process
+    forked from a threaded one can deadlock on a lock that another thread held.
+    """
+    if os.name == "nt":
+        method = "spawn"
+    else:
+        method = "fork" if threading.active_count() == 1 else "forkserver"
+    return get_context(method).Pool(processes, initializer, initargs)
 
 
 def _large(corpus) -> bool:
