@@ -347,6 +347,26 @@ class _State:
         # New pair (it holds `new`) -> the words it is born in, a word once per occurrence: the
         # pair's count and word set are made from this list at the end, in C.
         born: dict[tuple[int, int], list[int]] = {}
+
+        def lose(q: tuple[int, int], c: int) -> None:
+            """An old pair next to a merge site loses one occurrence in a word of count c."""
+            n = counts[q] - c
+            if hist is not None:
+                _recount(hist, n + c, n)
+            if n:
+                counts[q] = n
+            else:
+                del counts[q]
+                where.pop(q, None)
+
+        def gain(q: tuple[int, int], wi: int) -> None:
+            """A pair holding the new token is born in word wi."""
+            ws = born.get(q)
+            if ws is None:
+                born[q] = [wi]
+            else:
+                ws.append(wi)
+
         sites = 0
         for wi in where.pop(pair):
             w = words[wi]
@@ -370,38 +390,12 @@ class _State:
                         if p == new:  # "a b a b": (new, a), born at the site just before, is undone
                             born[new, a].pop()
                         else:
-                            q = (p, a)
-                            n = counts[q] - c
-                            if hist is not None:
-                                _recount(hist, n + c, n)
-                            if n:
-                                counts[q] = n
-                            else:
-                                del counts[q]
-                                where.pop(q, None)
-                        q = (p, new)
-                        ws = born.get(q)
-                        if ws is None:
-                            born[q] = [wi]
-                        else:
-                            ws.append(wi)
+                            lose((p, a), c)
+                        gain((p, new), wi)
                     if j + 1 < last:  # and the pair on the right starts with it
                         nx = w[j + 2]  # never `new`: the sites to the right are still to come
-                        q = (b, nx)
-                        n = counts[q] - c
-                        if hist is not None:
-                            _recount(hist, n + c, n)
-                        if n:
-                            counts[q] = n
-                        else:
-                            del counts[q]
-                            where.pop(q, None)
-                        q = (new, nx)
-                        ws = born.get(q)
-                        if ws is None:
-                            born[q] = [wi]
-                        else:
-                            ws.append(wi)
+                        lose((b, nx), c)
+                        gain((new, nx), wi)
                     w[j:j + 2] = (new,)
                     last -= 1
                 j += 1
