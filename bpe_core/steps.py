@@ -82,21 +82,6 @@ class StepTables:
         return tuple(p for p in self.pairs if p.status == TIED)
 
 
-def segment(tok: Tokenizer, piece: str, upto: int | None = None) -> tuple[int, ...]:
-    """Token ids of one pre-tokenized piece with the first ``upto`` merges (all when None).
-
-    Unlike ``tok.encode`` this does not run the pre-tokenizer again: a training word is already
-    one piece, and a custom regex need not cut its own pieces the same way twice.
-
-    >>> from bpe_core import train
-    >>> tok = train({"hug": 10, "pug": 5}, unit="char", pretokenizer="whitespace", max_merges=2,
-    ...             min_frequency=1)
-    >>> [tok.display(i) for i in segment(tok, "hug", 1)]
-    ['h', 'ug']
-    """
-    return tok._encode_piece(piece, tok._limit(upto))
-
-
 def step_tables(tok: Tokenizer, word_counts: Mapping[str, int], step: int) -> StepTables:
     """The three tables after ``step`` merges of ``tok``, over the training ``word_counts``.
 
@@ -109,7 +94,7 @@ def step_tables(tok: Tokenizer, word_counts: Mapping[str, int], step: int) -> St
     show = tok.display
     words, freq, total = [], {}, 0
     for word, count in word_counts.items():
-        ids = segment(tok, word, step)
+        ids = tok.encode_piece(word, upto=step)
         words.append(WordRow(word, count, ids, tuple(show(i) for i in ids)))
         total += len(ids) * count
         for i in ids:

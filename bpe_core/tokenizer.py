@@ -335,6 +335,18 @@ class Tokenizer:
 
         return piece_encoder(self, method)
 
+    def encode_piece(self, piece: str, *, upto: int | None = None) -> tuple[int, ...]:
+        """Token ids of one already pre-tokenized piece (a training word), without running the
+        pre-tokenizer again; ``upto=k`` uses the first k merges.
+
+        >>> from bpe_core import train
+        >>> tok = train({"hug": 10, "pug": 5}, unit="char", pretokenizer="whitespace",
+        ...             max_merges=2, min_frequency=1)
+        >>> [tok.display(i) for i in tok.encode_piece("hug", upto=1)]
+        ['h', 'ug']
+        """
+        return self._encode_piece(piece, self._limit(upto))
+
     def encode(self, text: str, *, allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
                disallowed_special: Literal["all"] | Collection[str] = "all",
                upto: int | None = None, method: EncodeMethod = "rank") -> list[int]:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bpe_core import Trainer, steps as steps_module
-from bpe_core.steps import TIED, WINNER, segment, step_tables
+from bpe_core.steps import TIED, WINNER, step_tables
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
@@ -74,12 +74,12 @@ def test_lowest_id_rule_orders_ties_by_ids():
     assert [(t.left_id, t.right_id) for t in steps[0].ties] == ids[1:]
 
 
-def test_segment_does_not_pre_tokenize_again():
+def test_encode_piece_does_not_pre_tokenize_again():
     # "a(?=b)" matches "a" only before "b", so the piece "a" alone is no match for the regex.
     trainer, _ = trained("abab", pretokenizer=r"a(?=b)|b")
     tok = trainer.tokenizer
     assert tok.encode("a") == []
-    assert [tok.display(i) for i in segment(tok, "a")] == ["a"]
+    assert [tok.display(i) for i in tok.encode_piece("a")] == ["a"]
     assert [w.tokens for w in step_tables(tok, trainer.word_counts, 0).words] == [("a",), ("b",)]
 
 
