@@ -118,3 +118,15 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
     if pos < len(text) and label == "text":
         out.append(_text_html(text[pos:], show_whitespace))
     return '<div class="bpe-tokens">' + "".join(out) + "</div>"
+
+
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
+
+
+def md_escape(text: str) -> str:
+    r"""``text`` shown literally inside Streamlit markdown (names, file names, tokens).
+
+    >>> md_escape("**x** [a](b)")
+    '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
+    """
+    return text.translate(_MARKDOWN_SPECIAL)

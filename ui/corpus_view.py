@@ -17,7 +17,7 @@ from bpe_core.stats import CorpusStats, corpus_stats
 
 from . import state
 from .charts_corpus import COMMON_HINT, scripts_figure
-from .colour import visible
+from .colour import md_escape, visible
 from .corpus_data import (PREVIEW_CHARS, TOP_WORDS, counts_stats, inspect_upload, read_uploads,
                           top_words_table)
 from .samples import Sample, samples
@@ -68,12 +68,6 @@ PRETOKENIZER_HELP = (
     "leading space on each word; 'gpt2', 'cl100k' and 'o200k' also split off punctuation and "
     "digits, as OpenAI's tokenizers do; 'none' keeps the whole text as one piece."
 )
-_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
-
-
-def md_escape(text: str) -> str:
-    """``text`` shown literally inside Streamlit markdown (user-chosen names, file names)."""
-    return text.translate(_MARKDOWN_SPECIAL)
 
 
 # --- where the corpus comes from ------------------------------------------------------------

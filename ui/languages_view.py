@@ -19,8 +19,7 @@ from bpe_core.parallel import MAX_SENTENCES, ParallelCorpus
 from . import charts_languages as charts
 from . import languages as data
 from . import state
-from .colour import tokens_html
-from .corpus_view import md_escape as md
+from .colour import md_escape as md, tokens_html
 
 INTRO = """
 The same sentence costs a different number of tokens in each language. **Petrov et al. (2023)**

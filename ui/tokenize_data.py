@@ -22,12 +22,10 @@ import pandas as pd
 
 from bpe_core import Tokenizer, TokenSpan, show_bytes
 
-from .colour import BIDI, INVISIBLE, tokens_html, visible
+from .colour import BIDI, INVISIBLE, md_escape, tokens_html, visible
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
 MAX_URL_BYTES = 1000
-
-MD_SPECIAL = set("\\`*_{}[]()<>#+-.!|~$:")
 
 KIND_NAMES = {"byte": "base byte", "char": "base character", "unk": "unknown character",
               "eow": "end-of-word marker", "special": "special token"}
@@ -197,7 +195,7 @@ def md_literal(text: str) -> str:
     >>> md_literal("**x** [a](b)")
     '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
     """
-    return "".join("\\" + c if c in MD_SPECIAL else c for c in readable(text, whitespace=False))
+    return md_escape(readable(text, whitespace=False))
 
 
 def url_params(text: str, tokenizer: str) -> dict[str, str]:
