@@ -95,6 +95,13 @@ def compile_pattern(pattern: str) -> regex.Pattern:
             f"invalid pre-tokenizer regex {pattern!r}: {exc}. "
             f"Check brackets and escapes, or pick a preset: {', '.join(PRESETS)}."
         ) from None
+    if compiled.groups:
+        # findall, which every caller uses for speed, returns a capturing group's text instead
+        # of the whole match, so a group would silently drop the rest of each piece.
+        raise PatternError(
+            f"the pre-tokenizer regex {pattern!r} has {compiled.groups} capturing group(s); "
+            f"each match must be a whole piece, so write groups as non-capturing: (?:...)"
+        )
     return compiled
 
 

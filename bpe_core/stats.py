@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from bpe_core.pretokenize import iter_pieces, resolve
+from bpe_core.pretokenize import compile_pattern, resolve
 from bpe_core.scripts import script_counts
 
 #: ``progress`` is called each time about this many more bytes have been read, and at the end.
@@ -52,6 +52,7 @@ def corpus_stats(
     3
     """
     _, pattern = resolve(pretokenizer)  # a bad custom regex fails here, before any reading
+    findall = compile_pattern(pattern).findall
     words: Counter[str] = Counter()  # insertion order = first appearance, which breaks ties
     scripts: Counter[str] = Counter()
     n_bytes = n_characters = n_lines = reported = 0
@@ -64,7 +65,7 @@ def corpus_stats(
         n_bytes += len(document.encode("utf-8", "surrogatepass"))
         n_characters += len(document)
         n_lines += document.count("\n") + (not document.endswith("\n"))
-        words.update(piece for _, piece in iter_pieces(document, pattern))
+        words.update(findall(document))  # Counter's C loop over findall's list
         scripts.update(script_counts(document))
         if preview_left > 0:
             if preview and not preview[-1].endswith("\n"):
@@ -77,6 +78,7 @@ def corpus_stats(
             reported = n_bytes
     if progress is not None:
         progress(n_bytes)
+    words.pop("", None)  # a pattern such as \w* also matches the empty string between words
     return CorpusStats(
         bytes=n_bytes,
         characters=n_characters,

@@ -179,3 +179,11 @@ def test_a_character_merged_from_byte_pieces_displays_as_the_character():
     loaded = bpe_core.Tokenizer.from_pairs(t.base, [(m.left_id, m.right_id, m.count)
                                                     for m in t.merges], pattern=t.pattern)
     assert [m.token for m in loaded.merges] == shown
+
+
+def test_a_capturing_group_in_a_custom_regex_is_refused_with_the_fix():
+    # findall would return the group, not the whole piece, and silently drop text.
+    with pytest.raises(bpe_core.PatternError, match=r"non-capturing: \(\?:\.\.\.\)"):
+        bpe_core.train("ab cd", pretokenizer=r"(a)b|\w+|\s+")
+    t = bpe_core.train("ab cd ab", pretokenizer=r"(?:a)b|\w+|\s+", min_frequency=1)
+    assert t.decode(t.encode("ab cd")) == "ab cd"
