@@ -89,6 +89,7 @@ def test_hostile_text_is_shown_not_executed(page: Page, app_url: str, screenshot
 
 def choose(page: Page, label: str, option: str) -> None:
     """Pick ``option`` in the select box or multiselect labelled ``label``, by typing it."""
+    wait_for_app(page)  # a rerun landing while we type would close the open option list
     box = page.get_by_role("combobox", name=label)
     box.click()
     box.press_sequentially(option)
