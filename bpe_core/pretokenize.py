@@ -15,7 +15,8 @@ that our pieces, and hence our ids, agree with tiktoken's.
 from __future__ import annotations
 
 import functools
-from typing import Iterator
+import re
+from typing import Callable, Iterator
 
 import regex
 
@@ -65,6 +66,39 @@ LOSSLESS_PRESETS = frozenset({"none", "space-prefix", "gpt2", "cl100k", "o200k"}
 END_OF_WORD = "</w>"
 
 
+#: ASCII twins of the presets for Python's own ``re`` engine, which is about twice as fast as
+#: ``regex`` on plain ASCII. On text of ASCII characters only, each finds exactly the pieces of
+#: its preset: there \p{L} is [A-Za-z], \p{Lu} [A-Z], \p{Ll} [a-z], \p{N} [0-9], no character
+#: is in \p{Lt}, \p{Lm}, \p{Lo} or \p{M}, and under re.ASCII \s is the same six characters as
+#: Unicode's White_Space. (The tests compare every twin with its preset.)
+_ASCII_TWINS: dict[str, str] = {
+    GPT2_PATTERN:
+        r"""'(?:[sdmt]|ll|ve|re)| ?[A-Za-z]++| ?[0-9]++| ?[^\sA-Za-z0-9]++|\s++$|\s+(?!\S)|\s""",
+    CL100K_PATTERN:
+        r"""'(?i:[sdmt]|ll|ve|re)|[^\r\nA-Za-z0-9]?+[A-Za-z]++|[0-9]{1,3}+"""
+        r"""| ?[^\sA-Za-z0-9]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s""",
+    O200K_PATTERN: "|".join([
+        r"""[^\r\nA-Za-z0-9]?[A-Z]*[a-z]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[0-9]{1,3}""",
+        r""" ?[^\sA-Za-z0-9]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]),
+    PRESETS["space-prefix"]: PRESETS["space-prefix"],
+    PRESETS["whitespace"]: PRESETS["whitespace"],
+}
+
+# Runs of non-ASCII characters, joined across short ASCII gaps so that mostly non-ASCII text is
+# a few long runs rather than one per word.
+_NON_ASCII = regex.compile(r"[^\x00-\x7f](?:[\x00-\x7f]{0,64}[^\x00-\x7f]++)*+")
+# A place where the text may be cut without changing a preset's pieces: before a space that
+# follows a non-space (see words.py for why), searched for forwards and backwards.
+_CUT = regex.compile(r"(?<=\S)(?= )")
+_CUT_BACK = regex.compile(r"(?r)(?<=\S)(?= )")
+
+
 class PatternError(ValueError):
     """A custom pre-tokenizer regex that does not compile."""
 
@@ -103,6 +137,48 @@ def compile_pattern(pattern: str) -> regex.Pattern:
             f"each match must be a whole piece, so write groups as non-capturing: (?:...)"
         )
     return compiled
+
+
+@functools.lru_cache(maxsize=64)
+def piece_finder(pattern: str) -> Callable[[str], list[str]]:
+    """``findall`` for a pre-tokenizer regex: the fastest way to get a text's pieces.
+
+    For a preset, stretches of plain ASCII go to the preset's ASCII twin in ``re`` and the rest
+    to ``regex``, cut where both give the pieces of the whole text; the result is always exactly
+    ``compile_pattern(pattern).findall(text)``.
+
+    >>> piece_finder(PRESETS["gpt2"])("naïve code, plain code")
+    ['naïve', ' code', ',', ' plain', ' code']
+    """
+    full = compile_pattern(pattern).findall
+    try:
+        fast = re.compile(_ASCII_TWINS[pattern], re.ASCII).findall
+    except (KeyError, re.error):  # a custom regex, or a Python before 3.11 (no possessives)
+        return full
+    return functools.partial(_findall_mixed, fast, full)  # a partial pickles; a closure not
+
+
+def _findall_mixed(fast, full, text: str) -> list[str]:
+    """Pieces of ``text``: ASCII stretches by ``fast``, stretches around other characters by
+    ``full``, each stretch ending at a cut (``findall``'s endpos then acts as the text's end)."""
+    if text.isascii():
+        return fast(text)
+    out, pos = [], 0
+    for m in _NON_ASCII.finditer(text):
+        start, end = m.span()
+        if end <= pos:
+            continue  # inside the stretch just done
+        if start > pos:
+            cut = _CUT_BACK.search(text, pos, start)
+            if cut is not None:
+                out += fast(text, pos, cut.start())
+                pos = cut.start()
+        cut = _CUT.search(text, end)
+        stop = len(text) if cut is None else cut.start()
+        out += full(text, pos, stop)
+        pos = stop
+    out += fast(text, pos)
+    return out
 
 
 def split(text: str, pretokenizer: str) -> list[str]:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from bpe_core.pretokenize import compile_pattern, resolve
+from bpe_core.pretokenize import piece_finder, resolve
 from bpe_core.scripts import script_counts
 
 #: ``progress`` is called each time about this many more bytes have been read, and at the end.
@@ -52,7 +52,7 @@ def corpus_stats(
     3
     """
     _, pattern = resolve(pretokenizer)  # a bad custom regex fails here, before any reading
-    findall = compile_pattern(pattern).findall
+    findall = piece_finder(pattern)
     words: Counter[str] = Counter()  # insertion order = first appearance, which breaks ties
     scripts: Counter[str] = Counter()
     n_bytes = n_characters = n_lines = reported = 0

@@ -154,9 +154,13 @@ def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
     """
     preset, pattern = resolve(pretokenizer)
     order, pairs = recover_merges(table, source=source)
-    return Tokenizer.from_pairs(byte_base(order=order), [(a, b, 0) for a, b in pairs],
-                                pattern=pattern, pretokenizer=preset, name=name,
-                                special_tokens=dict(special_tokens or {}))
+    tok = Tokenizer.from_pairs(byte_base(order=order), [(a, b, 0) for a, b in pairs],
+                               pattern=pattern, pretokenizer=preset, name=name,
+                               special_tokens=dict(special_tokens or {}))
+    # recover_merges found every token to be, from lower ranks alone, exactly its own pair; so
+    # each token encodes alone to itself and may be looked up whole, as tiktoken does.
+    tok._trust_whole_tokens()
+    return tok
 
 
 def loads(data: bytes, *, pretokenizer: str, special_tokens: Mapping[str, int] | None = None,

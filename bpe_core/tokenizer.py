@@ -16,13 +16,14 @@ the segmentation training had reached after k steps.
 from __future__ import annotations
 
 import os
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate, chain, repeat
-from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
+from typing import AbstractSet, Collection, Iterable, Literal, Mapping, NamedTuple, Sequence
 
 from .gc_pause import gc_paused
-from .pretokenize import compile_pattern, special_splitter
+from .pretokenize import compile_pattern, piece_finder, special_splitter
 from .vocab import UNK, Base, token_display
 
 
@@ -40,12 +41,14 @@ class Merge:
     token_id: int
 
 
-@dataclass(frozen=True)
-class TokenSpan:
+class TokenSpan(NamedTuple):
     """A token as it lies in the input: ``text[start:end]`` (character offsets) is what it covers.
 
     ``partial`` is True when the token holds only part of a character's UTF-8 bytes; then its
     neighbour covers the same character too.
+
+    A named tuple, not a dataclass: ``spans`` makes one per token, and a tuple is made ten times
+    faster and, holding no containers, is soon left alone by the garbage collector.
     """
 
     id: int
@@ -124,6 +127,10 @@ class Tokenizer:
         self._special_ids = {i: s for s, i in self.special_tokens.items()}
         self._splitter = special_splitter(self.special_tokens)
         self._regex = compile_pattern(pattern)
+        self._findall = piece_finder(pattern)
+        # Piece -> token id for pieces that are whole tokens, when that is known to be what
+        # merging gives (see _trust_whole_tokens); None: always merge.
+        self._whole: dict[str, int] | None = None
         # Encoding caches, per merge limit: piece -> ids, and token -> its parts at that limit.
         self._cache: dict[int, dict[str, tuple[int, ...]]] = {}
         self._parts: dict[int, dict[int, tuple[int, ...]]] = {}
@@ -246,6 +253,23 @@ class Tokenizer:
                 ranks[i] = get((new, ids[i + 1]), none)
         return ids
 
+    def _trust_whole_tokens(self) -> None:
+        """Look pieces that are whole tokens up instead of merging them, as tiktoken does.
+
+        Only for a tokenizer whose every token is known to encode, alone, to itself: a loader
+        that checked it calls this (``.tiktoken`` files: see ``tiktoken_format.recover_merges``).
+        Then the lookup gives the ids merging would, only sooner.
+        """
+        if self.unit != "byte" or self.end_of_word:
+            raise ValueError("whole-token lookup is for byte-level tokenizers without </w>")
+        whole = {}
+        for i, data in enumerate(self._bytes):
+            try:
+                whole[data.decode("utf-8")] = i
+            except UnicodeDecodeError:
+                pass  # part of a character: never a whole piece
+        self._whole = whole
+
     def _piece_cache(self, limit: int) -> dict[str, tuple[int, ...]]:
         """The piece -> ids cache for ``limit`` (the full one and a few ``upto`` ones are kept)."""
         cache = self._cache.get(limit)
@@ -255,22 +279,27 @@ class Tokenizer:
                 old = next(k for k in self._cache if k != len(self.merges))
                 del self._cache[old]
                 self._parts.pop(old, None)
-            cache = self._cache[limit] = {"": ()}
+            cache = self._cache[limit] = _PieceCache(self, limit)
         elif len(cache) > _CACHE_PIECES:  # bounded: forget everything, start again
             cache.clear()
             cache[""] = ()
         return cache
 
     def _encode_piece(self, piece: str, limit: int) -> tuple[int, ...]:
-        cache = self._piece_cache(limit)
-        ids = cache.get(piece)
-        if ids is None:
-            ids = cache[piece] = self._encode_new(piece, limit)
-        return ids
+        return self._piece_cache(limit)[piece]
+
+    def __getstate__(self) -> dict:
+        # Pickled (for encode_batch's workers, or a cache) without the encoding caches.
+        state = dict(self.__dict__)
+        state["_cache"], state["_parts"] = {}, {}
+        return state
 
     def _encode_new(self, piece: str, limit: int) -> tuple[int, ...]:
         full = len(self.merges)
         if limit == full:
+            whole = self._whole
+            if whole is not None and piece in whole:
+                return (whole[piece],)
             return tuple(self._bpe(self.base.symbols(piece)))
         # With fewer merges, take the full encoding and split every token made by merge
         # ``limit`` or later back into its parts: rank priority equals replaying the merges in
@@ -366,24 +395,19 @@ class Tokenizer:
             elif encode_piece is None:
                 out += self._encode_ordinary(seg, limit)
             else:
-                for piece in self._regex.findall(seg):
+                for piece in self._findall(seg):
                     if piece:
                         out.extend(encode_piece(piece, limit))
         return out
 
     def _encode_ordinary(self, text: str, limit: int) -> list[int]:
         """Rank-priority ids of text without special tokens: the hot loop of encoding."""
-        pieces = self._regex.findall(text)
-        cache = self._piece_cache(limit)
-        # Every piece is looked up with C loops only (map, chain, set): a Python loop per piece
-        # would cost more than the lookups. Pieces not seen before stop the first attempt; they
-        # are merged, then the lookups run again.
-        try:
-            return list(chain.from_iterable(map(cache.__getitem__, pieces)))
-        except KeyError:
-            for piece in set(pieces).difference(cache):
-                cache[piece] = self._encode_new(piece, limit)
-        return list(chain.from_iterable(map(cache.__getitem__, pieces)))
+        # Every piece is looked up with C loops only (map, chain): a Python loop per piece would
+        # cost more than the lookups. The cache merges a piece not seen before (__missing__).
+        # New pieces add a tuple each to the cache: see gc_pause.py for why the pause.
+        with gc_paused():
+            pieces = self._findall(text)
+            return list(chain.from_iterable(map(self._piece_cache(limit).__getitem__, pieces)))
 
     def encode_batch(self, texts: Iterable[str], *, processes: int | None = None,
                      allowed_special: Literal["all"] | AbstractSet[str] = frozenset(),
@@ -547,6 +571,22 @@ class Tokenizer:
         from .files import save
 
         save(self, path, format=format)
+
+
+class _PieceCache(dict):
+    """Piece -> ids at one merge limit; a piece not seen before is encoded on first lookup.
+
+    It refers to its tokenizer weakly: a cycle would leave every dropped tokenizer to the
+    garbage collector instead of freeing it at once.
+    """
+
+    def __init__(self, tok: Tokenizer, limit: int):
+        super().__init__({"": ()})
+        self.tok, self.limit = weakref.ref(tok), limit
+
+    def __missing__(self, piece: str) -> tuple[int, ...]:
+        ids = self[piece] = self.tok()._encode_new(piece, self.limit)
+        return ids
 
 
 # encode_batch's workers: the tokenizer arrives once per process (inherited, with fork), not

@@ -20,7 +20,7 @@ from typing import Iterable, Iterator, Mapping, Union
 
 import regex
 
-from .pretokenize import PRESETS, compile_pattern, special_splitter
+from .pretokenize import PRESETS, compile_pattern, piece_finder, special_splitter
 
 Corpus = Union[str, os.PathLike, Iterable[str], Mapping[str, int]]
 
@@ -112,14 +112,13 @@ def _documents(corpus, cuttable: bool) -> Iterator[str]:
 
 
 def _count_into(counts: Counter, text: str, pattern: str, specials: tuple[str, ...]) -> None:
-    regex_ = compile_pattern(pattern)
     splitter = special_splitter(specials)
     # Special tokens are cut out first, so no piece ever spans one.
     for part in splitter.split(text) if splitter else (text,):
         if len(part) > 4 * CHUNK_CHARS:  # an uncut long text: never hold all its pieces at once
-            counts.update(map(_group, regex_.finditer(part)))
+            counts.update(map(_group, compile_pattern(pattern).finditer(part)))
         else:
-            counts.update(regex_.findall(part))  # Counter's C loop over findall's list
+            counts.update(piece_finder(pattern)(part))  # Counter's C loop over the list
 
 
 def _count_part(args: tuple[str, str, tuple[str, ...]]) -> Counter:

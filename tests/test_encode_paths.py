@@ -1,12 +1,16 @@
 """The fast encoding paths against plain ones: replayed merges, spans by hand, batches."""
 
+import gc
+import pickle
 import threading
+import weakref
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import bpe_core
 from bpe_core import tokenizer as tokenizer_module, words
+from bpe_core.pretokenize import compile_pattern, piece_finder
 from bpe_core.reference import merge_pair
 
 CORPUS = ("lower lowest newer newest wider widest 你好你好 naïve naïve café 👩‍👩‍👧 aaaa aaa\n"
@@ -114,3 +118,107 @@ def test_worker_processes_start_safely_from_a_thread(monkeypatch):
     thread.join(timeout=120)
     assert results["counts"] == words.count_words(CORPUS * 4, bpe_core.PRESETS["gpt2"])
     assert results["ids"] == [tok.encode(t) for t in texts]
+
+
+# -- pre-tokenization: ASCII stretches through Python's `re`, the rest through `regex` --------
+
+# Everything the presets tell apart: each ASCII class, apostrophes, newlines, the Unicode
+# spaces (NEL, NBSP, ideographic), letters and marks of other scripts, digits of others, emoji.
+MIXED = st.text(alphabet=st.one_of(
+    st.characters(max_codepoint=127),
+    st.sampled_from("'’sStTdDmM llL\r\n\t  \x0b\x0c\x1c\x85\xa0\u2028\u3000éÉßſKİ"
+                    "你好ăẮ\u0301\u0915\u093f١٢٣²½Ⅻ👩\u200d🦰\U0001F600\u200b\u202e")),
+    max_size=120)
+
+
+# Whole fragments, so that runs of ASCII and Unicode spaces meet often.
+FRAGMENTS = st.lists(st.sampled_from(
+    [" ", "  ", "\n", "\r\n", "\t", "\xa0", "\u3000", "\x85", "\u2028", "é", "Naïve", "word",
+     "'s", "'LL", "12345", "你好", "١٢", "--", "/", "!?", "👩\u200d🦰"]), max_size=30).map("".join)
+
+
+@settings(max_examples=300)
+@given(text=st.one_of(MIXED, FRAGMENTS), preset=st.sampled_from(sorted(bpe_core.PRESETS)))
+def test_piece_finder_gives_exactly_the_regex_pieces(text, preset):
+    pattern = bpe_core.PRESETS[preset]
+    expected = compile_pattern(pattern).findall(text)
+    assert piece_finder(pattern)(text) == expected
+    # The same text inside a long ASCII one: cut into stretches, not taken whole.
+    padded = "plain words here " * 5 + text + " and more plain words" * 5
+    assert piece_finder(pattern)(padded) == compile_pattern(pattern).findall(padded)
+
+
+@pytest.mark.parametrize("text", ["é\xa0 \nb", "x é\u3000  \n\nb c", "é\x85 \n", "a \xa0 b",
+                                  "cd  \xa0 ef", "\xa0  é", "é\n\xa0\n  x"])
+def test_stretches_are_cut_only_where_pieces_end(text):
+    # Unicode spaces beside ASCII ones: a cut after a space would split a run of spaces.
+    text = "plain words " * 3 + text + " more plain words"
+    for preset, pattern in bpe_core.PRESETS.items():
+        assert piece_finder(pattern)(text) == compile_pattern(pattern).findall(text), preset
+
+
+def test_every_ascii_character_pair_splits_as_in_regex():
+    chars = [chr(c) for c in range(128)]
+    text = " ".join(a + b + a for a in chars for b in chars)
+    for preset, pattern in bpe_core.PRESETS.items():
+        assert piece_finder(pattern)(text) == compile_pattern(pattern).findall(text), preset
+
+
+def test_a_custom_regex_is_left_to_regex():
+    assert piece_finder(r"\w+") == compile_pattern(r"\w+").findall
+
+
+# -- tokenizers loaded from rank files look whole tokens up, as tiktoken does -------------------
+
+@pytest.fixture(scope="module")
+def from_rank_file():
+    trained = bpe_core.train(CORPUS * 3, max_merges=200, min_frequency=2, pretokenizer="cl100k")
+    loaded = bpe_core.loads(bpe_core.files.dumps(trained, format="tiktoken"),
+                            pretokenizer="cl100k")
+    merging = bpe_core.Tokenizer(loaded.base, loaded.merges, pattern=loaded.pattern,
+                                 pretokenizer=loaded.pretokenizer)
+    return loaded, merging
+
+
+def test_every_token_of_a_rank_file_merges_to_itself(from_rank_file):
+    loaded, merging = from_rank_file
+    assert loaded._whole and merging._whole is None
+    for text, i in loaded._whole.items():
+        assert merging.encode_piece(text) == (i,)
+
+
+@given(text=TEXT, k=st.integers(0, 200))
+def test_whole_token_lookup_changes_no_id(from_rank_file, text, k):
+    loaded, merging = from_rank_file
+    assert loaded.encode(text) == merging.encode(text)
+    assert loaded.encode(text, upto=k) == merging.encode(text, upto=k)
+
+
+def test_whole_token_lookup_is_only_for_plain_byte_level():
+    tok = bpe_core.train(CORPUS, max_merges=20, unit="char", pretokenizer="end-of-word")
+    with pytest.raises(ValueError, match="byte-level"):
+        tok._trust_whole_tokens()
+
+
+# -- the encoding cache -------------------------------------------------------------------------
+
+def test_a_tokenizer_pickles_without_its_caches_and_encodes_the_same(tok):
+    tok.encode(CORPUS, upto=30)
+    tok.encode(CORPUS)
+    again = pickle.loads(pickle.dumps(tok))
+    assert again._cache == {} and tok._cache
+    assert again.encode(CORPUS, upto=30) == tok.encode(CORPUS, upto=30)
+    assert again.spans(CORPUS) == tok.spans(CORPUS)
+
+
+def test_a_dropped_tokenizer_is_freed_at_once():
+    tok = bpe_core.train(CORPUS, max_merges=20)
+    tok.encode(CORPUS, upto=5)
+    tok.encode(CORPUS)
+    ref = weakref.ref(tok)
+    gc.disable()  # freed by reference counting alone: the caches make no cycle
+    try:
+        del tok
+        assert ref() is None
+    finally:
+        gc.enable()
