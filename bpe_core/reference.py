@@ -1,8 +1,9 @@
 """The textbook BPE training loop, written for clarity rather than speed.
 
-After every merge it recounts all adjacent pairs from scratch, exactly as the textbooks, minbpe
-and tiktoken's ``_educational.py`` describe. It is the oracle the fast trainer is tested against,
-and the app uses it to show what one step of the algorithm does.
+After every merge it recounts all adjacent pairs from scratch, over every occurrence of every
+word, exactly as the textbooks (Jurafsky & Martin's token learner), minbpe and tiktoken's
+``_educational.py`` describe. It is the oracle the fast trainer is tested against, and the app
+uses ``count_pairs`` and ``merge_pair`` to show what one step of the algorithm does.
 
 >>> merges = reference_train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
 ...                          unit="char", pretokenizer="whitespace", max_merges=2, min_frequency=1)
@@ -57,8 +58,10 @@ def reference_train(word_counts: dict[str, int], *, unit: str = "byte", pretoken
     preset, _ = resolve(pretokenizer)
     base = base_for(word_counts, unit=unit, end_of_word=preset == "end-of-word",
                     byte_fallback=byte_fallback)
-    words = [base.symbols(w) for w in word_counts]
-    counts = list(word_counts.values())
+    # The corpus as the textbook holds it: each occurrence of a word on its own, in corpus order
+    # as far as first appearances go (what the "first" tie rule needs).
+    words = [base.symbols(w) for w, n in word_counts.items() for _ in range(n)]
+    counts = [1] * len(words)
     merges: list[tuple[int, int, int]] = []
     while max_merges is None or len(merges) < max_merges:
         pairs = count_pairs(words, counts)

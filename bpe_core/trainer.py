@@ -24,6 +24,7 @@ The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 from __future__ import annotations
 
 import heapq
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -346,26 +347,10 @@ class _State:
                                                self.hist)
         # New pair (it holds `new`) -> the words it is born in, a word once per occurrence: the
         # pair's count and word set are made from this list at the end, in C.
-        born: dict[tuple[int, int], list[int]] = {}
-
-        def lose(q: tuple[int, int], c: int) -> None:
-            """An old pair next to a merge site loses one occurrence in a word of count c."""
-            n = counts[q] - c
-            if hist is not None:
-                _recount(hist, n + c, n)
-            if n:
-                counts[q] = n
-            else:
-                del counts[q]
-                where.pop(q, None)
-
-        def gain(q: tuple[int, int], wi: int) -> None:
-            """A pair holding the new token is born in word wi."""
-            ws = born.get(q)
-            if ws is None:
-                born[q] = [wi]
-            else:
-                ws.append(wi)
+        born: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+        # Old pairs next to a merge site -> occurrences lost (weighted by word count); applied
+        # to `counts` at the end, once per pair instead of once per site.
+        lost: defaultdict[tuple[int, int], int] = defaultdict(int)
 
         sites = 0
         for wi in where.pop(pair):
@@ -390,15 +375,24 @@ class _State:
                         if p == new:  # "a b a b": (new, a), born at the site just before, is undone
                             born[new, a].pop()
                         else:
-                            lose((p, a), c)
-                        gain((p, new), wi)
+                            lost[p, a] += c
+                        born[p, new].append(wi)
                     if j + 1 < last:  # and the pair on the right starts with it
                         nx = w[j + 2]  # never `new`: the sites to the right are still to come
-                        lose((b, nx), c)
-                        gain((new, nx), wi)
+                        lost[b, nx] += c
+                        born[new, nx].append(wi)
                     w[j:j + 2] = (new,)
                     last -= 1
                 j += 1
+        for q, c in lost.items():
+            n = counts[q] - c
+            if hist is not None:
+                _recount(hist, n + c, n)
+            if n:
+                counts[q] = n
+            else:
+                del counts[q]
+                where.pop(q, None)
         # Every occurrence is gone (a run "a a a" counts the pair twice but merges once, so
         # what is left of its count is dropped, not decremented).
         rest = counts.pop(pair, 0)

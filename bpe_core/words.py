@@ -24,9 +24,13 @@ from .pretokenize import PRESETS, compile_pattern, piece_finder, special_splitte
 
 Corpus = Union[str, os.PathLike, Iterable[str], Mapping[str, int]]
 
-CHUNK_CHARS = 1 << 20
+CHUNK_CHARS = 1 << 18  # small enough to share a corpus evenly among workers
+# An uncut text longer than this is matched piece by piece rather than all at once.
+LONG_TEXT_CHARS = 4 << 20
 # Below this much text, starting worker processes costs more than it saves.
 PARALLEL_MIN_CHARS = 4 << 20
+# The most text one worker counts in one go (its documents are held meanwhile).
+BATCH_CHARS = 16 << 20
 
 # Where a long text may be cut so that counting the parts separately gives exactly the counts of
 # the whole: before a space that follows a non-space, or after a newline that follows a
@@ -115,16 +119,31 @@ def _count_into(counts: Counter, text: str, pattern: str, specials: tuple[str, .
     splitter = special_splitter(specials)
     # Special tokens are cut out first, so no piece ever spans one.
     for part in splitter.split(text) if splitter else (text,):
-        if len(part) > 4 * CHUNK_CHARS:  # an uncut long text: never hold all its pieces at once
+        if len(part) > LONG_TEXT_CHARS:  # an uncut long text: never hold all its pieces at once
             counts.update(map(_group, compile_pattern(pattern).finditer(part)))
         else:
             counts.update(piece_finder(pattern)(part))  # Counter's C loop over the list
 
 
-def _count_part(args: tuple[str, str, tuple[str, ...]]) -> Counter:
+def _count_batch(args: tuple[list[str], str, tuple[str, ...]]) -> Counter:
+    docs, pattern, specials = args
     counts: Counter = Counter()
-    _count_into(counts, *args)
+    for doc in docs:
+        _count_into(counts, doc, pattern, specials)
     return counts
+
+
+def _batches(docs: Iterable[str], size: int) -> Iterator[list[str]]:
+    """Consecutive documents grouped into lists of about ``size`` characters."""
+    batch, n = [], 0
+    for doc in docs:
+        batch.append(doc)
+        n += len(doc)
+        if n >= size:
+            yield batch
+            batch, n = [], 0
+    if batch:
+        yield batch
 
 
 def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] = (),
@@ -152,10 +171,15 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
         processes = os.cpu_count() or 1
     docs = _documents(corpus, cuttable)
     total: Counter = Counter()
-    if processes > 1 and _large(corpus):
+    size = _size(corpus)
+    if processes > 1 and size >= PARALLEL_MIN_CHARS:
+        # One batch of documents per process when the size is known (a stream: batches of
+        # BATCH_CHARS): merging a worker's counts into the total is a Python loop over its
+        # words, so fewer, bigger batches leave less of it to this process.
+        batch = min(-(-size // processes), BATCH_CHARS) if size < _UNKNOWN else BATCH_CHARS
         with worker_pool(processes) as pool:
-            jobs = ((doc, pattern, specials) for doc in docs)
-            for counts in pool.imap(_count_part, jobs):
+            jobs = ((docs, pattern, specials) for docs in _batches(docs, batch))
+            for counts in pool.imap(_count_batch, jobs):
                 total.update(counts)  # merged in corpus order: first appearances are kept
     else:
         for doc in docs:
@@ -178,14 +202,18 @@ def worker_pool(processes: int, initializer=None, initargs=()):
     return get_context(method).Pool(processes, initializer, initargs)
 
 
-def _large(corpus) -> bool:
+_UNKNOWN = 1 << 62
+
+
+def _size(corpus) -> int:
+    """About how many characters ``corpus`` holds (bytes for a file; _UNKNOWN for a stream)."""
     if isinstance(corpus, os.PathLike):
         try:
-            return os.path.getsize(corpus) >= PARALLEL_MIN_CHARS
+            return os.path.getsize(corpus)
         except OSError:
-            return False
+            return 0  # reading it will say what is wrong
     if isinstance(corpus, str):
-        return len(corpus) >= PARALLEL_MIN_CHARS
+        return len(corpus)
     if isinstance(corpus, (list, tuple)):
-        return sum(len(d) for d in corpus if isinstance(d, str)) >= PARALLEL_MIN_CHARS
-    return True  # a stream of documents: its size is not known up front
+        return sum(len(d) for d in corpus if isinstance(d, str))
+    return _UNKNOWN  # a stream of documents: its size is not known up front
