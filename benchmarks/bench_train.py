@@ -10,9 +10,9 @@ Byte-level BPE, GPT-2 pre-tokenization, min_frequency 2, on the 10.5 MB English 
 * bpe_core: ``bpe_core.train(Path(file), ...)`` with ``processes=1`` and ``processes=None``.
 
 Each figure is the best wall time of ``--repeat`` fresh processes, from the file on disk to the
-finished tokenizer. Then the textbook baseline: ``reference_train`` (recount every pair after
-every merge) beside ``train`` on 1 MB up to vocab 400, both from the same word counts, with the
-merges checked to be identical.
+finished tokenizer. Then the textbook baseline: ``reference_train`` (after every merge, recount
+every pair over every occurrence of every word, as the textbooks and minbpe do) beside ``train``
+on 1 MB up to vocab 400, both from the same word counts, with the merges checked to be identical.
 """
 
 from __future__ import annotations

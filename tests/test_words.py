@@ -86,3 +86,9 @@ def test_parallel_counts_equal_one_process(monkeypatch, tmp_path):
         one = words.count_words(corpus, PRESETS["cl100k"], processes=1)
         two = words.count_words(corpus, PRESETS["cl100k"], processes=2)
         assert one == two and list(one) == list(two)
+    # A stream (size unknown up front) goes out in batches of BATCH_CHARS.
+    monkeypatch.setattr(words, "BATCH_CHARS", 300)
+    docs = [text[i:i + 1000] for i in range(0, len(text), 1000)]
+    one = words.count_words(iter(docs), PRESETS["cl100k"], processes=1)
+    two = words.count_words(iter(docs), PRESETS["cl100k"], processes=2)
+    assert one == two and list(one) == list(two)

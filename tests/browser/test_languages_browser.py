@@ -18,6 +18,9 @@ def open_languages(page: Page, app_url: str) -> None:
 
 def plot_data(page: Page, key: str) -> list[dict]:
     """The traces of the plotly chart with Streamlit key ``key`` (x and y of each)."""
+    # Plotly draws after the script has finished: wait for the chart to hold its traces.
+    page.wait_for_function(
+        """key => document.querySelector(`.st-key-${key} .js-plotly-plot`)?.data""", arg=key)
     return page.evaluate(
         """key => {
             const box = document.querySelector(`.st-key-${key} .js-plotly-plot`);
