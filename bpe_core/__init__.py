@@ -10,6 +10,7 @@
 from .compress import Compression, Replacement, compress, decompress
 from .corpus import SUPPORTED_EXTENSIONS, CorpusError, decode_text, iter_upload, upload_fields
 from .files import load, load_gpt2, loads, loads_files
+from .merges import Merge, MergeList
 from .native import TokenizerFileError
 from .pretokenize import LOSSLESS_PRESETS, PRESETS, PatternError, split
 from .reference import reference_train
@@ -17,7 +18,7 @@ from .references import REFERENCE_ENCODINGS, ReferenceUnavailableError, referenc
 from .scripts import dominant_script, script_counts, script_of
 from .stats import CorpusStats, corpus_stats
 from .superbpe import StageReport, stage_report, train_superbpe
-from .tokenizer import DisallowedSpecialError, Merge, MergeTree, Tokenizer, TokenSpan
+from .tokenizer import DisallowedSpecialError, MergeTree, Tokenizer, TokenSpan
 from .trainer import MergeStep, TiedPair, Trainer, train, train_progress_line
 from .vocab import show_bytes
 from .words import CorpusReadError, count_words
@@ -28,7 +29,7 @@ __all__ = [
     "SUPPORTED_EXTENSIONS", "CorpusError", "CorpusStats", "corpus_stats", "decode_text",
     "dominant_script", "iter_upload", "script_counts", "script_of", "upload_fields",
     "Compression", "CorpusReadError", "DisallowedSpecialError", "LOSSLESS_PRESETS", "Merge",
-    "MergeStep", "MergeTree", "PRESETS", "PatternError", "Replacement", "TiedPair", "TokenSpan",
+    "MergeList", "MergeStep", "MergeTree", "PRESETS", "PatternError", "Replacement", "TiedPair", "TokenSpan",
     "Tokenizer", "TokenizerFileError", "Trainer", "compress", "count_words", "decompress", "load",
     "loads", "reference_train", "show_bytes", "split", "train", "train_progress_line",
 ]

@@ -23,22 +23,9 @@ from itertools import accumulate, chain, repeat
 from typing import AbstractSet, Collection, Iterable, Literal, Mapping, NamedTuple, Sequence
 
 from .gc_pause import gc_paused
+from .merges import Merge, MergeList, columns
 from .pretokenize import compile_pattern, piece_finder, special_splitter
 from .vocab import UNK, Base, token_display
-
-
-@dataclass(frozen=True)
-class Merge:
-    """One learned merge: ``left + right -> token`` (display texts), with ids and its count."""
-
-    rank: int
-    left: str
-    right: str
-    token: str
-    count: int
-    left_id: int
-    right_id: int
-    token_id: int
 
 
 class TokenSpan(NamedTuple):
@@ -100,23 +87,23 @@ class Tokenizer:
                  pretokenizer: str | None = None, special_tokens: Iterable[str] | Mapping[str, int] = (),
                  name: str = "bpe", stop_reason: str | None = None, config: dict | None = None):
         self.base = base
-        self.merges: tuple[Merge, ...] = tuple(merges)
         self.pattern = pattern
         self.pretokenizer = pretokenizer  # the preset name, or None for a custom regex
         self.name, self.stop_reason, self.config = name, stop_reason, dict(config or {})
         n_base = len(base)
-        self._ranks: dict[tuple[int, int], int] = {}
-        self._bytes = list(base.tokens)
-        self._eow = [k == "eow" for k in base.kinds]
-        self._length = [0 if k == "eow" else 1 for k in base.kinds]  # base symbols per token
-        for m in self.merges:
-            if m.token_id != n_base + m.rank or max(m.left_id, m.right_id) >= m.token_id:
-                raise ValueError(f"merge {m.rank} is not in training order (ids {m.left_id}, "
-                                 f"{m.right_id} -> {m.token_id})")
-            self._ranks[(m.left_id, m.right_id)] = m.rank
-            self._bytes.append(self._bytes[m.left_id] + self._bytes[m.right_id])
-            self._eow.append(self._eow[m.right_id])
-            self._length.append(self._length[m.left_id] + self._length[m.right_id])
+        left, right, count, tokens = columns(n_base, merges)
+        # Display text of every id, base symbols first (spans need one per token).
+        self._shown = [base.display(i) for i in range(n_base)] + tokens
+        self.merges = MergeList(n_base, left=left, right=right, count=count, shown=self._shown)
+        left, right = self.merges.left, self.merges.right
+        self._ranks: dict[tuple[int, int], int] = dict(zip(zip(left, right), range(len(left))))
+        data, eow, length = list(base.tokens), [k == "eow" for k in base.kinds], \
+            [0 if k == "eow" else 1 for k in base.kinds]  # length: base symbols per token
+        for a, b in zip(left, right):
+            data.append(data[a] + data[b])
+            eow.append(eow[b])
+            length.append(length[a] + length[b])
+        self._bytes, self._eow, self._length = data, eow, length
         first_special = n_base + len(self.merges)
         if isinstance(special_tokens, Mapping):
             self.special_tokens = dict(special_tokens)
@@ -140,7 +127,7 @@ class Tokenizer:
         """Build from ``(left_id, right_id, count)`` triples in merge order (count may be 0)."""
         shown = [base.display(i) for i in range(len(base))]
         data, eow = list(base.tokens), [k == "eow" for k in base.kinds]
-        merges = []
+        lefts, rights, counts = [], [], []
         for rank, (left, right, count) in enumerate(pairs):
             if not (0 <= left < len(shown) and 0 <= right < len(shown)):
                 raise ValueError(f"merge {rank} refers to token {max(left, right)}, "
@@ -148,9 +135,11 @@ class Tokenizer:
             data.append(data[left] + data[right])
             eow.append(eow[right])
             shown.append(token_display(data[-1], eow[-1]))
-            merges.append(Merge(rank, shown[left], shown[right], shown[-1], count,
-                                left, right, len(shown) - 1))
-        return cls(base, merges, **kwargs)
+            lefts.append(left)
+            rights.append(right)
+            counts.append(count)
+        return cls(base, MergeList(len(base), left=lefts, right=rights, count=counts, shown=shown),
+                   **kwargs)
 
     # -- the vocabulary ----------------------------------------------------------------------
 
@@ -206,9 +195,7 @@ class Tokenizer:
         self._check_id(i)
         if i in self._special_ids:
             return self._special_ids[i]
-        if i < self.n_base:
-            return self.base.display(i)
-        return self.merges[i - self.n_base].token
+        return self._shown[i]
 
     def merge_for(self, i: int) -> Merge | None:
         """The merge that made token ``i`` (None for base symbols and special tokens)."""
@@ -310,6 +297,7 @@ class Tokenizer:
     def _split_above(self, ids: Sequence[int], limit: int) -> tuple[int, ...]:
         """``ids`` with each token of merge rank >= ``limit`` split, recursively, into its parts."""
         top, n_base = self.n_base + limit, self.n_base
+        left, right = self.merges.left, self.merges.right
         if max(ids, default=0) < top:
             return tuple(ids)
         memo = self._parts.setdefault(limit, {})
@@ -326,8 +314,7 @@ class Tokenizer:
                     if t < top:
                         parts.append(t)
                     else:
-                        m = self.merges[t - n_base]
-                        stack += (m.right_id, m.left_id)
+                        stack += (right[t - n_base], left[t - n_base])
                 parts = memo[i] = tuple(parts)
             out.extend(parts)
         return tuple(out)
@@ -462,10 +449,7 @@ class Tokenizer:
 
     def _piece_spans(self, piece: str, start: int, limit: int, encode_piece) -> list[TokenSpan]:
         ids = encode_piece(piece, limit)
-        shown = self.__dict__.get("_shown")
-        if shown is None:  # display texts by id, made once: spans need one per token
-            shown = self._shown = ([self.base.display(i) for i in range(self.n_base)]
-                                   + [m.token for m in self.merges])
+        shown = self._shown
         if piece.isascii():
             # The common case, fast: one byte per character and one base symbol per character
             # (</w> covers none), so a token covers as many characters as it has base symbols.

@@ -5,8 +5,8 @@ deduplicated words with counts, and we keep
 
 * ``counts``: pair -> occurrences, weighted by word count (every adjacent pair, as the textbook
   counts them, so "a a a" holds the pair (a, a) twice);
-* ``where``: pair -> indices of the words that hold it (never shrunk eagerly: stale entries are
-  skipped when met);
+* ``where``: pair -> indices of the words that hold it, for pairs that can still win (never
+  shrunk eagerly: stale entries are skipped when met);
 * a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
   invalidation: an entry whose count fell is fixed only when it reaches the top.
 
@@ -30,7 +30,8 @@ from typing import Iterator
 
 from .gc_pause import gc_paused
 from .pretokenize import END_OF_WORD, resolve
-from .tokenizer import Merge, Tokenizer
+from .merges import Merge, MergeList
+from .tokenizer import Tokenizer
 from .vocab import Base, byte_base, char_base, token_display
 from .words import Corpus, count_words
 
@@ -111,7 +112,7 @@ class Trainer:
         self.end_of_word = self.preset == "end-of-word"
         self.stop_reason: str | None = None
         self.word_counts: dict[str, int] = {}
-        self._merges: list[Merge] = []
+        self._pairs: list[tuple[int, int, int]] = []  # (left id, right id, count) per merge
         self._state: _State | None = None
 
     # -- the public loop ---------------------------------------------------------------------
@@ -130,15 +131,15 @@ class Trainer:
             done = self._merge_next()
             if done is None:
                 break
-            merge, ties, n_tied, sites = done
-            a, b, new_id = merge.left_id, merge.right_id, merge.token_id
+            (a, b), count, ties, n_tied, sites = done
+            rank = len(self._pairs) - 1
+            new_id = len(state.base) + rank
             delta = {new_id: sites}
             for part in (a, b):
                 delta[part] = delta.get(part, 0) - sites
             show = state.display
-            yield MergeStep(rank=merge.rank, left=merge.left, right=merge.right,
-                            token=merge.token, count=merge.count, left_id=a, right_id=b,
-                            token_id=new_id,
+            yield MergeStep(rank=rank, left=show(a), right=show(b), token=show(new_id),
+                            count=count, left_id=a, right_id=b, token_id=new_id,
                             ties=tuple(TiedPair(show(x), show(y), x, y) for x, y in ties),
                             n_tied=n_tied, total_tokens=state.total, freq_delta=delta)
 
@@ -150,15 +151,16 @@ class Trainer:
         base = base_for(self.word_counts, unit=self.unit, end_of_word=self.end_of_word,
                         byte_fallback=self.byte_fallback)
         self._target = self._merge_target(len(base))
-        self._merges, self.stop_reason = [], None
+        self._pairs, self.stop_reason = [], None
         with gc_paused():
             self._state = _State(self.word_counts, base, self.tie_break, self.min_frequency,
                                  watched=watched)
 
-    def _merge_next(self) -> tuple[Merge, list, int, int] | None:
-        """Make the next merge: ``(merge, ties, n_tied, sites)``, or None once a rule stops us."""
+    def _merge_next(self) -> tuple[tuple[int, int], int, list, int, int] | None:
+        """Make the next merge: ``(pair, count, ties, n_tied, sites)``, or None once a rule
+        stops us."""
         state = self._state
-        if self._target is not None and len(self._merges) >= self._target:
+        if self._target is not None and len(self._pairs) >= self._target:
             self.stop_reason = "vocab_size" if self.vocab_size is not None else "max_merges"
             return None
         best = state.pop_best()
@@ -169,15 +171,11 @@ class Trainer:
         pair, count = best
         ties = state.ties(count, self.max_ties) if self.max_ties else []
         n_tied = state.hist.get(count, 1) - 1 if state.hist is not None else 0
-        rank = len(self._merges)
-        new_id = len(state.base) + rank
+        new_id = len(state.base) + len(self._pairs)
         state.add_token(pair)
         sites = state.merge(pair, new_id)
-        show = state.display
-        merge = Merge(rank, show(pair[0]), show(pair[1]), show(new_id), count, pair[0], pair[1],
-                      new_id)
-        self._merges.append(merge)
-        return merge, ties, n_tied, sites
+        self._pairs.append((*pair, count))
+        return pair, count, ties, n_tied, sites
 
     def _merge_target(self, n_base: int) -> int | None:
         targets = []
@@ -204,9 +202,14 @@ class Trainer:
     @property
     def tokenizer(self) -> Tokenizer:
         """The tokenizer as of the last merge."""
-        if self._state is None:
+        state = self._state
+        if state is None:
             raise RuntimeError("call run(corpus) first")
-        return Tokenizer(self._state.base, self._merges, pretokenizer=self.preset,
+        left, right, count = zip(*self._pairs) if self._pairs else ((), (), ())
+        n_base = len(state.base)
+        merges = MergeList(n_base, left=left, right=right, count=count,
+                           shown=state.shown[:n_base + len(left)])  # a copy: training goes on
+        return Tokenizer(state.base, merges, pretokenizer=self.preset,
                          pattern=self.pattern, special_tokens=self.special_tokens,
                          name=self.name, stop_reason=self.stop_reason,
                          config={"vocab_size": self.vocab_size, "max_merges": self.max_merges,
@@ -404,10 +407,11 @@ class _State:
             if not ws:
                 continue  # undone at once: "a b a b" merges the (new, a) it made
             counts[q] = c = sum(map(count_of, ws))
-            where[q] = set(ws)
             if hist is not None:
                 _recount(hist, 0, c)
             if c >= floor:
+                # Only a pair that can still win needs to know its words.
+                where[q] = set(ws)
                 # A new pair occurs only in words this merge touched, so its earliest word is
                 # among them; its offset there is looked up only if it ever reaches the top.
                 heapq.heappush(heap, (-c, min(ws), 0, *q, 1) if first else (-c, *q, *q, 0))

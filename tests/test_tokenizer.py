@@ -1,5 +1,6 @@
 """Encoding, decoding, spans, special tokens, merge trees and the native file format."""
 
+import gc
 import json
 
 import pytest
@@ -187,3 +188,46 @@ def test_a_capturing_group_in_a_custom_regex_is_refused_with_the_fix():
         bpe_core.train("ab cd", pretokenizer=r"(a)b|\w+|\s+")
     t = bpe_core.train("ab cd ab", pretokenizer=r"(?:a)b|\w+|\s+", min_frequency=1)
     assert t.decode(t.encode("ab cd")) == "ab cd"
+
+
+@pytest.fixture(scope="module")
+def many_merges():
+    words = " ".join(a + b + c for a in "abcdefgh" for b in "ijklmnop" for c in "qrstuvwx")
+    return bpe_core.train(words, max_merges=400, min_frequency=1, processes=1)
+
+
+def test_merges_read_as_records_in_training_order(many_merges):
+    tok = many_merges
+    merges = tok.merges
+    assert isinstance(merges, bpe_core.MergeList) and len(merges) == 400
+    last = merges[-1]
+    assert last == merges[399] and last.rank == 399
+    assert (last.token_id, last.token) == (tok.n_base + last.rank, tok.display(last.token_id))
+    assert tok.token_bytes(last.token_id) == (tok.token_bytes(last.left_id)
+                                              + tok.token_bytes(last.right_id))
+    assert merges[2:5] == [merges[2], merges[3], merges[4]] and merges[5:2] == []
+    with pytest.raises(IndexError, match="out of range"):
+        merges[400]
+    # The same merges as records, or as the list of another tokenizer, make the same tokenizer.
+    again = bpe_core.Tokenizer(tok.base, list(merges), pattern=tok.pattern)
+    assert again.merges == merges == list(merges)
+    assert again.encode("abc dez hiq") == tok.encode("abc dez hiq")
+
+
+def test_merges_out_of_training_order_are_refused(many_merges):
+    records = list(many_merges.merges)
+    records[3], records[4] = records[4], records[3]
+    with pytest.raises(ValueError, match="not in training order"):
+        bpe_core.Tokenizer(many_merges.base, records, pattern=many_merges.pattern)
+
+
+def test_a_tokenizer_is_a_few_objects_for_the_garbage_collector(many_merges):
+    # Its merges are arrays, not one object each: a full collection must not walk them all.
+    tok = many_merges
+    gc.collect()
+    before = len(gc.get_objects())
+    copies = [bpe_core.Tokenizer(tok.base, tok.merges, pattern=tok.pattern) for _ in range(3)]
+    gc.collect()  # (tuples of ints, such as the rank keys, are untracked at the first pass)
+    made = len(gc.get_objects()) - before
+    assert made < 3 * 20 < len(tok.merges), made
+    assert copies[0].merges == tok.merges
