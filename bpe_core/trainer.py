@@ -281,11 +281,16 @@ class _State:
         self.eow.append(self.eow[b])
         self.shown.append(token_display(self.data[-1], self.eow[-1]))
 
-    def _first_occurrence(self, pair) -> tuple[int, int]:
-        """(word index, offset in base symbols) of the earliest occurrence of ``pair``."""
+    def _first_occurrence(self, pair, hint: int) -> tuple[int, int]:
+        """(word index, offset in base symbols) of the earliest occurrence of ``pair``.
+
+        ``hint`` is a word index no later than the earliest: a pair never enters a word after it
+        is born, so the earliest word it was known in stays a lower bound. If that word still
+        holds it, it is the earliest, and the pair's other words need not be looked at.
+        """
         a, b = pair
         ws, words = self.where[pair], self.words
-        wi = min(ws)  # usually still holds the pair: try it before sorting them all
+        wi = hint
         j = _find(words[wi], a, b)
         if j < 0:
             for wi in sorted(ws):
@@ -315,7 +320,7 @@ class _State:
             elif inexact and runner_up is not None and -runner_up[0] >= c:
                 # Its exact first occurrence only matters against a pair of the same count, and
                 # the runner-up (whose count is an upper bound) may have it: look it up.
-                entry = (-c, *self._first_occurrence(pair), a, b, 0)
+                entry = (-c, *self._first_occurrence(pair, k1), a, b, 0)
             else:
                 return pair, c
             if runner_up is None or entry <= runner_up:
