@@ -42,6 +42,8 @@ CSS = (
     ".bpe-tokens .pb{font-family:monospace;font-size:0.85em}"
     ".bpe-tokens .m{color:#6b7280;font-size:0.75em}"
     ".bpe-tokens .d{outline:2px dashed #d62828;outline-offset:1px}"
+    # One class per palette colour: a class costs the browser less than a style per box.
+    + "".join(f".bpe-tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
 )
 
 
@@ -52,12 +54,16 @@ def visible(text: str) -> str:
 
 def colours(spans: Sequence[TokenSpan]) -> list[str]:
     """A background colour per token: by id, moved on one when the left neighbour has it."""
-    out: list[str] = []
+    return [PALETTE[i] for i in _palette_indices(spans)]
+
+
+def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
+    out: list[int] = []
     for span in spans:
         i = span.id % len(PALETTE)
-        if out and PALETTE[i] == out[-1]:
+        if out and i == out[-1]:
             i = (i + 1) % len(PALETTE)
-        out.append(PALETTE[i])
+        out.append(i)
     return out
 
 
@@ -101,7 +107,7 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
     in red (say, where two encoders disagree). ``label="id"`` shows the ids instead of the text.
     """
     out, pos = [f"<style>{CSS}</style>"], 0
-    for k, (span, colour) in enumerate(zip(spans, colours(spans))):
+    for k, (span, colour) in enumerate(zip(spans, _palette_indices(spans))):
         if span.start > pos and label == "text":
             out.append(_text_html(text[pos:span.start], show_whitespace))
         pos = max(pos, span.end)
@@ -109,11 +115,11 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
         hex_bytes = span.bytes.hex(" ").upper() or "none"
         tip = f"{id_label} {span.id} · bytes {hex_bytes} · {span.token!r}"
         title = html.escape(tip + (f"\n{details[k]}" if details else ""))
-        kind = "t sp" if span.special else "t pb" if span.partial else "t"
+        kind = f"t c{colour}" + (" sp" if span.special else " pb" if span.partial else "")
         kind += " d" if k in marked else ""
         body = (html.escape(shown) if span.partial or label != "text"
                 else _text_html(shown, show_whitespace, in_box=True))
-        out.append(f'<span class="{kind}" style="background:{colour}" title="{title}" '
+        out.append(f'<span class="{kind}" title="{title}" '
                    f'data-i="{k}">{body}</span>' + "<br>" * shown.count("\n"))
     if pos < len(text) and label == "text":
         out.append(_text_html(text[pos:], show_whitespace))
