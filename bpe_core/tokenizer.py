@@ -19,32 +19,14 @@ import os
 import weakref
 from collections import Counter
 from dataclasses import dataclass
-from itertools import accumulate, chain, repeat
-from typing import AbstractSet, Collection, Iterable, Literal, Mapping, NamedTuple, Sequence
+from itertools import chain, repeat
+from typing import AbstractSet, Collection, Iterable, Literal, Mapping, Sequence
 
 from .gc_pause import gc_paused
 from .merges import Merge, MergeList, columns
 from .pretokenize import compile_pattern, piece_finder, special_splitter
+from .spans import TokenSpan, piece_spans
 from .vocab import UNK, Base, token_display
-
-
-class TokenSpan(NamedTuple):
-    """A token as it lies in the input: ``text[start:end]`` (character offsets) is what it covers.
-
-    ``partial`` is True when the token holds only part of a character's UTF-8 bytes; then its
-    neighbour covers the same character too.
-
-    A named tuple, not a dataclass: ``spans`` makes one per token, and a tuple is made ten times
-    faster and, holding no containers, is soon left alone by the garbage collector.
-    """
-
-    id: int
-    token: str  # display text
-    bytes: bytes  # the input bytes it covers
-    start: int
-    end: int
-    partial: bool = False
-    special: bool = False
 
 
 @dataclass(frozen=True)
@@ -443,69 +425,11 @@ class Tokenizer:
                     continue
                 for m in self._regex.finditer(seg):
                     if m.start() != m.end():
-                        out.extend(self._piece_spans(m.group(), start + m.start(), limit,
-                                                     encode_piece))
+                        piece = m.group()
+                        out += piece_spans(piece, start + m.start(), encode_piece(piece, limit),
+                                           shown=self._shown, length=self._length,
+                                           base=self.base)
         return out
-
-    def _piece_spans(self, piece: str, start: int, limit: int, encode_piece) -> list[TokenSpan]:
-        ids = encode_piece(piece, limit)
-        shown = self._shown
-        if piece.isascii():
-            # The common case, fast: one byte per character and one base symbol per character
-            # (</w> covers none), so a token covers as many characters as it has base symbols.
-            data, spans, b = piece.encode("ascii"), [], 0
-            for i in ids:
-                k = self._length[i]
-                spans.append(TokenSpan(i, shown[i], data[b:b + k], start + b, start + b + k))
-                b += k
-            return spans
-        data = piece.encode("utf-8")
-        if self.unit == "byte":
-            # One base symbol per byte. lead[k]: byte k starts a character (k = len: the end);
-            # before[k]: characters started before byte k. A token that starts or ends inside a
-            # character is partial and shares that character with its neighbour.
-            lead = [b & 0xC0 != 0x80 for b in data]
-            lead.append(True)
-            before = [0, *accumulate(lead)]
-            spans, lo, length = [], 0, self._length
-            for i in ids:
-                hi = lo + length[i]
-                first = before[lo + 1] - 1
-                spans.append(TokenSpan(i, shown[i], data[lo:hi], start + first,
-                                       start + (before[hi] if hi > lo else first),
-                                       not (lead[lo] and lead[hi])))
-                lo = hi
-            return spans
-        # char_at[k]: index (in the piece) of the character holding byte k; boundary[k]: k starts one
-        char_at, boundary = [], []
-        for ci, ch in enumerate(piece):
-            n = len(ch.encode("utf-8"))
-            char_at.extend([ci] * n)
-            boundary.extend([True] + [False] * (n - 1))
-        char_at.append(len(piece))
-        boundary.append(True)
-        # Bytes each base symbol covers: one per byte, one character's per character.
-        widths = []
-        for ch in piece:
-            n = len(ch.encode("utf-8"))
-            if self.unit == "char" and (ch in self.base.char_ids or not self.base.byte_fallback):
-                widths.append(n)
-            else:
-                widths.extend([1] * n)
-        if self.end_of_word:
-            widths.append(0)
-        spans, b, sym = [], 0, 0
-        for i in ids:
-            k = self._length[i]
-            width = sum(widths[sym:sym + k])
-            sym += k
-            lo, hi = b, b + width
-            b = hi
-            first = char_at[lo] if lo < len(data) else len(piece)
-            last = char_at[hi - 1] + 1 if hi > lo else first
-            spans.append(TokenSpan(i, shown[i], data[lo:hi], start + first, start + last,
-                                   partial=not (boundary[lo] and boundary[hi])))
-        return spans
 
     # -- decoding ----------------------------------------------------------------------------
 

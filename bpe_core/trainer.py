@@ -1,17 +1,8 @@
 """Incremental BPE training: the textbook algorithm without the recount.
 
 The textbook loop recounts every adjacent pair after each merge. Here the corpus is held as
-deduplicated words with counts, and we keep
-
-* ``counts``: pair -> occurrences, weighted by word count (every adjacent pair, as the textbook
-  counts them, so "a a a" holds the pair (a, a) twice);
-* ``where``: pair -> indices of the words that hold it, for pairs that can still win (never
-  shrunk eagerly: stale entries are skipped when met);
-* a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
-  invalidation: an entry whose count fell is fixed only when it reaches the top.
-
-A merge touches only the words that hold the merged pair, and in them only the pairs next to each
-merge site change; each word is rewritten in place, jumping between sites with ``list.index``.
+deduplicated words with counts, and only the pairs next to each merge site change: the counts,
+the words that hold each pair and a heap of candidates are kept up to date (``pairs.py``).
 The result is exactly the reference trainer's (``reference.py``); the property tests check it.
 The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 
@@ -23,16 +14,15 @@ The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 
 from __future__ import annotations
 
-import heapq
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from .gc_pause import gc_paused
-from .pretokenize import END_OF_WORD, resolve
+from .pretokenize import resolve
 from .merges import Merge, MergeList
+from .pairs import PairState
 from .tokenizer import Tokenizer
-from .vocab import Base, byte_base, char_base, token_display
+from .vocab import Base, byte_base, char_base
 from .words import Corpus, count_words
 
 TIE_BREAKS = ("first", "lowest-id")
@@ -113,7 +103,7 @@ class Trainer:
         self.stop_reason: str | None = None
         self.word_counts: dict[str, int] = {}
         self._pairs: list[tuple[int, int, int]] = []  # (left id, right id, count) per merge
-        self._state: _State | None = None
+        self._state: PairState | None = None
 
     # -- the public loop ---------------------------------------------------------------------
 
@@ -153,7 +143,7 @@ class Trainer:
         self._target = self._merge_target(len(base))
         self._pairs, self.stop_reason = [], None
         with gc_paused():
-            self._state = _State(self.word_counts, base, self.tie_break, self.min_frequency,
+            self._state = PairState(self.word_counts, base, self.tie_break, self.min_frequency,
                                  watched=watched)
 
     def _merge_next(self) -> tuple[tuple[int, int], int, list, int, int] | None:
@@ -215,236 +205,6 @@ class Trainer:
                          config={"vocab_size": self.vocab_size, "max_merges": self.max_merges,
                                  "min_frequency": self.min_frequency,
                                  "tie_break": self.tie_break})
-
-
-class _State:
-    """The incremental data structures (see the module docstring)."""
-
-    def __init__(self, word_counts: dict[str, int], base: Base, tie_break: str, floor: int,
-                 watched: bool = True):
-        self.base = base
-        self.first = tie_break == "first"
-        # Counts only ever fall once a pair exists, so a pair below min_frequency can never win:
-        # it stays out of the heap (it is still counted, for n_tied and the stop reason).
-        self.floor = floor
-        self.words = words = [base.symbols(w) for w in word_counts]
-        self.wcounts = wcounts = list(word_counts.values())
-        self.length = [0 if k == "eow" else 1 for k in base.kinds]  # base symbols per token
-        self.shown = [base.display(i) for i in range(len(base))]
-        self.data = list(base.tokens)  # each token's bytes and whether it ends with </w>
-        self.eow = [k == "eow" for k in base.kinds]
-        self.counts = counts = {}
-        self.where = where = {}
-        firsts: dict[tuple[int, int], tuple[int, int]] = {}
-        total = 0
-        for wi, w in enumerate(words):
-            c = wcounts[wi]
-            total += len(w) * c
-            # Before any merge every symbol but </w> (always last) is one base symbol long, so
-            # a pair's index in the word is also its offset in base symbols.
-            for j, p in enumerate(zip(w, w[1:])):
-                n = counts.get(p)
-                if n is None:
-                    counts[p] = c
-                    where[p] = {wi}
-                    firsts[p] = (wi, j)
-                else:
-                    counts[p] = n + c
-                    where[p].add(wi)
-        self.total = total
-        # What only a watcher needs (train() goes without): token id -> occurrences, and
-        # count -> number of pairs with it (to report how many pairs tied).
-        self.freq: dict[int, int] | None = None
-        self.hist: dict[int, int] | None = None
-        if watched:
-            self.freq = freq = {}
-            for w, c in zip(words, wcounts):
-                for s in w:
-                    freq[s] = freq.get(s, 0) + c
-            self.hist = hist = {}
-            for c in counts.values():
-                hist[c] = hist.get(c, 0) + 1
-        # Heap entries: (-count, k1, k2, left, right, inexact). For "first", (k1, k2) is the
-        # (word index, offset in base symbols) of the pair's earliest occurrence, or a lower
-        # bound of it while inexact is 1; for "lowest-id" it is the pair itself.
-        self.heap = [(-c, *(firsts[p] if self.first else p), *p, 0)
-                     for p, c in counts.items() if c >= floor]
-        heapq.heapify(self.heap)
-
-    def display(self, i: int) -> str:
-        return self.shown[i]
-
-    def add_token(self, pair: tuple[int, int]) -> None:
-        a, b = pair
-        self.length.append(self.length[a] + self.length[b])
-        self.data.append(self.data[a] + self.data[b])
-        self.eow.append(self.eow[b])
-        self.shown.append(token_display(self.data[-1], self.eow[-1]))
-
-    def _first_occurrence(self, pair, hint: int) -> tuple[int, int]:
-        """(word index, offset in base symbols) of the earliest occurrence of ``pair``.
-
-        ``hint`` is a word index no later than the earliest: a pair never enters a word after it
-        is born, so the earliest word it was known in stays a lower bound. If that word still
-        holds it, it is the earliest, and the pair's other words need not be looked at.
-        """
-        a, b = pair
-        ws, words = self.where[pair], self.words
-        wi = hint
-        j = _find(words[wi], a, b)
-        if j < 0:
-            for wi in sorted(ws):
-                j = _find(words[wi], a, b)
-                if j >= 0:
-                    break
-                ws.discard(wi)  # stale: the pair left this word in an earlier merge
-            else:
-                raise AssertionError(f"pair {pair} has a count but no occurrence")
-        return wi, sum(map(self.length.__getitem__, words[wi][:j]))
-
-    def _settle_top(self) -> tuple[tuple[int, int], int] | None:
-        """Fix the heap top until it is exact; return it (still on the heap) or None."""
-        heap, counts, floor = self.heap, self.counts, self.floor
-        while heap:
-            negc, k1, k2, a, b, inexact = heap[0]
-            pair = (a, b)
-            c = counts.get(pair, 0)
-            if c < floor:
-                heapq.heappop(heap)
-                continue
-            runner_up = min(heap[1:3], default=None)
-            if c != -negc:
-                # The count fell since the push; the old first occurrence is still a lower
-                # bound (occurrences only ever disappear), so keep it, marked inexact.
-                entry = (-c, k1, k2, a, b, self.first)
-            elif inexact and runner_up is not None and -runner_up[0] >= c:
-                # Its exact first occurrence only matters against a pair of the same count, and
-                # the runner-up (whose count is an upper bound) may have it: look it up.
-                entry = (-c, *self._first_occurrence(pair, k1), a, b, 0)
-            else:
-                return pair, c
-            if runner_up is None or entry <= runner_up:
-                heap[0] = entry  # still on top: no need to sift it down
-            else:
-                heapq.heapreplace(heap, entry)
-        return None
-
-    def pop_best(self) -> tuple[tuple[int, int], int] | None:
-        top = self._settle_top()
-        if top is not None:
-            heapq.heappop(self.heap)
-        return top
-
-    def ties(self, count: int, limit: int) -> list[tuple[int, int]]:
-        """Up to ``limit`` other pairs with ``count``, in tie order (left on the heap)."""
-        found, held = [], []
-        while len(found) < limit:
-            top = self._settle_top()
-            if top is None or top[1] != count:
-                break
-            held.append(heapq.heappop(self.heap))
-            found.append(top[0])
-        for entry in held:
-            heapq.heappush(self.heap, entry)
-        return found
-
-    def merge(self, pair: tuple[int, int], new: int) -> int:
-        """Apply one merge everywhere; return the number of sites (weighted by word count)."""
-        a, b = pair
-        words, wcounts, counts, where, hist = (self.words, self.wcounts, self.counts, self.where,
-                                               self.hist)
-        # New pair (it holds `new`) -> the words it is born in, a word once per occurrence: the
-        # pair's count and word set are made from this list at the end, in C.
-        born: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
-        # Old pairs next to a merge site -> occurrences lost (weighted by word count); applied
-        # to `counts` at the end, once per pair instead of once per site.
-        lost: defaultdict[tuple[int, int], int] = defaultdict(int)
-
-        sites = 0
-        for wi in where.pop(pair):
-            w = words[wi]
-            # Jump from one `a` to the next with list.index (a C loop) instead of stepping
-            # through every symbol in Python; the word is rewritten in place, site by site.
-            todo = w.count(a)
-            if not todo:
-                continue  # stale: the pair left this word in an earlier merge
-            c = wcounts[wi]
-            last = len(w) - 1
-            j = 0
-            while todo:
-                j = w.index(a, j)
-                todo -= 1
-                if j < last and w[j + 1] == b:
-                    if a == b:
-                        todo -= 1  # the `b` was one of the `a`s still to look at
-                    sites += c
-                    if j:  # the pair on the left now ends in the new token
-                        p = w[j - 1]
-                        if p == new:  # "a b a b": (new, a), born at the site just before, is undone
-                            born[new, a].pop()
-                        else:
-                            lost[p, a] += c
-                        born[p, new].append(wi)
-                    if j + 1 < last:  # and the pair on the right starts with it
-                        nx = w[j + 2]  # never `new`: the sites to the right are still to come
-                        lost[b, nx] += c
-                        born[new, nx].append(wi)
-                    w[j:j + 2] = (new,)
-                    last -= 1
-                j += 1
-        for q, c in lost.items():
-            n = counts[q] - c
-            if hist is not None:
-                _recount(hist, n + c, n)
-            if n:
-                counts[q] = n
-            else:
-                del counts[q]
-                where.pop(q, None)
-        # Every occurrence is gone (a run "a a a" counts the pair twice but merges once, so
-        # what is left of its count is dropped, not decremented).
-        rest = counts.pop(pair, 0)
-        if hist is not None and rest:
-            _recount(hist, rest, 0)
-        heap, first, floor = self.heap, self.first, self.floor
-        count_of = wcounts.__getitem__
-        for q, ws in born.items():
-            if not ws:
-                continue  # undone at once: "a b a b" merges the (new, a) it made
-            counts[q] = c = sum(map(count_of, ws))
-            if hist is not None:
-                _recount(hist, 0, c)
-            if c >= floor:
-                # Only a pair that can still win needs to know its words.
-                where[q] = set(ws)
-                # A new pair occurs only in words this merge touched, so its earliest word is
-                # among them; its offset there is looked up only if it ever reaches the top.
-                heapq.heappush(heap, (-c, min(ws), 0, *q, 1) if first else (-c, *q, *q, 0))
-        self.total -= sites
-        freq = self.freq
-        if freq is not None:
-            freq[new] = sites
-            freq[a] -= sites
-            freq[b] -= sites
-        return sites
-
-
-def _recount(hist: dict[int, int], old: int, now: int) -> None:
-    """One pair's count went from ``old`` to ``now`` (0 for none): keep the histogram."""
-    if old:
-        hist[old] -= 1
-    if now:
-        hist[now] = hist.get(now, 0) + 1
-
-
-def _find(w: list[int], a: int, b: int) -> int:
-    """Index of the first ``a, b`` in ``w``, or -1."""
-    j = -1
-    for _ in range(w.count(a)):
-        j = w.index(a, j + 1)
-        if j + 1 < len(w) and w[j + 1] == b:
-            return j
-    return -1
 
 
 def train_progress_line(step: MergeStep) -> str:

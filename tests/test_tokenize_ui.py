@@ -57,7 +57,7 @@ def test_table_has_one_row_per_token_with_ids_bytes_and_spans(tok) -> None:
 def test_tooltip_gives_rank_and_pair_count_of_learned_tokens(tok) -> None:
     m = tok.merges[3]
     tip = tokenize_data.tooltip(tok, m.token_id)
-    assert f"merge #3" in tip and f"seen {m.count:,} times" in tip
+    assert "merge #3" in tip and f"seen {m.count:,} times" in tip
     assert tokenize_data.tooltip(tok, ord("t")) == "base byte"
 
 

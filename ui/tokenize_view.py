@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-import bpe_core
 from bpe_core import Tokenizer, TokenSpan
 
 from . import loaders, state, tokenize_browser
