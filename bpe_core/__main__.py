@@ -94,6 +94,8 @@ def _cmd_info(args) -> int:
           f"{len(tok.special_tokens)} special)")
     print(f"special:       {', '.join(tok.special_tokens) or '(none)'}")
     print(f"stop reason:   {tok.stop_reason or 'unknown'}")
+    if tok.ignore_merges:
+        print("ignore_merges: a piece that is a whole token is not merged (as in tiktoken)")
     for m in tok.merges[: args.merges]:
         print(f"  {m.rank:>6}  {m.left!r} + {m.right!r} -> {m.token!r}  ({m.count:,})")
     return 0

@@ -164,7 +164,8 @@ def to_dict(tok: Tokenizer) -> dict[str, Any]:
         "normalizer": normalizer, "pre_tokenizer": pre, "post_processor": None,
         "decoder": decoder,
         "model": {"type": "BPE", "dropout": None, "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False, "ignore_merges": False,
+                  "end_of_word_suffix": None, "fuse_unk": False,
+                  "ignore_merges": tok.ignore_merges,
                   **model, "vocab": vocab,
                   "merges": [[texts[m.left_id], texts[m.right_id]] for m in tok.merges]},
     }
@@ -202,7 +203,7 @@ def _merge_pairs(merges: list, source: str) -> list[tuple[str, str]]:
 
 def _build(vocab: Mapping[str, int], merges: list[tuple[str, str]], base: Base,
            base_text: Sequence[str], pattern: str, specials: Mapping[str, int], name: str,
-           source: str, preset: str | None = None) -> Tokenizer:
+           source: str, preset: str | None = None, *, ignore_merges: bool = False) -> Tokenizer:
     """Check that the file's ids are ours (base symbols, then one id per merge) and build."""
     n_base = len(base)
     for i, text in enumerate(base_text):
@@ -224,7 +225,7 @@ def _build(vocab: Mapping[str, int], merges: list[tuple[str, str]], base: Base,
     try:
         return Tokenizer.from_pairs(base, pairs, pattern=pattern, name=name,
                                     pretokenizer=preset or _preset_name(pattern),
-                                    special_tokens=dict(specials))
+                                    special_tokens=dict(specials), ignore_merges=ignore_merges)
     except ValueError as exc:
         raise TokenizerFileError(f"{source}: {exc}") from None
 
@@ -302,8 +303,7 @@ def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf
         if model.get("type", "BPE") != "BPE":
             raise TokenizerFileError(f"{source} holds a {model.get('type')} model; only BPE is "
                                      f"supported")
-        for option in ("continuing_subword_prefix", "end_of_word_suffix", "dropout",
-                       "ignore_merges"):
+        for option in ("continuing_subword_prefix", "end_of_word_suffix", "dropout"):
             if model.get(option):
                 raise TokenizerFileError(f"{source}: the BPE option {option}="
                                          f"{model[option]!r} is not supported")
@@ -317,9 +317,11 @@ def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf
                                          f"spaces or matches whole words only, which this engine "
                                          f"does not do")
         specials = {t["content"]: int(t["id"]) for t in added}
+        ignore_merges = bool(model.get("ignore_merges"))
         if byte_level:
             base, base_text = _byte_base(vocab, source)
-            return _build(vocab, merges, base, base_text, pattern, specials, name, source)
+            return _build(vocab, merges, base, base_text, pattern, specials, name, source,
+                          ignore_merges=ignore_merges)
         fallback = bool(model.get("byte_fallback"))
         if not fallback and model.get("unk_token") is None:
             raise TokenizerFileError(f"{source}: a character-level BPE needs an unk_token (or "
@@ -333,7 +335,8 @@ def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf
                                      f"code-point order; this file does not")
         base = char_base(chars, end_of_word=marker is not None, byte_fallback=fallback)
         return _build(vocab, merges, base, first + chars + ([marker] if marker else []),
-                      pattern, specials, name, source, "end-of-word" if marker else None)
+                      pattern, specials, name, source, "end-of-word" if marker else None,
+                      ignore_merges=ignore_merges)
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         if isinstance(exc, TokenizerFileError):
             raise

@@ -42,6 +42,7 @@ def to_dict(tok: Tokenizer) -> dict:
         "special_tokens": tok.special_tokens,
         "stop_reason": tok.stop_reason,
         "config": tok.config,
+        "ignore_merges": tok.ignore_merges,
     }
 
 
@@ -73,7 +74,8 @@ def from_dict(d: dict, *, source: str = "the file") -> Tokenizer:
         return Tokenizer.from_pairs(base, pairs, pattern=pattern, pretokenizer=preset,
                                     special_tokens={str(k): int(v) for k, v in specials.items()},
                                     name=str(d.get("name") or "bpe"),
-                                    stop_reason=d.get("stop_reason"), config=d.get("config") or {})
+                                    stop_reason=d.get("stop_reason"), config=d.get("config") or {},
+                                    ignore_merges=bool(d.get("ignore_merges", False)))
     except (KeyError, TypeError, ValueError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise TokenizerFileError(f"{source} is a malformed BPE Playground tokenizer: {what}") from None

@@ -154,13 +154,12 @@ def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
     """
     preset, pattern = resolve(pretokenizer)
     order, pairs = recover_merges(table, source=source)
-    tok = Tokenizer.from_pairs(byte_base(order=order), [(a, b, 0) for a, b in pairs],
-                               pattern=pattern, pretokenizer=preset, name=name,
-                               special_tokens=dict(special_tokens or {}))
-    # recover_merges found every token to be, from lower ranks alone, exactly its own pair; so
-    # each token encodes alone to itself and may be looked up whole, as tiktoken does.
-    tok._trust_whole_tokens()
-    return tok
+    # tiktoken looks a piece that is a whole token up before merging (ignore_merges). For these
+    # ranks that gives the ids merging would: recover_merges found every token to be, from lower
+    # ranks alone, exactly its own pair, so each token merges, alone, into itself.
+    return Tokenizer.from_pairs(byte_base(order=order), [(a, b, 0) for a, b in pairs],
+                                pattern=pattern, pretokenizer=preset, name=name,
+                                special_tokens=dict(special_tokens or {}), ignore_merges=True)
 
 
 def loads(data: bytes, *, pretokenizer: str, special_tokens: Mapping[str, int] | None = None,

@@ -67,7 +67,13 @@ class Tokenizer:
 
     def __init__(self, base: Base, merges: Sequence[Merge], *, pattern: str,
                  pretokenizer: str | None = None, special_tokens: Iterable[str] | Mapping[str, int] = (),
-                 name: str = "bpe", stop_reason: str | None = None, config: dict | None = None):
+                 name: str = "bpe", stop_reason: str | None = None, config: dict | None = None,
+                 ignore_merges: bool = False):
+        """``ignore_merges``: a piece that is itself a token becomes that token without merging,
+        as tiktoken always does and Hugging Face does with its ``ignore_merges`` option. It
+        only changes ids when some token does not merge, alone, into itself; ``upto=k`` then
+        splits such a token into its parts like any other (byte-level tokenizers only).
+        """
         self.base = base
         self.pattern = pattern
         self.pretokenizer = pretokenizer  # the preset name, or None for a custom regex
@@ -97,9 +103,9 @@ class Tokenizer:
         self._splitter = special_splitter(self.special_tokens)
         self._regex = compile_pattern(pattern)
         self._findall = piece_finder(pattern)
-        # Piece -> token id for pieces that are whole tokens, when that is known to be what
-        # merging gives (see _trust_whole_tokens); None: always merge.
-        self._whole: dict[str, int] | None = None
+        self.ignore_merges = bool(ignore_merges)
+        # Piece -> token id, for pieces that are whole tokens (with ignore_merges; else None).
+        self._whole: dict[str, int] | None = self._whole_tokens() if ignore_merges else None
         # Encoding caches, per merge limit: piece -> ids, and token -> its parts at that limit.
         self._cache: dict[int, dict[str, tuple[int, ...]]] = {}
         self._parts: dict[int, dict[int, tuple[int, ...]]] = {}
@@ -147,7 +153,8 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         return (f"<Tokenizer {self.name!r}: {self.unit}, {self.pretokenizer or 'custom regex'}, "
-                f"{len(self.merges)} merges, vocab_size={self.vocab_size}>")
+                f"{len(self.merges)} merges, vocab_size={self.vocab_size}"
+                f"{', ignore_merges' if self.ignore_merges else ''}>")
 
     def _check_id(self, i: int) -> None:
         if not (0 <= i < len(self._bytes) or i in self._special_ids):
@@ -222,22 +229,18 @@ class Tokenizer:
                 ranks[i] = get((new, ids[i + 1]), none)
         return ids
 
-    def _trust_whole_tokens(self) -> None:
-        """Look pieces that are whole tokens up instead of merging them, as tiktoken does.
-
-        Only for a tokenizer whose every token is known to encode, alone, to itself: a loader
-        that checked it calls this (``.tiktoken`` files: see ``tiktoken_format.recover_merges``).
-        Then the lookup gives the ids merging would, only sooner.
-        """
+    def _whole_tokens(self) -> dict[str, int]:
+        """Text -> id of every token that can be a whole piece (its bytes are valid UTF-8)."""
         if self.unit != "byte" or self.end_of_word:
-            raise ValueError("whole-token lookup is for byte-level tokenizers without </w>")
+            raise ValueError("ignore_merges is supported for byte-level tokenizers without </w> "
+                             "only (a character-level piece is not its token's bytes)")
         whole = {}
         for i, data in enumerate(self._bytes):
             try:
                 whole[data.decode("utf-8")] = i
             except UnicodeDecodeError:
                 pass  # part of a character: never a whole piece
-        self._whole = whole
+        return whole
 
     def _piece_cache(self, limit: int) -> dict[str, tuple[int, ...]]:
         """The piece -> ids cache for ``limit`` (the full one and a few ``upto`` ones are kept)."""

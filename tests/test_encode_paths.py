@@ -182,7 +182,7 @@ def from_rank_file():
 
 def test_every_token_of_a_rank_file_merges_to_itself(from_rank_file):
     loaded, merging = from_rank_file
-    assert loaded._whole and merging._whole is None
+    assert loaded.ignore_merges and loaded._whole and merging._whole is None
     for text, i in loaded._whole.items():
         assert merging.encode_piece(text) == (i,)
 
@@ -197,7 +197,7 @@ def test_whole_token_lookup_changes_no_id(from_rank_file, text, k):
 def test_whole_token_lookup_is_only_for_plain_byte_level():
     tok = bpe_core.train(CORPUS, max_merges=20, unit="char", pretokenizer="end-of-word")
     with pytest.raises(ValueError, match="byte-level"):
-        tok._trust_whole_tokens()
+        bpe_core.Tokenizer(tok.base, tok.merges, pattern=tok.pattern, ignore_merges=True)
 
 
 # -- the encoding cache -------------------------------------------------------------------------

@@ -217,7 +217,6 @@ def _swap_merge_order(d):
 @pytest.mark.parametrize("edit, message", [
     (_edit("model.type", "WordPiece"), "holds a WordPiece model; only BPE"),
     (_edit("model.continuing_subword_prefix", "##"), "continuing_subword_prefix='##' is not"),
-    (_edit("model.ignore_merges", True), "ignore_merges=True is not supported"),
     (_edit("normalizer", {"type": "NFC"}), r"normalizers \(NFC\) are not supported"),
     (_edit("pre_tokenizer", {"type": "Metaspace", "replacement": "▁"}), "the Metaspace "
                                                                         "pre-tokenizer is not"),
@@ -246,4 +245,39 @@ def test_char_level_files_need_an_unknown_token():
                                   max_merges=1, min_frequency=1))
     d["model"]["unk_token"] = None
     with pytest.raises(TokenizerFileError, match="needs an unk_token"):
+        hf.from_dict(d)
+
+
+def _abc(ignore_merges: bool) -> Tokenizer:
+    """Merges under which "abc", a token, does not merge into itself: b+c comes first."""
+    return Tokenizer.from_pairs(byte_base(), [(98, 99, 0), (97, 98, 0), (257, 99, 0)],
+                                pattern=PRESETS["gpt2"], pretokenizer="gpt2",
+                                ignore_merges=ignore_merges)
+
+
+@given(text=st.text(st.sampled_from("abc "), max_size=40))
+def test_ignore_merges_looks_whole_pieces_up_as_hugging_face_does(text):
+    for flag in (False, True):
+        tok = _abc(flag)
+        data = hf.dumps(tok)
+        theirs, back = HFTokenizer.from_str(data.decode()), bpe_core.loads(data)
+        assert back.ignore_merges is flag
+        assert hf_ids(theirs, text) == tok.encode(text) == back.encode(text)
+    assert [_abc(f).encode("abc") for f in (False, True)] == [[97, 256], [258]]
+
+
+def test_ignore_merges_is_kept_by_every_format_that_has_it(tmp_path):
+    tok = _abc(True)
+    for fmt in ("native", "hf"):
+        path = tmp_path / f"t.{fmt}.json"
+        tok.save(path, format=fmt)
+        assert bpe_core.load(path).ignore_merges, fmt
+    assert not bpe_core.loads(hf.dumps(_abc(False))).ignore_merges
+
+
+def test_ignore_merges_needs_byte_level():
+    d = hf.to_dict(bpe_core.train("hug pug", unit="char", pretokenizer="whitespace",
+                                  max_merges=1, min_frequency=1))
+    d["model"]["ignore_merges"] = True
+    with pytest.raises(TokenizerFileError, match="ignore_merges is supported for byte-level"):
         hf.from_dict(d)
