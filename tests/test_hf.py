@@ -240,11 +240,15 @@ def test_unsupported_or_malformed_hugging_face_files_are_explained(edit, message
         bpe_core.loads(json.dumps(d).encode(), source="tokenizer.json")
 
 
-def test_char_level_files_need_an_unknown_token():
+@pytest.mark.parametrize("field, value, message", [
+    ("unk_token", None, "needs an unk_token"),
+    ("ignore_merges", True, "ignore_merges is supported for byte-level"),
+])
+def test_char_level_files_that_cannot_be_read_are_explained(field, value, message):
     d = hf.to_dict(bpe_core.train("hug pug", unit="char", pretokenizer="whitespace",
                                   max_merges=1, min_frequency=1))
-    d["model"]["unk_token"] = None
-    with pytest.raises(TokenizerFileError, match="needs an unk_token"):
+    d["model"][field] = value
+    with pytest.raises(TokenizerFileError, match=message):
         hf.from_dict(d)
 
 
@@ -273,11 +277,3 @@ def test_ignore_merges_is_kept_by_every_format_that_has_it(tmp_path):
         tok.save(path, format=fmt)
         assert bpe_core.load(path).ignore_merges, fmt
     assert not bpe_core.loads(hf.dumps(_abc(False))).ignore_merges
-
-
-def test_ignore_merges_needs_byte_level():
-    d = hf.to_dict(bpe_core.train("hug pug", unit="char", pretokenizer="whitespace",
-                                  max_merges=1, min_frequency=1))
-    d["model"]["ignore_merges"] = True
-    with pytest.raises(TokenizerFileError, match="ignore_merges is supported for byte-level"):
-        hf.from_dict(d)
