@@ -1,4 +1,5 @@
-"""SuperBPE's stage 2 on the Train page: the superwords learned past the transition point."""
+"""SuperBPE's stage 2 on the Train page: the superwords learned past the transition point, with
+a slider that replays them on the passage one merge at a time."""
 
 from __future__ import annotations
 
@@ -33,10 +34,22 @@ def render(run: training.Run, tok: bpe_core.Tokenizer) -> None:
         more = f" (the first {TOP_ROWS} of {len(stage2):,})" if len(stage2) > TOP_ROWS else ""
         st.caption(f"Stage 2's merges in the order made{more}.")
     with right:
-        spans = tok.spans(run.passage, allowed_special="all")
+        k = len(stage2)
+        if stage2:
+            # Merges are ranked stage 1 first, so the first n1 + k merges are the tokenizer as
+            # stage 2 had it after k merges (the key changes with the run: a new range).
+            k = st.slider("Stage-2 merges used", 0, len(stage2), len(stage2),
+                          key=f"superbpe_step::{tok.name}::{n1}::{len(stage2)}",
+                          help="Replay stage 2 on the passage: 0 is the segmentation at the "
+                               "transition point, the right end uses every superword merge.")
+            if k:
+                m = stage2[k - 1]
+                st.caption(f"Stage-2 merge {k:,} of {len(stage2):,}: {visible(m.left)!r} + "
+                           f"{visible(m.right)!r} → {visible(m.token)!r} (seen {m.count:,} times).")
+        spans = tok.spans(run.passage, allowed_special="all", upto=n1 + k)
         st.html(tokens_html(spans, run.passage))
         report = bpe_core.stage_report(tok, run.passage)
-        st.caption(f"The passage with the SuperBPE tokenizer: {report.tokens:,} tokens, against "
-                   f"{report.stage1_tokens:,} at the transition point "
-                   f"({report.stage1_bytes_per_token:.2f} → {report.bytes_per_token:.2f} bytes "
-                   "per token).")
+        st.caption(f"The passage: {len(spans):,} tokens after {k:,} stage-2 merges; "
+                   f"{report.stage1_tokens:,} at the transition point and {report.tokens:,} with "
+                   f"all of stage 2 ({report.stage1_bytes_per_token:.2f} → "
+                   f"{report.bytes_per_token:.2f} bytes per token).")

@@ -222,6 +222,20 @@ def test_superbpe_runs_stage_1_live_then_learns_superwords():
     stage2 = [m.token for m in tok.merges[tok.config["stage1_merges"]:]]
     assert " de los" in stage2  # a token across a space: a superword
     assert {m.label: m.value for m in at.metric}["Vocabulary size"] == "500"
+    # Stage 2 replays on the passage: 0 merges is the transition point, k merges upto n1 + k.
+    n1, passage = tok.config["stage1_merges"], run_of(at).passage
+    slider = next(s for s in at.slider if s.key.startswith("superbpe_step::"))
+    assert slider.value == len(stage2)
+    report = bpe_core.stage_report(tok, passage)
+    for k, expected in ((0, report.stage1_tokens), (3, len(tok.encode(passage, upto=n1 + 3))),
+                        (len(stage2), report.tokens)):
+        slider.set_value(k).run()
+        assert not at.exception
+        captions = [c.value for c in at.caption]
+        assert any(f"The passage: {expected:,} tokens after {k:,} stage-2 merges" in c
+                   for c in captions), k
+        assert any(c.startswith(f"Stage-2 merge {k:,} of {len(stage2):,}") for c in captions) \
+            == (k > 0)
     at = click(at, "train_keep")
     assert at.session_state["tokenizers"][at.session_state["tokenizer"]].config["method"] == (
         "superbpe")
