@@ -89,3 +89,42 @@ def test_training_grows_the_merge_log_and_the_chart(page: Page, app_url: str,
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.wait_for_timeout(500)
     page.screenshot(path=screenshot_dir / "train-paused.png", full_page=True)
+
+
+def test_superbpe_stage_2_replays_on_the_passage(page: Page, app_url: str,
+                                                 screenshot_dir) -> None:
+    page.goto(app_url)
+    wait_for_app(page)
+    box = page.locator('[data-testid="stSelectbox"]').filter(
+        has=page.get_by_text("Sample", exact=True))
+    box.click()
+    page.get_by_role("option", name="Spanish stories", exact=True).click()
+    wait_for_app(page)
+    page.get_by_role("link", name="Train", exact=True).click()
+    wait_for_app(page)
+    page.get_by_text("SuperBPE (superwords)", exact=True).click()
+    wait_for_app(page)
+    transition = page.get_by_label("Transition (vocabulary size where stage 2 starts)")
+    transition.fill("400")
+    transition.press("Enter")
+    wait_for_app(page)
+    page.get_by_role("button", name="Start training", exact=True).click()
+    wait_for_app(page)
+    page.get_by_role("button", name="Finish", exact=True).click()
+    expect(page.get_by_role("heading", name="SuperBPE stage 2: superwords")).to_be_visible(
+        timeout=GROW_TIMEOUT_S * 1000)
+    wait_for_app(page)
+    passage = page.get_by_text(re.compile(r"^The passage: [\d,]+ tokens after"))
+    expect(passage).to_contain_text(re.compile(r"after [1-9][\d,]* stage-2 merges"))
+    slider = page.get_by_role("slider", name="Stage-2 merges used")
+    slider.focus()
+    slider.press("Home")  # back to the transition point
+    wait_for_app(page)
+    expect(passage).to_contain_text("after 0 stage-2 merges")
+    at_transition = int(re.search(r"The passage: ([\d,]+)", passage.inner_text()).group(1)
+                        .replace(",", ""))
+    expect(passage).to_contain_text(f"; {at_transition:,} at the transition point")
+    assert_no_exception(page)
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.wait_for_timeout(500)
+    page.screenshot(path=screenshot_dir / "train-superbpe-stage2.png", full_page=True)
