@@ -8,8 +8,9 @@ loaded back by both: ``tiktoken.Encoding(mergeable_ranks=load_tiktoken_bpe(file)
 pat_str=cl100k)`` and ``bpe_core.load(file, pretokenizer="cl100k")``. Then, on the whole corpus:
 
 * one thread: tiktoken's ``encode_ordinary`` against our ``encode``, the ids checked identical.
-  Ours is timed twice: "cold" on a freshly loaded tokenizer (every distinct piece is merged for
-  the first time) and "warm" on the same tokenizer again (pieces come from its cache);
+  Ours is timed twice: "cold" on a freshly loaded tokenizer (every distinct piece is encoded for
+  the first time: looked up when it is a whole token, as tiktoken does, else merged) and "warm"
+  on the same tokenizer again (pieces come from its cache);
 * all cores: the corpus as its ~100,000 paragraphs, tiktoken's ``encode_ordinary_batch`` (a
   thread pool) against our ``encode_batch`` (worker processes), ids checked identical.
 
