@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BROWSER_TESTS = Path(__file__).resolve().parent
@@ -274,6 +275,31 @@ def assert_no_exception(page: Page) -> None:
             f"--- server stderr ---\n{_server_stderr()}",
             pytrace=False,
         )
+
+
+def choose(page: Page, label: str, option: str) -> None:
+    """Pick ``option`` in the select box or multiselect labelled ``label`` (typing filters it).
+
+    A rerun of the app that lands just after the click redraws the box and closes its option
+    list (seen on a loaded machine), as it would for a user, who would open it again: so do we.
+    """
+    widget = page.locator('[data-testid="stSelectbox"], [data-testid="stMultiSelect"]').filter(
+        has=page.get_by_text(label, exact=True))  # by the label shown (markdown rendered)
+    box = widget.get_by_role("combobox")
+    wanted = page.get_by_role("option", name=option, exact=True)
+    for _ in range(3):
+        wait_for_app(page)
+        box.click()
+        box.press_sequentially(option)
+        try:
+            wanted.wait_for(state="visible", timeout=10_000)
+            break
+        except PlaywrightTimeoutError:
+            box.press("Escape")
+    else:
+        pytest.fail(f"the option {option!r} of {label!r} never showed", pytrace=False)
+    wanted.click()
+    wait_for_app(page)
 
 
 def open_page(page: Page, app_url: str, path: str, heading: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import assert_no_exception, wait_for_app
+from tests.browser.conftest import assert_no_exception, choose, wait_for_app
 
 REPO = Path(__file__).resolve().parents[2]
 TALL = {"width": 1400, "height": 2000}  # the main area scrolls inside the page: show it all
@@ -43,15 +43,6 @@ def sidebar(page: Page):
 def picker(page: Page, label: str):
     """The combobox of the sidebar selectbox labelled ``label``."""
     return sidebar(page).get_by_role("combobox", name=label)
-
-
-def choose(page: Page, label: str, option: str) -> None:
-    """Pick ``option`` in the selectbox labelled ``label`` (typing filters the list)."""
-    box = page.locator('[data-testid="stSelectbox"]').filter(
-        has=page.get_by_text(label, exact=True))
-    box.click()
-    page.get_by_role("option", name=option, exact=True).click()
-    wait_for_app(page)
 
 
 def test_app_starts_with_the_readme_command(page: Page, app_url: str, screenshot_dir) -> None:

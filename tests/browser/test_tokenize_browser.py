@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import bpe_core
-from tests.browser.conftest import assert_no_exception, wait_for_app
+from tests.browser.conftest import assert_no_exception, choose, wait_for_app
 from ui import merge_tree
 from ui.samples import samples
 from ui.state import DEFAULT_SETTINGS
@@ -85,17 +85,6 @@ def test_hostile_text_is_shown_not_executed(page: Page, app_url: str, screenshot
     assert "\u202e" not in out.inner_text() and "\u2067" not in out.inner_text()
     assert_no_exception(page)
     page.screenshot(path=screenshot_dir / "tokenize-hostile.png", full_page=True)
-
-
-def choose(page: Page, label: str, option: str) -> None:
-    """Pick ``option`` in the select box or multiselect labelled ``label``, by typing it."""
-    wait_for_app(page)  # a rerun landing while we type would close the open option list
-    box = page.get_by_role("combobox", name=label)
-    box.click()
-    box.press_sequentially(option)
-    expect(page.get_by_role("option", name=option)).to_be_visible(timeout=SLOW)
-    box.press("Enter")
-    wait_for_app(page)
 
 
 def test_clicking_a_token_draws_its_merge_tree(page: Page, app_url: str, default_tok,

@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import assert_no_exception, wait_for_app
+from tests.browser.conftest import assert_no_exception, choose, wait_for_app
 
 MERGES = re.compile(r"^([\d,]+) merges; each line")
 PROGRESS = re.compile(r"Merge ([\d,]+) of 744")
@@ -94,12 +94,7 @@ def test_training_grows_the_merge_log_and_the_chart(page: Page, app_url: str,
 def test_superbpe_stage_2_replays_on_the_passage(page: Page, app_url: str,
                                                  screenshot_dir) -> None:
     page.goto(app_url)
-    wait_for_app(page)
-    box = page.locator('[data-testid="stSelectbox"]').filter(
-        has=page.get_by_text("Sample", exact=True))
-    box.click()
-    page.get_by_role("option", name="Spanish stories", exact=True).click()
-    wait_for_app(page)
+    choose(page, "Sample", "Spanish stories")
     page.get_by_role("link", name="Train", exact=True).click()
     wait_for_app(page)
     page.get_by_text("SuperBPE (superwords)", exact=True).click()
