@@ -176,9 +176,9 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
         # One batch of documents per process when the size is known (a stream: batches of
         # BATCH_CHARS): merging a worker's counts into the total is a Python loop over its
         # words, so fewer, bigger batches leave less of it to this process.
-        batch = min(-(-size // processes), BATCH_CHARS) if size < _UNKNOWN else BATCH_CHARS
+        chars = min(-(-size // processes), BATCH_CHARS) if size < _UNKNOWN else BATCH_CHARS
         with worker_pool(processes) as pool:
-            jobs = ((docs, pattern, specials) for docs in _batches(docs, batch))
+            jobs = ((batch, pattern, specials) for batch in _batches(docs, chars))
             for counts in pool.imap(_count_batch, jobs):
                 total.update(counts)  # merged in corpus order: first appearances are kept
     else:

@@ -52,12 +52,8 @@ def visible(text: str) -> str:
     return "".join(WHITESPACE.get(c, c) for c in text)
 
 
-def colours(spans: Sequence[TokenSpan]) -> list[str]:
-    """A background colour per token: by id, moved on one when the left neighbour has it."""
-    return [PALETTE[i] for i in _palette_indices(spans)]
-
-
 def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
+    """A palette colour per token: by id, moved on one when the left neighbour has it."""
     out: list[int] = []
     for span in spans:
         i = span.id % len(PALETTE)
