@@ -27,6 +27,7 @@ merge site change; each word is rewritten in place, jumping between sites with `
 from __future__ import annotations
 
 import heapq
+import operator
 from collections import defaultdict
 
 from .vocab import Base, token_display
@@ -48,25 +49,17 @@ class PairState:
         self.shown = [base.display(i) for i in range(len(base))]
         self.data = list(base.tokens)  # each token's bytes and whether it ends with </w>
         self.eow = [k == "eow" for k in base.kinds]
-        self.counts = counts = {}
-        self.where = where = {}
-        firsts: dict[tuple[int, int], tuple[int, int]] = {}
-        total = 0
+        # Pair -> the words it occurs in, a word once per occurrence, in word order: one C-level
+        # append per pair occurrence; counts and word sets are then made per pair, in C.
+        found: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
         for wi, w in enumerate(words):
-            c = wcounts[wi]
-            total += len(w) * c
-            # Before any merge every symbol but </w> (always last) is one base symbol long, so
-            # a pair's index in the word is also its offset in base symbols.
-            for j, p in enumerate(zip(w, w[1:])):
-                n = counts.get(p)
-                if n is None:
-                    counts[p] = c
-                    where[p] = {wi}
-                    firsts[p] = (wi, j)
-                else:
-                    counts[p] = n + c
-                    where[p].add(wi)
-        self.total = total
+            for p in zip(w, w[1:]):
+                found[p].append(wi)
+        count_of = wcounts.__getitem__
+        self.counts = counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
+        # Only a pair that can win needs to know its words.
+        self.where = {p: set(ws) for p, ws in found.items() if counts[p] >= floor}
+        self.total = sum(map(operator.mul, map(len, words), wcounts))
         # What only a watcher needs (train() goes without): token id -> occurrences, and
         # count -> number of pairs with it (to report how many pairs tied).
         self.freq: dict[int, int] | None = None
@@ -81,9 +74,15 @@ class PairState:
                 hist[c] = hist.get(c, 0) + 1
         # Heap entries: (-count, k1, k2, left, right, inexact). For "first", (k1, k2) is the
         # (word index, offset in base symbols) of the pair's earliest occurrence, or a lower
-        # bound of it while inexact is 1; for "lowest-id" it is the pair itself.
-        self.heap = [(-c, *(firsts[p] if self.first else p), *p, 0)
-                     for p, c in counts.items() if c >= floor]
+        # bound of it while inexact is 1; for "lowest-id" it is the pair itself. Before any
+        # merge every symbol but </w> (always last) is one base symbol long, so the offset of a
+        # pair in its first word is its index there.
+        self.heap = heap = []
+        for p, c in counts.items():
+            if c >= floor:
+                wi = found[p][0]
+                heap.append((-c, wi, _find(words[wi], *p), *p, 0) if self.first
+                            else (-c, *p, *p, 0))
         heapq.heapify(self.heap)
 
     def display(self, i: int) -> str:
