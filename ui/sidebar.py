@@ -8,7 +8,8 @@ from . import state
 
 
 def describe(tok) -> str:
-    """Markdown lines about a tokenizer: unit, pre-tokenizer, vocabulary size.
+    """Markdown lines about a tokenizer: unit, pre-tokenizer, vocabulary size, and whether
+    whole pieces are looked up before merging (``ignore_merges``, as tiktoken does).
 
     >>> import bpe_core
     >>> tok = bpe_core.train("hug pug", unit="char", pretokenizer="whitespace", max_merges=1,
@@ -19,7 +20,9 @@ def describe(tok) -> str:
     merges = len(tok.merges)
     return (f"Unit: {tok.unit}-level  \n"
             f"Pre-tokenizer: {tok.pretokenizer or 'custom regex'}  \n"
-            f"Vocab size: {tok.vocab_size:,} ({merges:,} merge{'s' * (merges != 1)})")
+            f"Vocab size: {tok.vocab_size:,} ({merges:,} merge{'s' * (merges != 1)})"
+            + ("  \nA piece that is a whole token is looked up, not merged (ignore_merges)"
+               if tok.ignore_merges else ""))
 
 
 def corpus_size(corpus: state.Corpus) -> str:

@@ -251,6 +251,8 @@ def test_a_tiktoken_file_made_by_the_test_encodes_like_tiktoken() -> None:
     at.text_input(key="tok_load_name").set_value("made by tiktoken").run()
     at.button(key="tok_load_load").click().run()
     assert not at.exception and at.session_state["tokenizer"] == "made by tiktoken"
+    # The sidebar says that whole pieces are looked up first, as tiktoken does.
+    assert any("looked up, not merged (ignore_merges)" in c.value for c in at.sidebar.caption)
     text = "The lowest price is lower than 12345 — naïve café, 你好! 😀\n\tdef f(): pass"
     type_text(at, text)
     at.button_group(key="tok_view").set_value("Ids").run()
