@@ -26,7 +26,7 @@ class TokenSpan(NamedTuple):
     neighbour covers the same character too.
 
     A named tuple, not a dataclass: ``Tokenizer.spans`` makes one per token, and a tuple is made
-    about ten times faster.
+    about six times faster (17,000 of them: 6 ms against 38 ms).
     """
 
     id: int
