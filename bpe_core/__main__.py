@@ -14,7 +14,6 @@ import time
 
 from . import files, train_progress_line
 from .pretokenize import PRESETS
-from .tokenizer import DisallowedSpecialError
 from .trainer import TIE_BREAKS, UNITS, Trainer
 from .words import read_files
 
@@ -55,11 +54,11 @@ def _read_input(path: str) -> str:
 def _cmd_encode(args) -> int:
     tok = files.load(args.tokenizer, pretokenizer=args.pretokenizer)
     text = _read_input(args.input)
-    allowed = "all" if args.allow_special else frozenset()
+    split = args.split_special_tokens
     if args.show == "ids":
-        print(" ".join(map(str, tok.encode(text, allowed_special=allowed, upto=args.upto))))
+        print(" ".join(map(str, tok.encode(text, split_special_tokens=split, upto=args.upto))))
         return 0
-    spans = tok.spans(text, allowed_special=allowed, upto=args.upto)
+    spans = tok.spans(text, split_special_tokens=split, upto=args.upto)
     if args.show == "tokens":
         for s in spans:
             print(f"{s.id}\t{s.token!r}")
@@ -87,10 +86,8 @@ def _cmd_decode(args) -> int:
 def _cmd_info(args) -> int:
     tok = files.load(args.tokenizer, pretokenizer=args.pretokenizer)
     print(f"name:          {tok.name}")
-    print(f"unit:          {tok.unit}")
-    print(f"pre-tokenizer: {tok.pretokenizer or 'custom regex'}")
-    print(f"pattern:       {tok.pattern}")
-    print(f"vocab_size:    {tok.vocab_size:,} ({tok.n_base} base, {len(tok.merges):,} merges, "
+    print(f"pipeline:      {tok.describe()}")
+    print(f"vocab_size:    {tok.vocab_size:,} ({len(tok.merges):,} merges, "
           f"{len(tok.special_tokens)} special)")
     print(f"special:       {', '.join(tok.special_tokens) or '(none)'}")
     print(f"stop reason:   {tok.stop_reason or 'unknown'}")
@@ -136,8 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--show", choices=["ids", "tokens", "colour"], default="ids",
                    help="ids (default), one token per line, or coloured tokens for a terminal")
     e.add_argument("--upto", type=int, help="use only the first K merges")
-    e.add_argument("--allow-special", action="store_true",
-                   help="encode special-token text as special tokens")
+    e.add_argument("--split-special-tokens", action="store_true",
+                   help="read special-token text in the input as ordinary text")
     e.set_defaults(func=_cmd_encode)
 
     d = sub.add_parser("decode", help="decode ids to text",
@@ -161,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, OSError, DisallowedSpecialError) as exc:
+    except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,12 +1,15 @@
-"""The learned merges of a tokenizer: held as arrays of ids, read as :class:`Merge` records.
+"""The merges of a BPE model: held as arrays of ids, read as :class:`Merge` records.
+
+Each merge joins two tokens into a third, by id: ``left + right -> result``. In a tokenizer
+trained here merge ``r`` makes token ``n_base + r``; in a loaded ``tokenizer.json`` the result
+ids are whatever the file's vocabulary says (Llama 3: merge 1 is ``Ġ`` + ``ĠĠĠ`` -> 257), and
+several merges may even make the same token. So the result id is stored, never derived.
 
 A vocabulary such as o200k has some 200,000 merges. As 200,000 Python objects they would cost
-memory, time to build and, above all, time in every full pass of the garbage collector, which
-visits each of them and everything they point to (tens of milliseconds per 32,000, landing on
-whatever the app is doing). So a tokenizer keeps three arrays of C integers and the display
-texts it needs anyway, and ``tok.merges[i]`` makes the record when it is read:
+memory, time to build and, above all, time in every full pass of the garbage collector. So a
+model keeps four arrays of C integers, and ``merges[r]`` makes the record when it is read:
 
->>> merges = MergeList(3, left=[0, 3], right=[1, 2], count=[5, 2],
+>>> merges = MergeList(left=[0, 3], right=[1, 2], result=[3, 4], count=[5, 2],
 ...                    shown=["a", "b", "c", "ab", "abc"])
 >>> merges[1]
 Merge(rank=1, left='ab', right='c', token='abc', count=2, left_id=3, right_id=2, token_id=4)
@@ -23,7 +26,8 @@ from typing import Iterable, Iterator, Sequence, overload
 
 @dataclass(frozen=True)
 class Merge:
-    """One learned merge: ``left + right -> token`` (display texts), with ids and its count."""
+    """One merge: ``left + right -> token`` (display texts), with ids and its training count
+    (0 when unknown, as in a loaded file)."""
 
     rank: int
     left: str
@@ -36,23 +40,33 @@ class Merge:
 
 
 class MergeList(Sequence[Merge]):
-    """The merges in training order; merge ``r`` makes token ``n_base + r``.
+    """The merges in rank order (the order they were learned, which is their priority).
 
-    ``shown`` holds the display text of every token id (base symbols first); it is shared, not
-    copied, so it must not change afterwards.
+    ``shown`` gives the display text of every token id; it is shared, not copied, so it must not
+    change afterwards.
     """
 
-    __slots__ = ("n_base", "left", "right", "count", "_shown")
+    __slots__ = ("left", "right", "result", "count", "_shown")
 
-    def __init__(self, n_base: int, *, left: Iterable[int], right: Iterable[int],
-                 count: Iterable[int], shown: Sequence[str]):
-        self.n_base = n_base
+    def __init__(self, *, left: Iterable[int], right: Iterable[int], result: Iterable[int],
+                 count: Iterable[int] = (), shown: Sequence[str]):
         # "q": 64-bit, as counts over a large corpus can pass 2**31.
-        self.left, self.right, self.count = array("q", left), array("q", right), array("q", count)
+        self.left, self.right, self.result = array("q", left), array("q", right), array("q", result)
+        self.count = array("q", count) if count else array("q", bytes(8 * len(self.left)))
         self._shown = shown
-        if not len(self.left) == len(self.right) == len(self.count) <= len(shown) - n_base:
-            raise ValueError("a merge list needs a left id, a right id, a count and a display "
-                             "text for every merge")
+        if not len(self.left) == len(self.right) == len(self.result) == len(self.count):
+            raise ValueError("a merge list needs a left id, a right id, a result id and a count "
+                             "for every merge")
+
+    @classmethod
+    def canonical(cls, n_base: int, pairs: Iterable[tuple[int, int, int]],
+                  shown: Sequence[str]) -> "MergeList":
+        """Merges as training makes them: ``(left, right, count)`` triples, merge ``r`` making
+        token ``n_base + r``."""
+        pairs = list(pairs)
+        return cls(left=[p[0] for p in pairs], right=[p[1] for p in pairs],
+                   result=range(n_base, n_base + len(pairs)), count=[p[2] for p in pairs],
+                   shown=shown)
 
     def __len__(self) -> int:
         return len(self.left)
@@ -61,11 +75,12 @@ class MergeList(Sequence[Merge]):
     def __getitem__(self, i: int) -> Merge: ...
 
     @overload
-    def __getitem__(self, i: slice) -> list[Merge]: ...
+    def __getitem__(self, i: slice) -> "MergeList": ...
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return [self._record(r) for r in range(*i.indices(len(self)))]
+            return MergeList(left=self.left[i], right=self.right[i], result=self.result[i],
+                             count=self.count[i], shown=self._shown)
         r = i + len(self) if i < 0 else i
         if not 0 <= r < len(self):
             raise IndexError(f"merge {i} is out of range: there are {len(self)} merges")
@@ -75,14 +90,22 @@ class MergeList(Sequence[Merge]):
         return map(self._record, range(len(self)))
 
     def _record(self, r: int) -> Merge:
-        a, b, shown = self.left[r], self.right[r], self._shown
-        t = self.n_base + r
+        a, b, t, shown = self.left[r], self.right[r], self.result[r], self._shown
         return Merge(r, shown[a], shown[b], shown[t], self.count[r], a, b, t)
+
+    def triples(self) -> list[tuple[int, int, int]]:
+        """``(left, right, result)`` ids of every merge, in rank order."""
+        return list(zip(self.left, self.right, self.result))
+
+    def is_canonical(self, n_base: int) -> bool:
+        """Does merge ``r`` make token ``n_base + r`` from earlier tokens, as training does?"""
+        return (self.result == array("q", range(n_base, n_base + len(self)))
+                and all(max(a, b) < t for a, b, t in zip(self.left, self.right, self.result)))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MergeList):
-            return (self.n_base == other.n_base and self.left == other.left
-                    and self.right == other.right and self.count == other.count
+            return (self.left == other.left and self.right == other.right
+                    and self.result == other.result and self.count == other.count
                     and list(self) == list(other))  # the same ids, and the same texts
         if isinstance(other, (list, tuple)):
             return list(self) == list(other)
@@ -91,22 +114,5 @@ class MergeList(Sequence[Merge]):
     __hash__ = None  # equal to lists, which do not hash
 
     def __repr__(self) -> str:
-        shown = ", ".join(repr(m.token) for m in self[:5])
+        shown = ", ".join(repr(self[r].token) for r in range(min(5, len(self))))
         return f"<MergeList of {len(self)}: {shown}{', ...' if len(self) > 5 else ''}>"
-
-
-def columns(n_base: int, merges: Sequence[Merge]
-            ) -> tuple[Sequence[int], Sequence[int], Sequence[int], list[str]]:
-    """``(left ids, right ids, counts, token display texts)`` of merges after ``n_base`` base
-    symbols, checked to be in training order (a :class:`MergeList` is taken as it is)."""
-    if isinstance(merges, MergeList):
-        if merges.n_base != n_base:
-            raise ValueError(f"these merges follow {merges.n_base} base symbols, not {n_base}")
-        return merges.left, merges.right, merges.count, list(merges._shown[n_base:])
-    merges = list(merges)
-    for rank, m in enumerate(merges):
-        if m.rank != rank or m.token_id != n_base + rank or max(m.left_id, m.right_id) >= m.token_id:
-            raise ValueError(f"merge {m.rank} is not in training order (ids {m.left_id}, "
-                             f"{m.right_id} -> {m.token_id})")
-    return ([m.left_id for m in merges], [m.right_id for m in merges], [m.count for m in merges],
-            [m.token for m in merges])

@@ -63,7 +63,7 @@ class LanguageRow:
 def fallback_tokens(tok: Tokenizer, ids: Sequence[int]) -> int:
     """How many of ``ids`` stand in for text the vocabulary cannot spell whole.
 
-    Character-level: ``[UNK]`` and the fallback bytes. Byte-level: tokens holding only part of
+    Not byte-level: ``[UNK]`` and the fallback bytes ``<0xNN>``. Byte-level: tokens holding only part of
     a character (``TokenSpan.partial`` in ``tok.spans``), i.e. the vocabulary had no entry for
     the character and fell back on its bytes. A token is partial when it, or the token after
     it, starts inside a character (with a UTF-8 continuation byte, 0b10xxxxxx); reading that
@@ -74,7 +74,7 @@ def fallback_tokens(tok: Tokenizer, ids: Sequence[int]) -> int:
     >>> fallback_tokens(tok, tok.encode("aé"))  # 'a', then the two bytes of 'é'
     2
     """
-    if tok.unit == "char":
+    if not tok.view.byte_level:
         return sum(1 for i in ids if tok.kind(i) in ("unk", "byte"))
     firsts = [b[0] for b in map(tok.token_bytes, ids) if b]  # </w> covers no bytes: skip it
     inside = [0x80 <= b < 0xC0 for b in firsts] + [False]
@@ -87,7 +87,7 @@ def count_tokens(tok: Tokenizer, corpus: ParallelCorpus) -> Counts:
     for code in corpus.codes:
         per_sentence, n_fallback, seen = [], 0, set()
         for sentence in corpus.sentences(code):
-            ids = tok.encode(sentence, disallowed_special=())
+            ids = tok.encode(sentence, split_special_tokens=True)
             per_sentence.append(len(ids))
             n_fallback += fallback_tokens(tok, ids)
             seen.update(ids)
@@ -139,7 +139,7 @@ def premium_curve(tok: Tokenizer, corpus: ParallelCorpus, *, baseline: str,
     """
     curve: dict[str, list[float]] = {code: [] for code in corpus.codes}
     for k in merge_counts:
-        totals = {code: sum(len(tok.encode(s, upto=k, disallowed_special=()))
+        totals = {code: sum(len(tok.encode(s, upto=k, split_special_tokens=True))
                             for s in corpus.sentences(code)) for code in corpus.codes}
         for code, n in totals.items():
             curve[code].append(n / totals[baseline] if totals[baseline] else math.nan)
@@ -171,5 +171,5 @@ def token_script(tok: Tokenizer, i: int) -> str:
 def vocabulary_scripts(tok: Tokenizer, ids: Sequence[int] | None = None) -> dict[str, int]:
     """Vocabulary entries per script (all entries, or ``ids``), largest first."""
     if ids is None:
-        ids = [*range(tok.n_base + len(tok.merges)), *tok.special_tokens.values()]
+        ids = tok.ids()
     return dict(Counter(token_script(tok, i) for i in ids).most_common())

@@ -3,7 +3,7 @@
 After every merge it recounts all adjacent pairs from scratch, over every occurrence of every
 word, exactly as the textbooks (Jurafsky & Martin's token learner), minbpe and tiktoken's
 ``_educational.py`` describe. It is the oracle the fast trainer is tested against, and the app
-uses ``count_pairs`` and ``merge_pair`` to show what one step of the algorithm does.
+uses ``count_pairs`` to show what one step of the algorithm does.
 
 >>> merges = reference_train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
 ...                          unit="char", pretokenizer="whitespace", max_merges=2, min_frequency=1)
@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .encoders import merge_pair
+from .end_of_word import without_marker
 from .pretokenize import resolve
-from .trainer import base_for
+from .vocab import base_for
 
 
 def count_pairs(words: list[list[int]], counts: list[int]) -> Counter:
@@ -26,23 +28,6 @@ def count_pairs(words: list[list[int]], counts: list[int]) -> Counter:
         for pair in zip(w, w[1:]):
             pairs[pair] += c
     return pairs
-
-
-def merge_pair(word: list[int], pair: tuple[int, int], new: int) -> list[int]:
-    """Replace each occurrence of ``pair``, left to right, by ``new``.
-
-    >>> merge_pair([1, 1, 1, 2], (1, 1), 9)
-    [9, 1, 2]
-    """
-    out, i = [], 0
-    while i < len(word):
-        if i + 1 < len(word) and (word[i], word[i + 1]) == pair:
-            out.append(new)
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return out
 
 
 def reference_train(word_counts: dict[str, int], *, unit: str = "byte", pretokenizer: str = "gpt2",
@@ -56,6 +41,8 @@ def reference_train(word_counts: dict[str, int], *, unit: str = "byte", pretoken
     id per merge.
     """
     preset, _ = resolve(pretokenizer)
+    if preset == "end-of-word" and unit == "char":
+        word_counts = without_marker(word_counts)
     base = base_for(word_counts, unit=unit, end_of_word=preset == "end-of-word",
                     byte_fallback=byte_fallback)
     # The corpus as the textbook holds it: each occurrence of a word on its own, in corpus order

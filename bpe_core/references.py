@@ -19,6 +19,8 @@ import os
 import tempfile
 from dataclasses import dataclass
 
+from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
+
 from .pretokenize import PRESETS
 from .tiktoken_format import from_ranks
 from .tokenizer import Tokenizer
@@ -92,17 +94,17 @@ def reference_encoding(name: str) -> Tokenizer:
     if ref is None:
         raise ValueError(f"unknown reference encoding {name!r}; choose one of "
                          f"{', '.join(REFERENCE_ENCODINGS)}")
-    import tiktoken
-
     try:
-        enc = tiktoken.get_encoding(name)
+        # tiktoken's own recipe for the encoding: it downloads (or reads from its cache) the
+        # ranks and names the pattern and special tokens.
+        params = ENCODING_CONSTRUCTORS[name]()
     except Exception as exc:  # network errors, hash mismatches, unwritable caches: all say why
         raise ReferenceUnavailableError(_offline_help(ref, exc)) from exc
-    # tiktoken keeps the ranks, pattern and special tokens on the Encoding it built.
-    pattern = enc._pat_str
+    pattern = params["pat_str"]
     preset = ref.pretokenizer if PRESETS[ref.pretokenizer] == pattern else pattern
-    return from_ranks(enc._mergeable_ranks, pretokenizer=preset, special_tokens=enc._special_tokens,
-                      name=name, source=f"tiktoken's {name}")
+    return from_ranks(params["mergeable_ranks"], pretokenizer=preset,
+                      special_tokens=params["special_tokens"], name=name,
+                      source=f"tiktoken's {name}")
 
 
 def _offline_help(ref: ReferenceEncoding, exc: Exception) -> str:

@@ -1,14 +1,15 @@
-"""Where each token lies in the text: the characters (and bytes) each token of a piece covers.
+"""Where each token lies in the text: the characters of the ORIGINAL text each token covers.
 
-A byte-level token may hold part of a character: "é" is two bytes, and a tokenizer that never
-merged them shows it as two tokens, each *partial*, both covering that one character.
+Normalizers and pre-tokenizers rewrite the text (NFKC turns "ﬁ" into "fi", Metaspace turns
+spaces into "▁", ByteLevel turns "é" into two byte characters), so every stage carries, beside
+its text, the original character range of each of its characters. A token covers the union of
+its characters' ranges. A byte-level token may hold part of a character: "é" is two bytes, and
+a tokenizer that never merged them shows it as two tokens, each *partial*, both covering it.
 
->>> from bpe_core.vocab import byte_base
->>> base = byte_base()
->>> shown = [base.display(i) for i in range(256)]
->>> [(s.start, s.end, s.partial) for s in piece_spans("hé", 0, [104, 195, 169], shown=shown,
-...                                                   length=[1] * 256, base=base)]
-[(0, 1, False), (1, 2, True), (1, 2, True)]
+>>> from bpe_core import train
+>>> tok = train("hug", unit="byte", pretokenizer="gpt2", max_merges=0, min_frequency=1)
+>>> [(s.token, s.start, s.end, s.partial) for s in tok.spans("hé")]
+[('h', 0, 1, False), ('<C3>', 1, 2, True), ('<A9>', 1, 2, True)]
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from __future__ import annotations
 from itertools import accumulate
 from typing import NamedTuple, Sequence
 
-from .vocab import Base
+Ranges = list[tuple[int, int]]
 
 
 class TokenSpan(NamedTuple):
     """A token as it lies in the input: ``text[start:end]`` (character offsets) is what it covers.
 
     ``partial`` is True when the token holds only part of a character's UTF-8 bytes; then its
-    neighbour covers the same character too.
+    neighbour covers the same character too. ``bytes`` are the bytes the token stands for.
 
     A named tuple, not a dataclass: ``Tokenizer.spans`` makes one per token, and a tuple is made
     about six times faster (17,000 of them: 6 ms against 38 ms).
@@ -31,72 +32,94 @@ class TokenSpan(NamedTuple):
 
     id: int
     token: str  # display text
-    bytes: bytes  # the input bytes it covers
+    bytes: bytes
     start: int
     end: int
     partial: bool = False
     special: bool = False
 
 
-def piece_spans(piece: str, start: int, ids: Sequence[int], *, shown: Sequence[str],
-                length: Sequence[int], base: Base) -> list[TokenSpan]:
-    """The spans of ``ids``, the tokens of ``piece``, which starts at character ``start``.
+def identity(start: int, n: int) -> Ranges:
+    """The ranges of ``n`` characters copied unchanged from offset ``start``."""
+    return list(zip(range(start, start + n), range(start + 1, start + n + 1)))
 
-    ``shown`` and ``length`` give each token id's display text and its number of base symbols.
-    """
-    if piece.isascii():
-        # The common case, fast: one byte per character and one base symbol per character
-        # (</w> covers none), so a token covers as many characters as it has base symbols.
-        data, spans, b = piece.encode("ascii"), [], 0
-        for i in ids:
-            k = length[i]
-            spans.append(TokenSpan(i, shown[i], data[b:b + k], start + b, start + b + k))
-            b += k
-        return spans
-    data = piece.encode("utf-8")
-    if base.unit == "byte":
-        # One base symbol per byte. lead[k]: byte k starts a character (k = len: the end);
-        # before[k]: characters started before byte k. A token that starts or ends inside a
-        # character is partial and shares that character with its neighbour.
-        lead = [b & 0xC0 != 0x80 for b in data]
-        lead.append(True)
-        before = [0, *accumulate(lead)]
-        spans, lo = [], 0
-        for i in ids:
-            hi = lo + length[i]
-            first = before[lo + 1] - 1
-            spans.append(TokenSpan(i, shown[i], data[lo:hi], start + first,
-                                   start + (before[hi] if hi > lo else first),
-                                   not (lead[lo] and lead[hi])))
-            lo = hi
-        return spans
-    # char_at[k]: index (in the piece) of the character holding byte k; boundary[k]: k starts one
-    char_at, boundary = [], []
-    for ci, ch in enumerate(piece):
-        n = len(ch.encode("utf-8"))
-        char_at.extend([ci] * n)
-        boundary.extend([True] + [False] * (n - 1))
-    char_at.append(len(piece))
-    boundary.append(True)
-    # Bytes each base symbol covers: one per byte, one character's per character.
-    widths = []
-    for ch in piece:
-        n = len(ch.encode("utf-8"))
-        if base.unit == "char" and (ch in base.char_ids or not base.byte_fallback):
-            widths.append(n)
-        else:
-            widths.extend([1] * n)
-    if base.end_of_word:
-        widths.append(0)
-    spans, b, sym = [], 0, 0
-    for i in ids:
-        k = length[i]
-        width = sum(widths[sym:sym + k])
-        sym += k
-        lo, hi = b, b + width
-        b = hi
-        first = char_at[lo] if lo < len(data) else len(piece)
-        last = char_at[hi - 1] + 1 if hi > lo else first
-        spans.append(TokenSpan(i, shown[i], data[lo:hi], start + first, start + last,
-                               partial=not (boundary[lo] and boundary[hi])))
-    return spans
+
+def token_spans(plan, view, text: str, limit: int | None, split_special: bool,
+                piece_encoder) -> list[TokenSpan]:
+    """The spans of ``text``'s tokens, through every stage of ``plan`` (an ``encoding.Plan``)."""
+    out: list[TokenSpan] = []
+    normalizer = plan.normalizer
+    for start, end, tid in plan.added.split_raw(text, split_special_tokens=split_special):
+        if tid is not None:
+            out.append(_added(view, tid, start, end))
+            continue
+        seg, ranges = text[start:end], identity(start, end - start)
+        if normalizer is not None:
+            seg, ranges = normalizer.normalize_aligned(seg, ranges)
+        for s, e, t in plan.added.split_normalized(seg, split_special_tokens=split_special):
+            if t is not None:
+                out.append(_added(view, t, *_cover(ranges, s, e)))
+                continue
+            pieces = [(seg[s:e], ranges[s:e])] if e > s else []
+            for stage in plan.head:
+                pieces = stage.split_aligned(pieces)
+            for piece, piece_ranges in pieces:
+                if piece_encoder is None:
+                    ids = plan.cache(limit)[piece]
+                else:
+                    ids = piece_encoder(plan.to_model(piece), limit)
+                out += _piece(plan, view, piece, piece_ranges, ids, limit)
+    return out
+
+
+def _added(view, i: int, start: int, end: int) -> TokenSpan:
+    return TokenSpan(i, view.display(i), view.bytes(i), start, end,
+                     special=view.kind(i) == "special")
+
+
+def _cover(ranges: Ranges, lo: int, hi: int) -> tuple[int, int]:
+    """The original range of characters ``lo:hi`` (an empty one sits where ``lo`` is)."""
+    if hi > lo:
+        return ranges[lo][0], max(ranges[hi - 1][1], ranges[lo][0])
+    at = ranges[lo - 1][1] if lo else (ranges[0][0] if ranges else 0)
+    return at, at
+
+
+def _piece(plan, view, piece: str, ranges: Ranges, ids: Sequence[int],
+           limit: int | None) -> list[TokenSpan]:
+    """Spans of one head piece's tokens. Each token covers some *units* of the piece as the
+    model saw it: its bytes on the byte path, its characters after the tail stages otherwise."""
+    if plan.byte_table is not None:
+        units = ranges if piece.isascii() else [
+            r for ch, r in zip(piece, ranges) for _ in range(len(ch.encode("utf-8")))]
+        bounds = _consecutive([len(view.bytes(i)) for i in ids])
+    else:
+        model_piece, units = piece, ranges
+        for stage in plan.tail:
+            (model_piece, units), = stage.split_aligned([(model_piece, units)])
+        bounds = _bounds(plan, view, model_piece, ids, limit)
+    n = len(units)
+    return [TokenSpan(i, view.display(i), view.bytes(i), *_cover(units, min(lo, n), min(hi, n)),
+                      not view.is_utf8(i))
+            for i, (lo, hi) in zip(ids, bounds)]
+
+
+def _consecutive(lengths: Sequence[int]) -> list[tuple[int, int]]:
+    ends = list(accumulate(lengths))
+    return list(zip([0, *ends], ends))
+
+
+def _bounds(plan, view, model_piece: str, ids: Sequence[int], limit: int | None
+            ) -> list[tuple[int, int]]:
+    """The characters ``(lo, hi)`` of ``model_piece`` each token covers."""
+    raws = [view.raw(i) or "" for i in ids]
+    if "".join(raws) == model_piece:
+        return _consecutive(list(map(len, raws)))  # the common case: the tokens spell the piece
+    # Unknown characters, byte fallback, prefixes or suffixes: ask the model where its tokens
+    # lie (in UTF-8 bytes of the piece). A byte-fallback token covers its whole character.
+    found = plan.model.tokenize_with_offsets(model_piece, limit)
+    if [i for i, _, _ in found] != list(ids):  # another encoding method: spread by text length
+        return _consecutive(list(map(len, raws)))
+    char_of = [k for k, c in enumerate(model_piece) for _ in range(len(c.encode("utf-8")))]
+    char_of.append(len(model_piece))
+    return [(char_of[lo], char_of[hi - 1] + 1 if hi > lo else char_of[lo]) for _, lo, hi in found]

@@ -33,9 +33,11 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
+from . import recipes
 from .pretokenize import PRESETS, resolve
 from .tokenizer import Tokenizer
 from .trainer import train
+from .vocab import byte_base
 from .words import Corpus, count_words
 
 #: A piece of stage 2: chunks of non-space characters joined by single spaces, where a chunk
@@ -87,7 +89,8 @@ def train_superbpe(corpus: Corpus, vocab_size: int, *, transition: int,
     pattern = superword_pattern(stage1_pattern)
     # Stage 2's words are its pieces with stage 1's merges applied over each whole piece: what
     # encode does with them too, so training and encoding see the same starting point.
-    whole = Tokenizer(stage1.base, stage1.merges, pattern=PRESETS["none"])
+    stage1_pairs = [(m.left_id, m.right_id, m.count) for m in stage1.merges]
+    whole = recipes.build(byte_base(), stage1_pairs, pattern=PRESETS["none"], preset="none")
     words: dict[str, int] = {}
     for piece, n in count_words(corpus, pattern, special_tokens=specials,
                                 processes=processes).items():
@@ -96,16 +99,18 @@ def train_superbpe(corpus: Corpus, vocab_size: int, *, transition: int,
     # Character-level BPE on those strings is BPE on the token sequences themselves.
     stage2 = train(words, max_merges=vocab_size - transition, unit="char",
                    pretokenizer="whitespace", min_frequency=min_frequency, tie_break=tie_break)
-    first_new = stage2.n_base  # stage 2's own ids: [UNK], its symbols by code point, new tokens
-    to_id = [0] + [ord(c) - _SYMBOL_BASE for c in stage2.base.chars]
+    # Stage 2's own ids: [UNK], its symbols (one per stage-1 token id) by code point, then
+    # its new tokens, which follow stage 1's merges.
+    symbols = [t for t in stage2.model.tokens[:len(stage2.model.tokens) - len(stage2.merges)]]
+    first_new = len(symbols)
+    to_id = [0] + [ord(c) - _SYMBOL_BASE for c in symbols[1:]]
 
     def real(i: int) -> int:
-        return to_id[i] if i < first_new else stage1.n_base + n1 + i - first_new
+        return to_id[i] if i < first_new else 256 + n1 + i - first_new
 
-    pairs = [(m.left_id, m.right_id, m.count) for m in stage1.merges]
-    pairs += [(real(m.left_id), real(m.right_id), m.count) for m in stage2.merges]
-    return Tokenizer.from_pairs(
-        stage1.base, pairs, pattern=pattern, pretokenizer=None, special_tokens=specials,
+    pairs = stage1_pairs + [(real(m.left_id), real(m.right_id), m.count) for m in stage2.merges]
+    return recipes.build(
+        byte_base(), pairs, pattern=pattern, preset=None, special_tokens=specials,
         name=name, stop_reason=stage2.stop_reason,
         config={"method": "superbpe", "vocab_size": vocab_size, "transition": transition,
                 "stage1_merges": n1, "stage1_pretokenizer": preset,
@@ -117,10 +122,10 @@ def stage1(tok: Tokenizer) -> Tokenizer:
     """The ordinary BPE tokenizer a SuperBPE tokenizer was at its transition point."""
     if tok.config.get("method") != "superbpe":
         raise ValueError(f"{tok.name!r} was not trained with train_superbpe")
-    return Tokenizer(tok.base, tok.merges[:tok.config["stage1_merges"]],
-                     pattern=tok.config["stage1_pattern"],
-                     pretokenizer=tok.config["stage1_pretokenizer"],
-                     special_tokens=list(tok.special_tokens), name=f"{tok.name} (stage 1)")
+    pairs = [(m.left_id, m.right_id, m.count) for m in tok.merges[:tok.config["stage1_merges"]]]
+    return recipes.build(byte_base(), pairs, pattern=tok.config["stage1_pattern"],
+                         preset=tok.config["stage1_pretokenizer"],
+                         special_tokens=list(tok.special_tokens), name=f"{tok.name} (stage 1)")
 
 
 @dataclass(frozen=True)
@@ -143,5 +148,5 @@ class StageReport:
 def stage_report(tok: Tokenizer, text: str) -> StageReport:
     """Encode held-out ``text`` with the stage-1 tokenizer and with ``tok`` itself."""
     return StageReport(len(text.encode("utf-8")),
-                       len(stage1(tok).encode(text, disallowed_special=())),
-                       len(tok.encode(text, disallowed_special=())))
+                       len(stage1(tok).encode(text, split_special_tokens=True)),
+                       len(tok.encode(text, split_special_tokens=True)))

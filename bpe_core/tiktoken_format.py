@@ -27,6 +27,7 @@ import base64
 import binascii
 from typing import Mapping
 
+from . import recipes
 from .native import TokenizerFileError
 from .pretokenize import resolve
 from .tokenizer import Tokenizer
@@ -40,12 +41,16 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
     Raises ValueError for tokenizers tiktoken cannot reproduce: not byte-level, with the ``</w>``
     symbol, two tokens with the same bytes, or merges a rank file cannot express.
     """
-    if tok.unit != "byte" or tok.end_of_word:
+    view = tok.view
+    if not view.byte_level or view.marker is not None:
         raise ValueError(f"tiktoken files hold byte-level BPE only; {tok.name!r} is "
-                         f"{'byte-level with </w>' if tok.unit == 'byte' else 'character-level'}. "
+                         f"{'byte-level with </w>' if view.byte_level else 'not byte-level'}. "
                          f"Save it in the native or Hugging Face format instead.")
+    added = {t.id for t in tok.added_tokens}
     table: dict[bytes, int] = {}
-    for i in range(tok.n_base + len(tok.merges)):
+    for i, t in enumerate(tok.model.tokens):
+        if t is None or i in added:
+            continue
         data = tok.token_bytes(i)
         if data in table:
             raise ValueError(f"tokens {table[data]} and {i} both stand for {tok.display(i)!r}; a "
@@ -157,9 +162,9 @@ def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
     # tiktoken looks a piece that is a whole token up before merging (ignore_merges). For these
     # ranks that gives the ids merging would: recover_merges found every token to be, from lower
     # ranks alone, exactly its own pair, so each token merges, alone, into itself.
-    return Tokenizer.from_pairs(byte_base(order=order), [(a, b, 0) for a, b in pairs],
-                                pattern=pattern, pretokenizer=preset, name=name,
-                                special_tokens=dict(special_tokens or {}), ignore_merges=True)
+    return recipes.build(byte_base(order=order), [(a, b, 0) for a, b in pairs], pattern=pattern,
+                         preset=preset, name=name, special_tokens=dict(special_tokens or {}),
+                         ignore_merges=True)
 
 
 def loads(data: bytes, *, pretokenizer: str, special_tokens: Mapping[str, int] | None = None,

@@ -17,12 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from . import recipes
+from .end_of_word import without_marker
 from .gc_pause import gc_paused
-from .pretokenize import resolve
-from .merges import Merge, MergeList
+from .merges import Merge
 from .pairs import PairState
+from .pretokenize import resolve
 from .tokenizer import Tokenizer
-from .vocab import Base, byte_base, char_base
+from .vocab import base_for
 from .words import Corpus, count_words
 
 TIE_BREAKS = ("first", "lowest-id")
@@ -52,16 +54,6 @@ class MergeStep(Merge):
     n_tied: int = 0
     total_tokens: int = 0
     freq_delta: dict = field(default_factory=dict)
-
-
-def base_for(words: dict[str, int], *, unit: str, end_of_word: bool, byte_fallback: bool) -> Base:
-    """The base alphabet training starts from."""
-    if unit == "byte":
-        return byte_base(end_of_word=end_of_word)
-    chars = set()
-    for w in words:
-        chars.update(w)
-    return char_base(chars, end_of_word=end_of_word, byte_fallback=byte_fallback)
 
 
 class Trainer:
@@ -136,6 +128,8 @@ class Trainer:
     def _prepare(self, corpus: Corpus, *, watched: bool) -> None:
         self.word_counts = count_words(corpus, self.pattern, special_tokens=self.special_tokens,
                                        processes=self.processes)
+        if self.end_of_word and self.unit == "char":
+            self.word_counts = without_marker(self.word_counts)
         if not self.word_counts:
             raise ValueError("the corpus is empty: the pre-tokenizer found no pieces in it")
         base = base_for(self.word_counts, unit=self.unit, end_of_word=self.end_of_word,
@@ -195,16 +189,12 @@ class Trainer:
         state = self._state
         if state is None:
             raise RuntimeError("call run(corpus) first")
-        left, right, count = zip(*self._pairs) if self._pairs else ((), (), ())
-        n_base = len(state.base)
-        merges = MergeList(n_base, left=left, right=right, count=count,
-                           shown=state.shown[:n_base + len(left)])  # a copy: training goes on
-        return Tokenizer(state.base, merges, pretokenizer=self.preset,
-                         pattern=self.pattern, special_tokens=self.special_tokens,
-                         name=self.name, stop_reason=self.stop_reason,
-                         config={"vocab_size": self.vocab_size, "max_merges": self.max_merges,
-                                 "min_frequency": self.min_frequency,
-                                 "tie_break": self.tie_break})
+        return recipes.build(state.base, self._pairs, pattern=self.pattern, preset=self.preset,
+                             special_tokens=self.special_tokens, name=self.name,
+                             stop_reason=self.stop_reason,
+                             config={"vocab_size": self.vocab_size, "max_merges": self.max_merges,
+                                     "min_frequency": self.min_frequency,
+                                     "tie_break": self.tie_break})
 
 
 def train_progress_line(step: MergeStep) -> str:

@@ -19,6 +19,16 @@ from typing import Iterable
 END_OF_WORD = "</w>"
 UNK = "[UNK]"
 
+# GPT-2's byte <-> character table: printable Latin-1 bytes stand for themselves, the other 68
+# bytes take the characters from U+0100 on, in byte order.
+_PRINTABLE = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+BYTE_CHARS = [""] * 256
+for _i, _b in enumerate(sorted(set(range(256)) - set(_PRINTABLE))):
+    BYTE_CHARS[_b] = chr(0x100 + _i)
+for _b in _PRINTABLE:
+    BYTE_CHARS[_b] = chr(_b)
+CHAR_BYTES = {c: b for b, c in enumerate(BYTE_CHARS)}
+
 
 def show_bytes(data: bytes) -> str:
     """Readable text for a token's bytes; runs of bytes that are not valid UTF-8 become hex.
@@ -163,3 +173,13 @@ def char_base(chars: Iterable[str], *, end_of_word: bool = False, byte_fallback:
         kinds.append("eow")
     return Base("char", tuple(tokens), tuple(kinds), end_of_word=end_of_word,
                 byte_fallback=byte_fallback, char_ids=char_ids)
+
+
+def base_for(words: Iterable[str], *, unit: str, end_of_word: bool, byte_fallback: bool) -> Base:
+    """The base alphabet training starts from: the 256 bytes, or the characters of ``words``."""
+    if unit == "byte":
+        return byte_base(end_of_word=end_of_word)
+    chars: set[str] = set()
+    for w in words:
+        chars.update(w)
+    return char_base(chars, end_of_word=end_of_word, byte_fallback=byte_fallback)

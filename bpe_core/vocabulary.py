@@ -16,15 +16,16 @@
 
 from __future__ import annotations
 
-import hashlib
-import weakref
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple
+from collections import Counter
+from typing import Iterable, Mapping, NamedTuple
 
 import regex
 
+from .merges import Merge
 from .scripts import dominant_script
-from .tokenizer import Merge, Tokenizer
+from .tokenizer import Tokenizer
+from .words import Corpus, count_words, documents
 
 #: The "script" of a token whose bytes are not valid UTF-8 on their own (part of a character).
 BYTES = "bytes"
@@ -53,11 +54,6 @@ class TokenRow(NamedTuple):
     count: int | None
     script: str  # dominant Unicode script of its text, BYTES or MARKER
     utf8: bool  # its bytes decode as UTF-8 on their own
-
-
-def token_ids(tok: Tokenizer) -> list[int]:
-    """Every id of the vocabulary, in order: base symbols, merges, then special tokens."""
-    return list(range(tok.n_base + len(tok.merges))) + sorted(tok.special_tokens.values())
 
 
 def _row(tok: Tokenizer, i: int) -> TokenRow:
@@ -89,7 +85,30 @@ def vocabulary(tok: Tokenizer) -> list[TokenRow]:
     >>> rows[0xE4].token, rows[0xE4].chars, rows[0xE4].script
     ('<E4>', None, 'bytes')
     """
-    return [_row(tok, i) for i in token_ids(tok)]
+    return [_row(tok, i) for i in tok.ids()]
+
+
+def token_frequencies(tok: Tokenizer, corpus: Corpus, *, upto: int | None = None) -> Counter:
+    """Token id -> occurrences when ``corpus`` (what training accepts) is encoded.
+
+    A tokenizer trained here counts the corpus's words once and encodes each distinct word;
+    any other encodes the corpus's documents.
+    """
+    freq: Counter = Counter()
+    pattern = tok.config.get("pattern")
+    if pattern is not None and tok.normalizer is None:
+        for word, n in count_words(corpus, pattern, special_tokens=tok.special_tokens).items():
+            for i in tok.encode_piece(word, upto=upto):
+                freq[i] += n
+        return freq
+    if isinstance(corpus, Mapping):  # word counts
+        for word, n in corpus.items():
+            for i in tok.encode(word, upto=upto):
+                freq[i] += n
+        return freq
+    for doc in documents(corpus):
+        freq.update(tok.encode(doc, upto=upto))
+    return freq
 
 
 def not_utf8(rows: Iterable[TokenRow]) -> list[TokenRow]:
@@ -182,7 +201,7 @@ def _keys(tok: Tokenizer) -> dict[tuple, int]:
     """Token identity -> id. Tokens are the same when they stand for the same bytes, with the
     same ``</w>`` marker; special tokens and ``[UNK]`` match only their own kind."""
     keys: dict[tuple, int] = {}
-    for i in token_ids(tok):
+    for i in tok.ids():
         kind = tok.kind(i)
         marker = kind if kind in ("special", "unk") else ("eow" if tok.ends_word(i) else "")
         keys.setdefault((marker, tok.token_bytes(i)), i)
@@ -215,26 +234,3 @@ def diff(a: Tokenizer, b: Tokenizer) -> VocabDiff:
     only_b = [entry(b, k, i, id_b=i, rank_b=rank(b, i))
               for k, i in keys_b.items() if k not in keys_a]
     return VocabDiff(tuple(only_a), tuple(only_b), tuple(shared))
-
-
-# -- identity --------------------------------------------------------------------------------
-
-_FINGERPRINTS: "weakref.WeakKeyDictionary[Tokenizer, str]" = weakref.WeakKeyDictionary()
-
-
-def fingerprint(tok: Tokenizer) -> str:
-    """A digest of everything that makes the vocabulary what it is (not the tokenizer's name).
-
-    Equal for two tokenizers trained alike, so it keys caches; remembered per tokenizer object,
-    since a tokenizer's merges never change after it is built.
-    """
-    known = _FINGERPRINTS.get(tok)
-    if known is not None:
-        return known
-    h = hashlib.blake2b(digest_size=16)
-    base = tok.base
-    h.update(repr((base.unit, base.end_of_word, base.byte_fallback, tok.pattern,
-                   base.kinds, base.tokens, sorted(tok.special_tokens.items()))).encode())
-    h.update(repr([(m.left_id, m.right_id, m.count) for m in tok.merges]).encode())
-    _FINGERPRINTS[tok] = digest = h.hexdigest()
-    return digest

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import operator
 import os
-import threading
 from collections import Counter
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Union
 
 import regex
 
 from .pretokenize import PRESETS, compile_pattern, piece_finder, special_splitter
+from .workers import worker_pool
 
 Corpus = Union[str, os.PathLike, Iterable[str], Mapping[str, int]]
 
@@ -95,6 +94,11 @@ def read_files(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
     """
     for path in paths:
         yield from _file_text(Path(path), True)
+
+
+def documents(corpus: Corpus) -> Iterator[str]:
+    """The texts of a corpus (a str, a path, or an iterable of documents), one by one."""
+    return _documents(corpus, False)
 
 
 def _documents(corpus, cuttable: bool) -> Iterator[str]:
@@ -186,20 +190,6 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
             _count_into(total, doc, pattern, specials)
     total.pop("", None)
     return dict(total)
-
-
-def worker_pool(processes: int, initializer=None, initargs=()):
-    """A pool of worker processes, started the fastest way that is safe here.
-
-    Forked when this process runs a single thread: nothing to start or import again. Otherwise
-    from a fork server, because the app runs inside Streamlit's threaded server, and a process
-    forked from a threaded one can deadlock on a lock that another thread held.
-    """
-    if os.name == "nt":
-        method = "spawn"
-    else:
-        method = "fork" if threading.active_count() == 1 else "forkserver"
-    return get_context(method).Pool(processes, initializer, initargs)
 
 
 _UNKNOWN = 1 << 62

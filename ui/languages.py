@@ -3,15 +3,13 @@ measurements, cached per (tokenizer identity, corpus digest) so reruns cost noth
 
 >>> import bpe_core
 >>> tok = bpe_core.train(["aaab"], unit="byte", max_merges=1, min_frequency=1)
->>> identity(tok) == identity(bpe_core.train(["aaab"], unit="byte", max_merges=1,
-...                                          min_frequency=1, name="another name"))
+>>> tok.fingerprint() == bpe_core.train(["aaab"], unit="byte", max_merges=1, min_frequency=1,
+...                                      name="another name").fingerprint()
 True
 """
 
 from __future__ import annotations
 
-import hashlib
-import weakref
 
 import pandas as pd
 import streamlit as st
@@ -27,22 +25,6 @@ CORPUS_KEY = "languages_corpus"
 #: Columns of the results table, as :func:`results_table` names them.
 COLUMNS = ["Tokenizer", "Language", "Code", "Script", "Sentences", "Tokens", "Premium",
            "Chars/token", "Bytes/token", "Tokens/word", "Fallback share"]
-
-_identities: "weakref.WeakKeyDictionary[bpe_core.Tokenizer, str]" = weakref.WeakKeyDictionary()
-
-
-def identity(tok: bpe_core.Tokenizer) -> str:
-    """A digest of what makes a tokenizer encode as it does (not its name), computed once."""
-    key = _identities.get(tok)
-    if key is None:
-        h = hashlib.blake2b(digest_size=16)
-        base = tok.base
-        h.update(repr((base.unit, base.end_of_word, base.byte_fallback, base.kinds, base.tokens,
-                       tok.pattern, sorted(tok.special_tokens.items()))).encode())
-        h.update(repr([(m.left_id, m.right_id) for m in tok.merges]).encode())
-        key = _identities[tok] = h.hexdigest()
-    return key
-
 
 # --- the corpus ------------------------------------------------------------------------------
 
@@ -98,8 +80,8 @@ def train_balanced(source: ParallelCorpus, vocab_size: int) -> str:
     tok = bpe_core.train(sentences, vocab_size, unit="byte", pretokenizer="gpt2", min_frequency=2)
     # Named after the size reached: a small corpus can run out of pairs seen twice before.
     n = tok.vocab_size
-    tok.name = f"{source.name} byte-level {f'{n / 1000:g}k' if n >= 1000 else n}"
-    return state.add_tokenizer(tok)
+    return state.add_tokenizer(
+        tok.renamed(f"{source.name} byte-level {f'{n / 1000:g}k' if n >= 1000 else n}"))
 
 
 # --- measurements (cached) ---------------------------------------------------------------------
@@ -111,7 +93,7 @@ def _counts(tok_id: str, digest: str, _tok, _corpus) -> premium.Counts:
 
 def counts(tok: bpe_core.Tokenizer, source: ParallelCorpus) -> premium.Counts:
     """Tokens per sentence, fallback tokens and entries used, per language: cached."""
-    return _counts(identity(tok), source.digest, tok, source)
+    return _counts(tok.fingerprint(), source.digest, tok, source)
 
 
 @st.cache_data(show_spinner="Re-encoding at each merge count…", max_entries=64)
@@ -121,7 +103,7 @@ def _curve(tok_id: str, digest: str, baseline: str, merge_counts: tuple[int, ...
 
 def curve(tok, source: ParallelCorpus, baseline: str, merge_counts) -> dict[str, list[float]]:
     """Each language's premium at each merge count: cached."""
-    return _curve(identity(tok), source.digest, baseline, tuple(merge_counts), tok, source)
+    return _curve(tok.fingerprint(), source.digest, baseline, tuple(merge_counts), tok, source)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -131,7 +113,7 @@ def _vocabulary_scripts(tok_id: str, _tok) -> dict[str, int]:
 
 def vocabulary_scripts(tok: bpe_core.Tokenizer) -> dict[str, int]:
     """Vocabulary entries per script: cached."""
-    return _vocabulary_scripts(identity(tok), tok)
+    return _vocabulary_scripts(tok.fingerprint(), tok)
 
 
 def results_table(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer],

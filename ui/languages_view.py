@@ -227,10 +227,10 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
                            format_func=lambda i: f"{i + 1}. {base[i][:70]}")
     codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
                               format_func=lambda c: source.language(c).name)
-    base_tokens = len(tok.encode(base[index], disallowed_special=()))
+    base_tokens = len(tok.encode(base[index], split_special_tokens=True))
     for code in codes:
         sentence = source.sentences(code)[index]
-        spans = tok.spans(sentence, disallowed_special=())
+        spans = tok.spans(sentence, split_special_tokens=True)
         fallback = premium.fallback_tokens(tok, [s.id for s in spans])
         st.markdown(f"**{md(source.language(code).name)}** · {len(spans)} tokens · "
                     f"{len(spans) / base_tokens:.2f}× · {len(sentence)} characters"

@@ -62,9 +62,7 @@ def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
             f"a {spec.label} needs {len(spec.files)} file(s) with different names: "
             f"{', '.join(what for what, _ in spec.files)}")
     tok = loads_files(dict(files), pretokenizer=pattern if spec.needs_pattern else None)
-    if name:
-        tok.name = name
-    return tok
+    return tok.renamed(name) if name else tok
 
 
 # --- references ----------------------------------------------------------------------------

@@ -18,8 +18,7 @@ def describe(tok) -> str:
     ['Unit: char-level', 'Pre-tokenizer: whitespace', 'Vocab size: 6 (1 merge)']
     """
     merges = len(tok.merges)
-    return (f"Unit: {tok.unit}-level  \n"
-            f"Pre-tokenizer: {tok.pretokenizer or 'custom regex'}  \n"
+    return (f"Pipeline: {tok.describe()}  \n"
             f"Vocab size: {tok.vocab_size:,} ({merges:,} merge{'s' * (merges != 1)})"
             + ("  \nA piece that is a whole token is looked up, not merged (ignore_merges)"
                if tok.ignore_merges else ""))

@@ -158,8 +158,7 @@ def unique_name(name: str) -> str:
 def add_tokenizer(tok: bpe_core.Tokenizer, *, activate: bool = True) -> str:
     """Keep ``tok`` in the session under its name (made unique); return the name used."""
     name = unique_name(tok.name)
-    tok.name = name
-    st.session_state.tokenizers[name] = tok
+    st.session_state.tokenizers[name] = tok.renamed(name)
     if activate:
         st.session_state.tokenizer = name
     return name

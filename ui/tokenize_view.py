@@ -145,7 +145,7 @@ def input_panel(tok: Tokenizer) -> Options:
 
 def spans_of(tok: Tokenizer, opts: Options, *, method: str | None = None) -> list[TokenSpan]:
     """The text's tokens as the options ask (special tokens in the text count as special)."""
-    return tok.spans(opts.text, allowed_special="all", upto=opts.upto,
+    return tok.spans(opts.text, upto=opts.upto,
                      method=method or opts.method)
 
 
@@ -267,7 +267,7 @@ def compare_column(name: str, opts: Options, *, upto: int | None) -> None:
             st.warning(message)
             return
         other = state.tokenizers()[name]
-    spans = other.spans(opts.text, allowed_special="all", upto=upto, method=opts.method)
+    spans = other.spans(opts.text, upto=upto, method=opts.method)
     c = text_counts(opts.text, spans)
     st.caption(f"{describe(other)}  \n**{c.tokens:,} tokens** · {c.chars_per_token:.2f} "
                f"chars/token · {c.bytes_per_token:.2f} bytes/token")

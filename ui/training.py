@@ -21,6 +21,7 @@ import streamlit as st
 
 import bpe_core
 from bpe_core.steps import StepTables, step_tables
+from bpe_core.vocabulary import token_frequencies
 
 from .state import Corpus
 
@@ -145,8 +146,8 @@ class Run:
         elif "freq" in self.extras:
             freq = self.extras["freq"]
         else:
-            freq = self.extras["freq"] = self.result().token_frequencies(
-                self.corpus.training_input)
+            freq = self.extras["freq"] = token_frequencies(self.result(),
+                                                           self.corpus.training_input)
         return sum(1 for n in freq.values() if n), sum(freq.values())
 
     def vocab_size(self, k: int) -> int:

@@ -43,7 +43,7 @@ def tokenizer_file(tok: bpe_core.Tokenizer, fmt: str, stem: str) -> tuple[str, b
     cannot hold this tokenizer. Several files come back as one zip."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        tok.save(folder / SAVE_AS.get(fmt, "{}." + fmt).format(stem), format=fmt)
+        bpe_core.save(tok, folder / SAVE_AS.get(fmt, "{}." + fmt).format(stem), format=fmt)
         made = sorted(folder.iterdir())
         if len(made) == 1:
             return made[0].name, made[0].read_bytes()
@@ -60,7 +60,7 @@ def _file(run: training.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
     if key not in run.extras:
         tok = run.result()
         if not run.kept_as:  # a kept tokenizer has its name in the session already
-            tok.name = name
+            tok = tok.renamed(name)
         try:
             run.extras[key] = tokenizer_file(tok, fmt, slug(name))
         except ValueError as exc:
@@ -71,11 +71,11 @@ def _file(run: training.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
 def _lengths(run: training.Run) -> tuple[dict[int, tuple[int, str]], str]:
     """Token id -> (length, "base" or "learned") over the vocabulary, and the length unit."""
     tok = run.result()
-    chars = tok.unit == "char"
+    chars = not tok.view.byte_level
     out = {}
-    for i in range(tok.n_base + len(tok.merges)):
+    for i in tok.ids():
         kind = tok.kind(i)
-        if kind in ("unk", "eow"):
+        if kind in ("unk", "eow", "special", "added"):
             continue
         data = tok.token_bytes(i)
         size = len(data.decode("utf-8", errors="replace")) if chars else len(data)
@@ -133,9 +133,7 @@ def _keep(run: training.Run) -> str:
                          max_chars=80).strip()
     if st.button("Keep this tokenizer in the session", type="primary", key="train_keep",
                  disabled=not name):
-        tok = run.result()
-        tok.name = name
-        run.kept_as = state.add_tokenizer(tok)
+        run.kept_as = state.add_tokenizer(run.result().renamed(name))
         st.rerun()  # the whole page, so the sidebar lists it
     return name or run.settings["name"]
 

@@ -46,7 +46,7 @@ def render(run: training.Run, tok: bpe_core.Tokenizer) -> None:
                 m = stage2[k - 1]
                 st.caption(f"Stage-2 merge {k:,} of {len(stage2):,}: {visible(m.left)!r} + "
                            f"{visible(m.right)!r} → {visible(m.token)!r} (seen {m.count:,} times).")
-        spans = tok.spans(run.passage, allowed_special="all", upto=n1 + k)
+        spans = tok.spans(run.passage, upto=n1 + k)
         st.html(tokens_html(spans, run.passage))
         report = bpe_core.stage_report(tok, run.passage)
         st.caption(f"The passage: {len(spans):,} tokens after {k:,} stage-2 merges; "

@@ -189,7 +189,7 @@ def _merge_log(run: training.Run, k: int) -> None:
 def _passage(run: training.Run, k: int) -> None:
     st.subheader("A passage, re-segmented at this step", anchor=False)
     tok = run.tokenizer()
-    spans = tok.spans(run.passage, upto=k, allowed_special="all")
+    spans = tok.spans(run.passage, upto=k)
     show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", value=True, key=SHOW_WS)
     st.html(tokens_html(spans, run.passage, show_whitespace=show_ws))
     n_bytes = len(run.passage.encode("utf-8"))

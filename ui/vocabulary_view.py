@@ -1,6 +1,6 @@
 """The Vocabulary page's kit: the cached table, the search, one token's story, charts and a diff.
 
-Tables are built once per tokenizer (keyed by ``bpe_core.vocabulary.fingerprint``, so equal
+Tables are built once per tokenizer (keyed by ``Tokenizer.fingerprint``, so equal
 tokenizers share them across sessions) and frequencies once per (tokenizer, corpus digest);
 each rerun only filters them with pandas. The data side is ``vocabulary_data``.
 """
@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from bpe_core import Merge, Tokenizer
-from bpe_core.vocabulary import VocabDiff, VocabularySearchError, built_from, diff, fingerprint
+from bpe_core.vocabulary import VocabDiff, VocabularySearchError, built_from, diff, token_frequencies
 
 from . import loaders, state
 from .merge_tree import depth, recipe, tree_dot
@@ -79,7 +79,7 @@ def _frame(key: str, _tok: Tokenizer) -> pd.DataFrame:
 
 @st.cache_data(show_spinner="Counting tokens in the active corpus…", max_entries=16)
 def _table(key: str, digest: str, _tok: Tokenizer, _corpus_input) -> pd.DataFrame:
-    return with_frequencies(_frame(key, _tok), _tok.token_frequencies(_corpus_input))
+    return with_frequencies(_frame(key, _tok), token_frequencies(_tok, _corpus_input))
 
 
 @st.cache_data(show_spinner="Comparing the vocabularies…", max_entries=8)
@@ -96,7 +96,7 @@ def _figures(key: str, unit: str, _df: pd.DataFrame) -> tuple[go.Figure, go.Figu
 
 def vocabulary_table(tok: Tokenizer, corpus: Corpus) -> pd.DataFrame:
     """The vocabulary with each token's frequency in ``corpus``: one row per token."""
-    return _table(fingerprint(tok), corpus.digest, tok, corpus.training_input)
+    return _table(tok.fingerprint(), corpus.digest, tok, corpus.training_input)
 
 
 # --- summary --------------------------------------------------------------------------------
@@ -228,7 +228,7 @@ def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
     st.markdown("**Token lengths**")
     unit = st.segmented_control("Length in", ["bytes", "characters"], default="bytes",
                                 required=True, key="vocab_length_unit", **KEEP)
-    lengths, allocation, counts = _figures(fingerprint(tok), unit, df)
+    lengths, allocation, counts = _figures(tok.fingerprint(), unit, df)
     st.plotly_chart(lengths, key="vocab_lengths")
     st.markdown("**Vocabulary allocation by script**: how many tokens serve each writing system")
     st.plotly_chart(allocation, key="vocab_scripts_chart")
@@ -272,7 +272,7 @@ def render_diff(tok: Tokenizer) -> None:
     rest = [n for n in names if n != name_a]
     name_b = b_col.selectbox("Tokenizer B", rest, key="vocab_diff_b", **KEEP)
     a, b = state.tokenizers()[name_a], state.tokenizers()[name_b]
-    d = _diff(fingerprint(a), fingerprint(b), a, b)
+    d = _diff(a.fingerprint(), b.fingerprint(), a, b)
     cols = st.columns(3)
     cols[0].metric("Only in A", f"{len(d.only_a):,}")
     cols[1].metric("Only in B", f"{len(d.only_b):,}")

@@ -1,0 +1,133 @@
+"""Added tokens: special tokens (``<|endoftext|>``, ``<s>``) and other whole strings a model
+encodes as one id, found in the text before anything else runs, as Hugging Face's added
+vocabulary does: the longest at the leftmost place, with its options (``single_word``: only as
+a word of its own; ``lstrip``/``rstrip``: it swallows the whitespace beside it; ``normalized``:
+matched in the normalized text rather than the original).
+
+>>> vocab = AddedVocabulary([AddedToken("<s>", 1, special=True), AddedToken("<tool>", 7,
+...                                                                         rstrip=True)])
+>>> vocab.split_raw("<s>hi <tool>  x")
+[(0, 3, 1), (3, 6, None), (6, 14, 7), (14, 15, None)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+import regex
+
+# Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
+_WORD_END = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]\Z")
+_WORD_START = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]")
+_NOT_SPACE = regex.compile(r"[^\p{White_Space}]")
+_NOT_SPACE_BACK = regex.compile(r"(?r)[^\p{White_Space}]")
+
+Segment = tuple[int, int, "int | None"]
+
+
+@dataclass(frozen=True)
+class AddedToken:
+    """One entry of ``tokenizer.json``'s ``added_tokens``."""
+
+    content: str
+    id: int
+    special: bool = False
+    single_word: bool = False
+    lstrip: bool = False
+    rstrip: bool = False
+    normalized: bool = False
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "AddedToken":
+        content = d["content"]
+        if not isinstance(content, str) or not content:
+            raise ValueError(f"an added token needs a non-empty content, not {content!r}")
+        special = bool(d.get("special", False))
+        return cls(content, int(d["id"]), special, bool(d.get("single_word")),
+                   bool(d.get("lstrip")), bool(d.get("rstrip")),
+                   bool(d.get("normalized", not special)))
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "content": self.content, "single_word": self.single_word,
+                "lstrip": self.lstrip, "rstrip": self.rstrip, "normalized": self.normalized,
+                "special": self.special}
+
+
+class _Matcher:
+    """Finds one group of added tokens (by their matched text) in a text."""
+
+    def __init__(self, tokens: dict[str, AddedToken]):
+        self.tokens = tokens
+        # Longest first: at one place the regex takes the first alternative that fits, which
+        # makes it leftmost-longest, as Hugging Face's Aho-Corasick automaton is.
+        self.regex = regex.compile("|".join(map(regex.escape, sorted(tokens, key=len,
+                                                                     reverse=True))))
+
+    def split(self, text: str, split_special: bool) -> list[Segment]:
+        out: list[Segment] = []
+        pos = 0
+        for m in self.regex.finditer(text):
+            start, stop = m.span()
+            token = self.tokens[m.group()]
+            if split_special and token.special:
+                continue
+            if token.single_word and ((start and _WORD_END.search(text, 0, start))
+                                      or _WORD_START.match(text, stop)):
+                continue
+            if token.lstrip:
+                back = _NOT_SPACE_BACK.search(text, 0, start)
+                start = max(back.end() if back else 0, pos)
+            if token.rstrip:
+                ahead = _NOT_SPACE.search(text, stop)
+                stop = ahead.start() if ahead else len(text)
+            if start > pos:
+                out.append((pos, start, None))
+            out.append((start, stop, token.id))
+            pos = stop
+        if pos < len(text) or not text:
+            out.append((pos, len(text), None))
+        return out
+
+
+class AddedVocabulary:
+    """The added tokens of a tokenizer, and where they are in a text (see the module)."""
+
+    def __init__(self, tokens: Iterable[AddedToken], normalize: Callable[[str], str] | None = None):
+        self.tokens = tuple(tokens)
+        self._by_id = {t.id: t for t in self.tokens}
+        raw = {t.content: t for t in self.tokens if not t.normalized}
+        norm = {(normalize(t.content) if normalize else t.content): t
+                for t in self.tokens if t.normalized}
+        self._raw = _Matcher(raw) if raw else None
+        self._normalized = _Matcher({k: t for k, t in norm.items() if k}) if norm else None
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def __iter__(self) -> Iterator[AddedToken]:
+        return iter(self.tokens)
+
+    def split_raw(self, text: str, *, split_special_tokens: bool = False) -> list[Segment]:
+        """``(start, end, id or None)`` over the original text, for the tokens matched there."""
+        if self._raw is None:
+            return [(0, len(text), None)]
+        return self._raw.split(text, split_special_tokens)
+
+    def split_normalized(self, text: str, *, split_special_tokens: bool = False
+                         ) -> list[Segment]:
+        """The same over normalized text, for the tokens matched after normalization."""
+        if self._normalized is None:
+            return [(0, len(text), None)]
+        return self._normalized.split(text, split_special_tokens)
+
+    def id_of(self, content: str) -> int | None:
+        return next((t.id for t in self.tokens if t.content == content), None)
+
+    def content_of(self, i: int) -> str | None:
+        t = self._by_id.get(i)
+        return None if t is None else t.content
+
+    def is_special(self, i: int) -> bool:
+        t = self._by_id.get(i)
+        return t is not None and t.special

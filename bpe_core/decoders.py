@@ -1,0 +1,248 @@
+"""Decoders: how token strings turn back into text (Hugging Face's last stage).
+
+``decode_chain(tokens)`` rewrites the list of token strings as Hugging Face's does, step by
+step; ``decode(tokens)`` joins the result. :func:`token_bytes` shows one token on its own.
+
+>>> llama2 = Sequence([Replace("▁", " "), ByteFallback(), Fuse(), Strip(" ", 1, 0)])
+>>> llama2.decode(["▁Hello", "▁w", "<0xC3>", "<0xB6>", "rld"])
+'Hello wörld'
+>>> ByteLevel().decode(["Hello", "Ġw", "Ã¶", "rld"])
+'Hello wörld'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from .oniguruma import convert_pattern
+from .vocab import CHAR_BYTES
+
+SUPPORTED = "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, BPEDecoder and Sequence"
+
+
+class _Decoder:
+    def decode(self, tokens: list[str]) -> str:
+        return "".join(self.decode_chain(list(tokens)))
+
+
+def _byte_level_bytes(token: str) -> bytes:
+    """A token of GPT-2 byte characters as its bytes (one outside the table: its UTF-8)."""
+    try:
+        return bytes(map(CHAR_BYTES.__getitem__, token))
+    except KeyError:
+        return token.encode("utf-8")
+
+
+@dataclass(frozen=True)
+class ByteLevel(_Decoder):
+    add_prefix_space: bool = True
+    trim_offsets: bool = True
+    use_regex: bool = True
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        data = b"".join(map(_byte_level_bytes, tokens))
+        return [data.decode("utf-8", errors="replace")]
+
+    def to_dict(self) -> dict:
+        return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
+                "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
+
+
+@dataclass(frozen=True)
+class Metaspace(_Decoder):
+    """The replacement character back to a space; in the first token it is dropped (it was
+    put there), unless the prepend scheme is "never"."""
+
+    replacement: str = "▁"
+    prepend_scheme: str = "always"
+    split_: bool = True
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        rep = self.replacement
+        return [t.replace(rep, "" if k == 0 and self.prepend_scheme != "never" else " ")
+                for k, t in enumerate(tokens)]
+
+    def to_dict(self) -> dict:
+        return {"type": "Metaspace", "replacement": self.replacement,
+                "prepend_scheme": self.prepend_scheme, "split": self.split_}
+
+
+def fallback_byte(token: str) -> int | None:
+    """The byte a byte-fallback token ``<0xNN>`` stands for, else None."""
+    if len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
+        try:
+            return int(token[3:5], 16)
+        except ValueError:
+            return None
+    return None
+
+
+@dataclass(frozen=True)
+class ByteFallback(_Decoder):
+    """Runs of ``<0xNN>`` tokens become their text when it is valid UTF-8, else one U+FFFD per
+    byte (Hugging Face's rule, not Python's)."""
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        run = bytearray()
+        for t in [*tokens, None]:
+            b = None if t is None else fallback_byte(t)
+            if b is not None:
+                run.append(b)
+                continue
+            if run:
+                try:
+                    out.append(run.decode("utf-8"))
+                except UnicodeDecodeError:
+                    out += ["\ufffd"] * len(run)
+                run = bytearray()
+            if t is not None:
+                out.append(t)
+        return out
+
+    def to_dict(self) -> dict:
+        return {"type": "ByteFallback"}
+
+
+@dataclass(frozen=True)
+class Fuse(_Decoder):
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        return ["".join(tokens)]
+
+    def to_dict(self) -> dict:
+        return {"type": "Fuse"}
+
+
+@dataclass(frozen=True)
+class Strip(_Decoder):
+    """Up to ``start`` leading and ``stop`` trailing ``content`` characters off each token."""
+
+    content: str = " "
+    start: int = 0
+    stop: int = 0
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out = []
+        for t in tokens:
+            lo = 0
+            while lo < min(self.start, len(t)) and t[lo] == self.content:
+                lo += 1
+            hi, k = len(t), 0
+            while k < self.stop and hi > 0 and t[hi - 1] == self.content:
+                hi, k = hi - 1, k + 1
+            out.append(t[lo:max(lo, hi)])
+        return out
+
+    def to_dict(self) -> dict:
+        return {"type": "Strip", "content": self.content, "start": self.start, "stop": self.stop}
+
+
+@dataclass(frozen=True)
+class Replace(_Decoder):
+    """Every match of ``pattern`` (a string, or a regex when ``regex``) in a token becomes
+    ``content``."""
+
+    pattern: str
+    content: str
+    regex: bool = False
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        if not self.regex:
+            return [t.replace(self.pattern, self.content) for t in tokens]
+        compiled, content = regex.compile(self.pattern), self.content
+        return [compiled.sub(lambda m: content, t) for t in tokens]
+
+    def to_dict(self) -> dict:
+        pattern = ({"Regex": convert_pattern(self.pattern, to_onig=True)} if self.regex
+                   else {"String": self.pattern})
+        return {"type": "Replace", "pattern": pattern, "content": self.content}
+
+
+@dataclass(frozen=True)
+class BPEDecoder(_Decoder):
+    """The end-of-word ``suffix`` becomes a space, and nothing at the end of the last token."""
+
+    suffix: str = "</w>"
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        last = len(tokens) - 1
+        return [t.replace(self.suffix, "" if k == last else " ") for k, t in enumerate(tokens)]
+
+    def to_dict(self) -> dict:
+        return {"type": "BPEDecoder", "suffix": self.suffix}
+
+
+@dataclass(frozen=True)
+class Sequence(_Decoder):
+    decoders: tuple
+
+    def __init__(self, decoders):
+        object.__setattr__(self, "decoders", tuple(decoders))
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        for d in self.decoders:
+            tokens = d.decode_chain(tokens)
+        return tokens
+
+    def to_dict(self) -> dict:
+        return {"type": "Sequence", "decoders": [d.to_dict() for d in self.decoders]}
+
+
+def token_bytes(decoder, token: str) -> bytes:
+    """The bytes one token stands for in running text, to show it on its own: only the
+    per-token steps of the decoder apply (the byte mappings, Replace, Metaspace's space), up to
+    the first step that joins tokens (Fuse, Strip and ByteLevel's join act on the whole text).
+
+    >>> llama2 = Sequence([Replace("▁", " "), ByteFallback(), Fuse(), Strip(" ", 1, 0)])
+    >>> token_bytes(llama2, "▁the"), token_bytes(llama2, "<0xE4>"), token_bytes(ByteLevel(), "Ġé")
+    (b' the', b'\\xe4', b' \\xc3\\xa9')
+    """
+    steps = list(decoder.decoders) if isinstance(decoder, Sequence) else [decoder]
+    for step in steps:
+        if isinstance(step, ByteLevel):
+            return _byte_level_bytes(token)
+        if isinstance(step, ByteFallback):
+            b = fallback_byte(token)
+            if b is not None:
+                return bytes([b])
+        elif isinstance(step, Metaspace):
+            token = token.replace(step.replacement, " ")
+        elif isinstance(step, (Replace, BPEDecoder)):
+            token = step.decode_chain([token, ""])[0]
+        elif isinstance(step, Sequence):
+            return token_bytes(step, token)
+        else:  # Fuse, Strip: they act on the joined text
+            break
+    return token.encode("utf-8")
+
+
+def from_dict(d: dict | None) -> Any:
+    """The decoder a ``tokenizer.json`` describes (None for none)."""
+    if d is None:
+        return None
+    kind = d.get("type")
+    if kind == "ByteLevel":
+        return ByteLevel(bool(d.get("add_prefix_space", True)), bool(d.get("trim_offsets", True)),
+                         bool(d.get("use_regex", True)))
+    if kind == "Metaspace":
+        scheme = d.get("prepend_scheme")
+        if scheme is None:
+            scheme = "always" if d.get("add_prefix_space", True) else "never"
+        return Metaspace(d.get("replacement", "▁"), scheme, bool(d.get("split", True)))
+    if kind in ("ByteFallback", "Fuse"):
+        return ByteFallback() if kind == "ByteFallback" else Fuse()
+    if kind == "Strip":
+        return Strip(d["content"], int(d.get("start", 0)), int(d.get("stop", 0)))
+    if kind == "Replace":
+        pattern = d["pattern"]
+        if "Regex" in pattern:
+            return Replace(convert_pattern(pattern["Regex"], to_onig=False), d["content"], True)
+        return Replace(pattern["String"], d["content"])
+    if kind == "BPEDecoder":
+        return BPEDecoder(d.get("suffix", "</w>"))
+    if kind == "Sequence":
+        return Sequence([from_dict(x) for x in d["decoders"]])
+    raise ValueError(f"the {kind} decoder is not supported; bpe_core reads {SUPPORTED}")

@@ -1,0 +1,184 @@
+"""How a tokenizer turns text into ids, fast: the plan behind ``Tokenizer.encode``.
+
+Hugging Face runs every stage on every piece. Here the pre-tokenizer is cut in two: the *head*
+stages split the text into pieces, the *tail* stages only rewrite each piece (ByteLevel's byte
+characters, the end-of-word marker). Pieces repeat (" the" thousands of times), so each piece's
+ids are cached as it first comes out of the head, and the tail and the model run once per
+distinct piece. When the tail is ByteLevel alone, a piece's UTF-8 bytes map straight to ids
+through a table, without building the byte-character string.
+
+>>> from bpe_core import train
+>>> tok = train("hug pug hugs", unit="byte", pretokenizer="gpt2", max_merges=2, min_frequency=1)
+>>> plan = tok._plan
+>>> plan.head_pieces("hug pug", True), plan.encode("hug pug", None, False, None)
+(['hug', ' pug'], [257, 32, 112, 256])
+"""
+
+from __future__ import annotations
+
+import weakref
+from itertools import chain
+from typing import Callable, Sequence
+
+from . import pre_tokenizers
+from .gc_pause import gc_paused
+from .models import BPE
+from .vocab import BYTE_CHARS, CHAR_BYTES
+
+#: Pieces remembered per merge limit, and how many limits keep a cache.
+CACHE_PIECES = 200_000
+CACHED_LIMITS = 4
+
+PieceEncoder = Callable[[str, "int | None"], Sequence[int]]
+
+
+def _is_map(stage) -> bool:
+    """Does a pre-tokenizer stage rewrite each piece into exactly one piece, splitting nothing?"""
+    if isinstance(stage, pre_tokenizers.ByteLevel):
+        return not stage.use_regex and not stage.add_prefix_space
+    return isinstance(stage, pre_tokenizers.EndOfWord)
+
+
+def split_stages(pre_tokenizer) -> tuple[list, list]:
+    """``(head, tail)``: the stages that split, and the per-piece rewrites after them."""
+    if pre_tokenizer is None:
+        return [], []
+    stages = list(pre_tokenizer.pretokenizers) if isinstance(
+        pre_tokenizer, pre_tokenizers.Sequence) else [pre_tokenizer]
+    cut = len(stages)
+    while cut and _is_map(stages[cut - 1]):
+        cut -= 1
+    return stages[:cut], stages[cut:]
+
+
+def _byte_table(model: BPE) -> bytes | list[int] | None:
+    """Byte value -> id of its byte character, when the model has all 256 of them."""
+    ids = [model.vocab.get(c) for c in BYTE_CHARS]
+    if None in ids or model.continuing_subword_prefix or model.end_of_word_suffix:
+        return None
+    return bytes(ids) if max(ids) < 256 else ids
+
+
+class Plan:
+    """The encoding plan of one tokenizer: stages, caches (see the module docstring)."""
+
+    def __init__(self, model: BPE, normalizer, pre_tokenizer, added):
+        self.model, self.normalizer, self.added = model, normalizer, added
+        self.head, self.tail = split_stages(pre_tokenizer)
+        is_bytes = len(self.tail) == 1 and isinstance(self.tail[0], pre_tokenizers.ByteLevel)
+        self.byte_table = _byte_table(model) if is_bytes else None
+        # With ignore_merges, a piece that is a whole token is looked up by its text.
+        self.whole: dict[str, int] | None = None
+        if self.byte_table is not None and model.ignore_merges:
+            self.whole = {}
+            for i, t in enumerate(model.tokens):
+                if t is not None:
+                    try:
+                        self.whole.setdefault(bytes(map(CHAR_BYTES.__getitem__, t)).decode(), i)
+                    except (KeyError, UnicodeDecodeError):
+                        pass  # not byte characters, or part of a character: never a whole piece
+        self.plain = normalizer is None and not len(added)
+        self._caches: dict[int | None, _PieceCache] = {}
+
+    # -- pieces ------------------------------------------------------------------------------
+
+    def head_pieces(self, text: str, first: bool) -> list[str]:
+        """The pieces of ``text`` (already normalized) as the head stages cut it."""
+        pieces = [text] if text else []
+        for stage in self.head:
+            pieces = stage.split(pieces, first)
+        return pieces
+
+    def to_model(self, piece: str) -> str:
+        """A head piece as the model sees it, after the tail stages."""
+        for stage in self.tail:
+            out = stage.split([piece], True)
+            piece = out[0] if out else ""
+        return piece
+
+    def segments(self, text: str, split_special: bool):
+        """``(first, text, None)`` or ``(first, None, added id)``: the text with added tokens
+        split off and the rest normalized, as Hugging Face's added vocabulary does it. ``first``
+        says the segment starts the whole text (Metaspace's "first" prepend scheme needs it)."""
+        normalize = self.normalizer.normalize_str if self.normalizer is not None else None
+        for start, end, tid in self.added.split_raw(text, split_special_tokens=split_special):
+            if tid is not None:
+                yield start == 0, None, tid
+                continue
+            seg = text[start:end]
+            if normalize is not None:
+                seg = normalize(seg)
+            for s, e, t in self.added.split_normalized(seg, split_special_tokens=split_special):
+                yield start == 0 and s == 0, seg[s:e] if t is None else None, t
+
+    # -- ids ---------------------------------------------------------------------------------
+
+    def encode(self, text: str, limit: int | None, split_special: bool,
+               piece_encoder: PieceEncoder | None) -> list[int]:
+        if self.plain:
+            return self.encode_pieces(self.head_pieces(text, True), limit, piece_encoder)
+        out: list[int] = []
+        for first, seg, tid in self.segments(text, split_special):
+            if seg is None:
+                out.append(tid)
+            else:
+                out += self.encode_pieces(self.head_pieces(seg, first), limit, piece_encoder)
+        return out
+
+    def encode_pieces(self, pieces: list[str], limit: int | None,
+                      piece_encoder: PieceEncoder | None) -> list[int]:
+        if piece_encoder is not None:
+            return [i for p in pieces for i in piece_encoder(self.to_model(p), limit)]
+        # Every piece is looked up with C loops only (map, chain); the cache encodes a piece it
+        # has not seen (__missing__). New pieces add a tuple each: see gc_pause.py for why.
+        with gc_paused():
+            return list(chain.from_iterable(map(self.cache(limit).__getitem__, pieces)))
+
+    def encode_piece(self, piece: str, limit: int | None) -> tuple[int, ...]:
+        return self.cache(limit)[piece]
+
+    def cache(self, limit: int | None) -> "_PieceCache":
+        """The piece -> ids cache for ``limit`` (the full one and a few ``upto`` ones are kept)."""
+        cache = self._caches.get(limit)
+        if cache is None:
+            if len(self._caches) >= CACHED_LIMITS:
+                # Forget the oldest upto=k cache; the full one is the most used.
+                del self._caches[next(k for k in self._caches if k is not None)]
+            cache = self._caches[limit] = _PieceCache(self, limit)
+        elif len(cache) > CACHE_PIECES:  # bounded: forget everything, start again
+            cache.clear()
+        return cache
+
+    def encode_new(self, piece: str, limit: int | None) -> tuple[int, ...]:
+        """Ids of a head piece not seen before."""
+        table = self.byte_table
+        if table is None:
+            return tuple(self.model.tokenize(self.to_model(piece), limit))
+        if self.whole is not None and limit is None:
+            i = self.whole.get(piece)
+            if i is not None:
+                return (i,)
+        data = piece.encode("utf-8")
+        ids = list(data.translate(table)) if isinstance(table, bytes) else [table[b] for b in data]
+        return tuple(self.model.merge(ids, limit))
+
+    def __getstate__(self):
+        raise TypeError("a Plan is rebuilt with its tokenizer, not pickled")
+
+
+
+
+class _PieceCache(dict):
+    """Piece -> ids at one merge limit; a piece not seen before is encoded on first lookup.
+
+    It refers to its plan weakly: a cycle would leave every dropped tokenizer to the garbage
+    collector instead of freeing it at once.
+    """
+
+    def __init__(self, plan: Plan, limit: int | None):
+        super().__init__()
+        self.plan, self.limit = weakref.ref(plan), limit
+
+    def __missing__(self, piece: str) -> tuple[int, ...]:
+        ids = self[piece] = self.plan().encode_new(piece, self.limit)
+        return ids

@@ -1,0 +1,289 @@
+"""The BPE model: a vocabulary (token string -> id, ids arbitrary) and merges with result ids.
+
+It turns one pre-tokenized piece into token ids as Hugging Face's ``BPE`` model does: each
+character becomes its token (with ``continuing_subword_prefix`` on every character but the first
+and ``end_of_word_suffix`` on the last; an unknown character becomes its ``<0xNN>`` bytes under
+``byte_fallback``, else ``unk_token``, fused into one with ``fuse_unk``, else nothing), then the
+adjacent pair of lowest merge rank is merged, leftmost first, until no pair has a merge.
+
+>>> model = BPE.from_vocab({"h": 0, "u": 1, "g": 2, "ug": 3, "hug": 4},
+...                        [("u", "g"), ("h", "ug")])
+>>> model.tokenize("hug"), model.tokenize("hug", limit=1), model.tokenize("gu")
+([4], [0, 3], [2, 1])
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from itertools import repeat
+from typing import Any, Iterable, Mapping, Sequence
+
+from .merges import MergeList
+
+#: Pieces longer than this (in symbols) are merged with a heap over a linked list, in
+#: O(n log n); shorter ones by scanning a list of ranks, which is faster for small n.
+LONG_PIECE = 128
+
+
+@dataclass(frozen=True, eq=False)
+class BPE:
+    """Hugging Face's BPE model (see the module docstring). Build with :meth:`from_vocab` from a
+    file's strings, or directly from ids (``tokens``: id -> token string, None for an id the
+    model does not use)."""
+
+    tokens: tuple[str | None, ...] = field(repr=False)
+    merges: MergeList = field(repr=False)
+    unk_token: str | None = None
+    fuse_unk: bool = False
+    byte_fallback: bool = False
+    continuing_subword_prefix: str | None = None
+    end_of_word_suffix: str | None = None
+    ignore_merges: bool = False
+    vocab: dict[str, int] = field(init=False, repr=False)
+    _ranks: dict[tuple[int, int], int] = field(init=False, repr=False)
+
+    def __post_init__(self):
+        vocab: dict[str, int] = {}
+        for i, t in enumerate(self.tokens):
+            if t is not None:
+                vocab.setdefault(t, i)  # two ids with one string (a trained model): the first
+        set_ = object.__setattr__  # frozen: derived tables are set once, here
+        set_(self, "vocab", vocab)
+        # A pair listed twice keeps its last rank, as in Hugging Face's merge map.
+        set_(self, "_ranks", dict(zip(zip(self.merges.left, self.merges.right),
+                                      range(len(self.merges)))))
+        if self.unk_token is not None and self.unk_token not in vocab:
+            raise ValueError(f"the unk_token {self.unk_token!r} is not in the vocabulary; add it "
+                             f"or set unk_token to null")
+
+    @classmethod
+    def from_vocab(cls, vocab: Mapping[str, int], merges: Iterable[tuple[str, str]],
+                   **options: Any) -> "BPE":
+        """The model of a ``tokenizer.json``: merges as string pairs, each making the token
+        ``left + right`` (``right`` without its ``continuing_subword_prefix``)."""
+        size = max(vocab.values(), default=-1) + 1
+        tokens: list[str | None] = [None] * size
+        for text, i in vocab.items():
+            if not isinstance(i, int) or i < 0:
+                raise ValueError(f"the vocabulary gives {text!r} the id {i!r}; ids are integers "
+                                 f"from 0")
+            tokens[i] = text
+        cut = len(options.get("continuing_subword_prefix") or "")
+        left, right, result = [], [], []
+        for rank, (a, b) in enumerate(merges):
+            new = a + b[cut:]
+            missing = [t for t in (a, b, new) if t not in vocab]
+            if missing:
+                raise ValueError(f"merge {rank} ({a!r} + {b!r}) names "
+                                 f"{' and '.join(map(repr, dict.fromkeys(missing)))}, which "
+                                 f"{'is' if len(set(missing)) == 1 else 'are'} not in the "
+                                 f"vocabulary")
+            left.append(vocab[a])
+            right.append(vocab[b])
+            result.append(vocab[new])
+        shown = tuple(tokens)
+        return cls(shown, MergeList(left=left, right=right, result=result, shown=shown), **options)
+
+    # -- from a piece to its first symbols ---------------------------------------------------
+
+    def symbols(self, piece: str) -> list[int]:
+        """The ids a piece starts from, before any merge (see the module docstring)."""
+        if self.continuing_subword_prefix is None and self.end_of_word_suffix is None:
+            ids = list(map(self.vocab.get, piece))  # the common case, in C
+            if None not in ids:
+                return ids
+        return self.symbols_with_lengths(piece)[0]
+
+    def symbols_with_lengths(self, piece: str) -> tuple[list[int], list[int]]:
+        """``(ids, lengths)``: the first symbols and how many UTF-8 bytes of the piece each
+        covers (a byte-fallback token covers one byte of its character)."""
+        vocab, prefix, suffix = self.vocab, self.continuing_subword_prefix, self.end_of_word_suffix
+        ids: list[int] = []
+        lengths: list[int] = []
+        unk: list[int] | None = None  # [id, bytes] of an unknown run not yet added
+        last = len(piece) - 1
+        for k, ch in enumerate(piece):
+            s = (prefix + ch if k and prefix else ch) + (suffix if k == last and suffix else "")
+            n = len(ch.encode("utf-8"))
+            i = vocab.get(s)
+            if i is not None:
+                if unk is not None:
+                    ids.append(unk[0])
+                    lengths.append(unk[1])
+                    unk = None
+                ids.append(i)
+                lengths.append(n)
+                continue
+            if self.byte_fallback:
+                # Hugging Face spells each byte of what it looked up (prefix and suffix too).
+                fallback = [vocab.get(f"<0x{b:02X}>") for b in s.encode("utf-8")]
+                if None not in fallback:
+                    # (A pending unknown run is left pending here, as Hugging Face does.)
+                    ids += fallback
+                    lengths += [1] * len(fallback)
+                    continue
+            if self.unk_token is not None:
+                if unk is not None and self.fuse_unk:
+                    unk[1] += n
+                else:
+                    if unk is not None:
+                        ids.append(unk[0])
+                        lengths.append(unk[1])
+                    unk = [vocab[self.unk_token], n]
+            # No unk_token: Hugging Face drops the character.
+        if unk is not None:
+            ids.append(unk[0])
+            lengths.append(unk[1])
+        return ids, lengths
+
+    # -- merging -----------------------------------------------------------------------------
+
+    def tokenize(self, piece: str, limit: int | None = None) -> list[int]:
+        """Token ids of one piece; ``limit=k`` uses only the first k merges."""
+        if not piece:
+            return []
+        if self.ignore_merges and limit is None:
+            i = self.vocab.get(piece)
+            if i is not None:
+                return [i]  # a piece that is a token is that token, merges or not
+        return self.merge(self.symbols(piece), limit)
+
+    def tokenize_with_offsets(self, piece: str, limit: int | None = None
+                              ) -> list[tuple[int, int, int]]:
+        """``(id, start, end)`` per token, start and end being UTF-8 byte offsets in ``piece``."""
+        if not piece:
+            return []
+        if self.ignore_merges and limit is None and piece in self.vocab:
+            return [(self.vocab[piece], 0, len(piece.encode("utf-8")))]
+        ids, lengths = self.symbols_with_lengths(piece)
+        ids, lengths = self._merge_heap(ids, self._limit(limit), lengths)
+        out, pos = [], 0
+        for i, n in zip(ids, lengths):
+            out.append((i, pos, pos + n))
+            pos += n
+        return out
+
+    def _limit(self, limit: int | None) -> int:
+        n = len(self.merges)
+        return n if limit is None else max(0, min(int(limit), n))
+
+    def merge(self, ids: list[int], limit: int | None = None) -> list[int]:
+        """Apply the merges (the first ``limit`` of them) to a list of ids, in place."""
+        limit = self._limit(limit)
+        if len(ids) > LONG_PIECE:
+            return self._merge_heap(ids, limit)[0]
+        # Beside the ids, the rank of each adjacent pair (``limit`` for none); min() and
+        # index() find the leftmost lowest in C, and a merge re-ranks only its two neighbours.
+        get, result = self._ranks.get, self.merges.result
+        ranks = [r if r < limit else limit
+                 for r in map(get, zip(ids, ids[1:]), repeat(limit))]
+        while ranks:
+            best = min(ranks)
+            if best == limit:
+                break
+            i = ranks.index(best)
+            ids[i] = new = result[best]
+            del ids[i + 1], ranks[i]
+            if i:
+                r = get((ids[i - 1], new), limit)
+                ranks[i - 1] = r if r < limit else limit
+            if i < len(ranks):
+                r = get((new, ids[i + 1]), limit)
+                ranks[i] = r if r < limit else limit
+        return ids
+
+    def _merge_heap(self, ids: list[int], limit: int, lengths: list[int] | None = None
+                    ) -> tuple[list[int], list[int]]:
+        """The same merges in O(n log n): a heap of (rank, position) over a linked list of
+        symbols. An entry whose pair has changed since it was pushed is skipped when popped."""
+        get, result = self._ranks.get, self.merges.result
+        n = len(ids)
+        lengths = list(lengths) if lengths is not None else [1] * n
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+        heap = [(r, i) for i, r in enumerate(map(get, zip(ids, ids[1:]))) if r is not None
+                and r < limit]
+        heapq.heapify(heap)
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            r, i = pop(heap)
+            j = nxt[i]
+            if ids[i] < 0 or j >= n or get((ids[i], ids[j])) != r:
+                continue  # merged away, or its pair changed since
+            ids[i] = new = result[r]
+            lengths[i] += lengths[j]
+            ids[j] = -1
+            k = nxt[j]
+            nxt[i] = k
+            if k < n:
+                prv[k] = i
+                r2 = get((new, ids[k]))
+                if r2 is not None and r2 < limit:
+                    push(heap, (r2, i))
+            p = prv[i]
+            if p >= 0:
+                r2 = get((ids[p], new))
+                if r2 is not None and r2 < limit:
+                    push(heap, (r2, p))
+        keep = [k for k in range(n) if ids[k] >= 0]
+        return [ids[k] for k in keep], [lengths[k] for k in keep]
+
+    # -- the vocabulary ----------------------------------------------------------------------
+
+    def id_to_token(self, i: int) -> str | None:
+        return self.tokens[i] if 0 <= i < len(self.tokens) else None
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``"model"`` object of a ``tokenizer.json`` (merges written as pairs)."""
+        tokens = self.tokens
+        duplicated = len(self.vocab) != sum(t is not None for t in tokens)
+        if duplicated:
+            seen: dict[str, int] = {}
+            for i, t in enumerate(tokens):
+                if t is not None and seen.setdefault(t, i) != i:
+                    raise ValueError(f"tokens {seen[t]} and {i} are both {t!r}; a Hugging Face "
+                                     f"vocabulary needs distinct strings")
+        return {"type": "BPE", "dropout": None, "unk_token": self.unk_token,
+                "continuing_subword_prefix": self.continuing_subword_prefix,
+                "end_of_word_suffix": self.end_of_word_suffix, "fuse_unk": self.fuse_unk,
+                "byte_fallback": self.byte_fallback, "ignore_merges": self.ignore_merges,
+                "vocab": dict(self.vocab),
+                "merges": [[tokens[a], tokens[b]]
+                           for a, b in zip(self.merges.left, self.merges.right)]}
+
+
+def from_dict(d: Mapping[str, Any]) -> BPE:
+    """The BPE model of a ``tokenizer.json``'s ``"model"`` object."""
+    kind = d.get("type", "BPE")
+    if kind != "BPE":
+        raise ValueError(f"the model is {kind}, not BPE; bpe_core reads BPE models only "
+                         f"(WordPiece and Unigram tokenizers work differently)")
+    if d.get("dropout") not in (None, 0, 0.0):
+        raise ValueError(f"BPE dropout ({d['dropout']}) makes encoding random; bpe_core encodes "
+                         f"deterministically: set dropout to null")
+    if "vocab" not in d:
+        raise ValueError("the BPE model has no vocab")
+    merges = [pair(m, k) for k, m in enumerate(m for m in d.get("merges") or []
+                                                if not (isinstance(m, str)
+                                                        and m.startswith("#version")))]
+    return BPE.from_vocab(d["vocab"], merges, unk_token=d.get("unk_token"),
+                          fuse_unk=bool(d.get("fuse_unk")),
+                          byte_fallback=bool(d.get("byte_fallback")),
+                          continuing_subword_prefix=d.get("continuing_subword_prefix") or None,
+                          end_of_word_suffix=d.get("end_of_word_suffix") or None,
+                          ignore_merges=bool(d.get("ignore_merges")))
+
+
+def pair(m: Any, k: int) -> tuple[str, str]:
+    """A merge written ``"a b"`` (older files) or ``["a", "b"]``."""
+    if isinstance(m, str):
+        parts = m.split(" ")
+        if len(parts) == 2:
+            return parts[0], parts[1]
+    elif isinstance(m, Sequence) and len(m) == 2 and all(isinstance(x, str) for x in m):
+        return m[0], m[1]
+    raise ValueError(f"merge {k} ({m!r}) is not two tokens")

@@ -1,0 +1,240 @@
+"""Normalizers: how the text is rewritten before it is split (Hugging Face's first stage).
+
+Each one has ``normalize_str(text)``, the fast path, and ``normalize_aligned(text, ranges)``,
+which also says where each character of the result came from: ``ranges[i]`` is the original
+``(start, end)`` of ``text[i]``, and the result carries such a range per character, so that the
+Tokenize page can colour the original text (NFKC turns "ﬁ" into "fi": both come from one).
+
+>>> Sequence([NFKC(), Lowercase()]).normalize_str("ﬁX")
+'fix'
+>>> NFKC().normalize_aligned("ﬁx", [(0, 1), (1, 2)])
+('fix', [(0, 1), (0, 1), (1, 2)])
+>>> Prepend("▁").normalize_aligned("ab", [(0, 1), (1, 2)])
+('▁ab', [(0, 1), (0, 1), (1, 2)])
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from .oniguruma import convert_pattern
+
+Ranges = list[tuple[int, int]]
+SUPPORTED = "NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence"
+# Rust's char::is_whitespace is Unicode's White_Space property (str.isspace is wider).
+_SPACE = regex.compile(r"\p{White_Space}")
+_LEADING, _TRAILING = regex.compile(r"^\p{White_Space}+"), regex.compile(r"\p{White_Space}+$")
+
+
+def _per_char(text: str, ranges: Ranges, f) -> tuple[str, Ranges]:
+    """Apply ``f`` to each character; every character it makes keeps its source's range."""
+    out, spans = [], []
+    for ch, r in zip(text, ranges):
+        new = f(ch)
+        out.append(new)
+        spans += [r] * len(new)
+    return "".join(out), spans
+
+
+@dataclass(frozen=True)
+class _Unicode:
+    """NFC, NFD, NFKC, NFKD: ``unicodedata`` under Hugging Face's names."""
+
+    def normalize_str(self, text: str) -> str:
+        return unicodedata.normalize(type(self).__name__, text)
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        form = type(self).__name__
+        if unicodedata.is_normalized(form, text):
+            return text, list(ranges)
+        # Runs of a starter and the marks after it normalize on their own, nearly always; where
+        # the parts do not add up to the whole (Hangul jamo, a starter that composes with the one
+        # before), neighbouring runs are joined until they do. A run's characters all take the
+        # run's whole range.
+        cuts = [i for i, ch in enumerate(text) if i == 0 or unicodedata.combining(ch) == 0]
+        runs = [text[a:b] for a, b in zip(cuts, cuts[1:] + [len(text)])]
+        starts = cuts
+        whole = unicodedata.normalize(form, text)
+        parts = [unicodedata.normalize(form, r) for r in runs]
+        while "".join(parts) != whole and len(parts) > 1:
+            k = next(k for k in range(len(parts)) if not whole[sum(map(len, parts[:k])):]
+                     .startswith(parts[k]))
+            k = max(k, 1)
+            runs[k - 1:k + 1] = [runs[k - 1] + runs[k]]
+            starts[k - 1:k + 1] = [starts[k - 1]]
+            parts[k - 1:k + 1] = [unicodedata.normalize(form, runs[k - 1])]
+        spans: Ranges = []
+        for run, start, part in zip(runs, starts, parts):
+            r = (ranges[start][0], ranges[start + len(run) - 1][1])
+            spans += [r] * len(part)
+        return "".join(parts), spans
+
+    def to_dict(self) -> dict:
+        return {"type": type(self).__name__}
+
+
+class NFC(_Unicode):
+    pass
+
+
+class NFD(_Unicode):
+    pass
+
+
+class NFKC(_Unicode):
+    pass
+
+
+class NFKD(_Unicode):
+    pass
+
+
+@dataclass(frozen=True)
+class Lowercase:
+    """Each character lowercased on its own, as Rust's ``char::to_lowercase`` does (Python's
+    ``str.lower`` would end a word's "Σ" as "ς"; per character it is always "σ")."""
+
+    def normalize_str(self, text: str) -> str:
+        return text.lower() if "Σ" not in text else "".join(ch.lower() for ch in text)
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        return _per_char(text, ranges, str.lower)
+
+    def to_dict(self) -> dict:
+        return {"type": "Lowercase"}
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Every match of ``pattern`` (a string, or a regex when ``regex``) becomes ``content``."""
+
+    pattern: str
+    content: str
+    regex: bool = False
+
+    def _compiled(self):
+        return regex.compile(self.pattern if self.regex else regex.escape(self.pattern))
+
+    def normalize_str(self, text: str) -> str:
+        if not self.regex:
+            return text.replace(self.pattern, self.content) if self.pattern else text
+        content = self.content
+        return self._compiled().sub(lambda m: content, text)
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        if not self.pattern:
+            return text, list(ranges)
+        out, spans, pos = [], [], 0
+        for m in self._compiled().finditer(text):
+            start, end = m.span()
+            out.append(text[pos:start])
+            spans += ranges[pos:start]
+            if end > start:
+                r = (ranges[start][0], ranges[end - 1][1])
+            else:  # inserted: it takes the range of the character before (or after) it
+                r = ranges[start - 1] if start else (ranges[0] if ranges else (0, 0))
+            out.append(self.content)
+            spans += [r] * len(self.content)
+            pos = end
+        out.append(text[pos:])
+        spans += ranges[pos:]
+        return "".join(out), spans
+
+    def to_dict(self) -> dict:
+        pattern = ({"Regex": convert_pattern(self.pattern, to_onig=True)} if self.regex
+                   else {"String": self.pattern})
+        return {"type": "Replace", "pattern": pattern, "content": self.content}
+
+
+@dataclass(frozen=True)
+class Prepend:
+    """``prepend`` before a text that is not empty."""
+
+    prepend: str
+
+    def normalize_str(self, text: str) -> str:
+        return self.prepend + text if text else text
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        if not text:
+            return text, []
+        return self.prepend + text, [ranges[0]] * len(self.prepend) + list(ranges)
+
+    def to_dict(self) -> dict:
+        return {"type": "Prepend", "prepend": self.prepend}
+
+
+@dataclass(frozen=True)
+class Strip:
+    """Whitespace off the left and/or right end."""
+
+    strip_left: bool = True
+    strip_right: bool = True
+
+    def _bounds(self, text: str) -> tuple[int, int]:
+        lo, hi = 0, len(text)
+        if self.strip_left and (m := _LEADING.search(text)):
+            lo = m.end()
+        if self.strip_right and (m := _TRAILING.search(text, lo)):
+            hi = m.start()
+        return lo, hi
+
+    def normalize_str(self, text: str) -> str:
+        lo, hi = self._bounds(text)
+        return text[lo:hi]
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        lo, hi = self._bounds(text)
+        return text[lo:hi], list(ranges[lo:hi])
+
+    def to_dict(self) -> dict:
+        return {"type": "Strip", "strip_left": self.strip_left, "strip_right": self.strip_right}
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """Several normalizers, one after the other."""
+
+    normalizers: tuple
+
+    def __init__(self, normalizers):
+        object.__setattr__(self, "normalizers", tuple(normalizers))
+
+    def normalize_str(self, text: str) -> str:
+        for n in self.normalizers:
+            text = n.normalize_str(text)
+        return text
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        for n in self.normalizers:
+            text, ranges = n.normalize_aligned(text, ranges)
+        return text, ranges
+
+    def to_dict(self) -> dict:
+        return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
+
+
+def from_dict(d: dict | None) -> Any:
+    """The normalizer a ``tokenizer.json`` describes (None for none)."""
+    if d is None:
+        return None
+    kind = d.get("type")
+    simple = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD, "Lowercase": Lowercase}
+    if kind in simple:
+        return simple[kind]()
+    if kind == "Replace":
+        pattern = d["pattern"]
+        if "Regex" in pattern:
+            return Replace(convert_pattern(pattern["Regex"], to_onig=False), d["content"], True)
+        return Replace(pattern["String"], d["content"])
+    if kind == "Prepend":
+        return Prepend(d["prepend"])
+    if kind == "Strip":
+        return Strip(bool(d.get("strip_left", True)), bool(d.get("strip_right", True)))
+    if kind == "Sequence":
+        return Sequence([from_dict(n) for n in d["normalizers"]])
+    raise ValueError(f"the {kind} normalizer is not supported; bpe_core reads {SUPPORTED}")

@@ -1,0 +1,56 @@
+"""Regular expressions in ``tokenizer.json`` files are Oniguruma's (what Hugging Face
+``tokenizers`` runs); bpe_core runs Python's ``regex``. The two read a few things differently.
+
+>>> convert_pattern(r"\\s+$", to_onig=True), convert_pattern(r"\\s+\\Z", to_onig=False)
+('\\\\s+\\\\Z', '\\\\s+$')
+"""
+
+from __future__ import annotations
+
+import regex
+
+_TOKEN = regex.compile(r"""\\[pPxNu]\{[^}]*\}|\\.|\[\^?\]?(?:\\.|\[:[^\]]*:\]|[^\]\\])*\]
+    |\(\?[a-zA-Z-]*[:)]|\{\d*,?\d*\}\+?|[\s\S]""", regex.VERBOSE)
+# Classes Oniguruma draws differently, POSIX classes, and inline flags other than i (Oniguruma's
+# (?m) is Python's (?s)).
+_DIFFERENT = regex.compile(r"^\\[wWbBhHX]$"  # an escape on its own
+                           r"|^\[.*(?<!\\)(?:\\\\)*(?:\\[wWbBhHX]|\[:)"  # one inside a class
+                           r"|^\(\?.*[a-hj-zA-Z]")  # a flag group
+
+
+def convert_pattern(pattern: str, *, to_onig: bool) -> str:
+    """Translate a pre-tokenizer regex between Python's ``regex`` and Oniguruma.
+
+    Anchors differ (Python's ``$`` is Oniguruma's ``\\Z``, Python's ``\\Z`` its ``\\z``) and so
+    does ``x{1,3}+``: possessive in Python, "one or more of x{1,3}" in Oniguruma.
+
+    >>> convert_pattern(r"\\p{N}{1,3}+|\\s++$", to_onig=True)
+    '(?>\\\\p{N}{1,3})|\\\\s++\\\\Z'
+    >>> convert_pattern(r"\\w+", to_onig=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: the regex '\\\\w+' uses \\w, which means something else in Hugging Face...
+    """
+    anchors = ({"$": r"\Z", "^": r"\A", r"\Z": r"\z"} if to_onig
+               else {"$": "(?m:$)", "^": "(?m:^)", r"\Z": "$", r"\z": r"\Z"})
+    out: list[str] = []
+    groups: list[int] = []  # where each open group starts in `out`
+    for tok in _TOKEN.findall(pattern):
+        if _DIFFERENT.search(tok):
+            raise ValueError(f"the regex {pattern!r} uses {tok}, which means something else in "
+                             f"Hugging Face tokenizers (Oniguruma); spell classes out, e.g. "
+                             f"[\\p{{L}}\\p{{N}}_] for \\w, and use no inline flag but i")
+        if tok in anchors:
+            out.append(anchors[tok])
+        elif tok.startswith("{") and tok.endswith("}+") and out:
+            # Possessive in Python is atomic in Oniguruma; Oniguruma's reading is a nested repeat.
+            atom = out.pop()
+            out.append(f"(?>{atom}{tok[:-1]})" if to_onig else f"(?:{atom}{tok[:-1]})+")
+        elif tok.startswith("(") and not tok.endswith(")"):
+            groups.append(len(out))
+            out.append(tok)
+        elif tok == ")" and groups:
+            start = groups.pop()
+            out[start:] = ["".join(out[start:]) + ")"]  # the group is one atom from now on
+        else:
+            out.append(tok)
+    return "".join(out)

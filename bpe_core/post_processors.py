@@ -1,0 +1,126 @@
+"""Post-processors: the special tokens a model puts around a text (BOS/EOS), applied only when
+encoding asks for them (``add_special_tokens=True``).
+
+``wrap()`` gives the ids that go before and after one sequence:
+
+>>> llama3 = Sequence([ByteLevel(), TemplateProcessing(
+...     [{"SpecialToken": {"id": "<|begin_of_text|>", "type_id": 0}},
+...      {"Sequence": {"id": "A", "type_id": 0}}], [],
+...     {"<|begin_of_text|>": {"id": "<|begin_of_text|>", "ids": [128000],
+...                            "tokens": ["<|begin_of_text|>"]}})])
+>>> llama3.wrap()
+((128000,), ())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SUPPORTED = "TemplateProcessing, ByteLevel, RobertaProcessing, BertProcessing and Sequence"
+
+
+@dataclass(frozen=True)
+class TemplateProcessing:
+    """Hugging Face's template: ``single`` lists the pieces of one sequence's encoding, special
+    tokens (named in ``special_tokens``) and ``$A``, the text's own ids."""
+
+    single: list = field(hash=False)
+    pair: list = field(hash=False)
+    special_tokens: dict = field(hash=False)
+
+    def wrap(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        before: list[int] = []
+        after: list[int] = []
+        seen_text = False
+        for piece in self.single:
+            if "Sequence" in piece:
+                if seen_text:
+                    raise ValueError("a single-sequence template holds $A twice")
+                seen_text = True
+                continue
+            name = piece["SpecialToken"]["id"]
+            if name not in self.special_tokens:
+                raise ValueError(f"the template names the special token {name!r}, which its "
+                                 f"special_tokens do not define")
+            (after if seen_text else before).extend(self.special_tokens[name]["ids"])
+        if not seen_text:
+            raise ValueError("the single-sequence template has no $A (the text itself)")
+        return tuple(before), tuple(after)
+
+    def to_dict(self) -> dict:
+        return {"type": "TemplateProcessing", "single": self.single, "pair": self.pair,
+                "special_tokens": self.special_tokens}
+
+
+@dataclass(frozen=True)
+class ByteLevel:
+    """Only moves offsets in Hugging Face; the ids stay as they are."""
+
+    add_prefix_space: bool = True
+    trim_offsets: bool = True
+    use_regex: bool = True
+
+    def wrap(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return (), ()
+
+    def to_dict(self) -> dict:
+        return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
+                "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
+
+
+@dataclass(frozen=True)
+class RobertaProcessing:
+    """``cls`` before and ``sep`` after, each a ``(token, id)`` pair (BertProcessing: the same)."""
+
+    sep: tuple
+    cls: tuple
+    kind: str = "RobertaProcessing"
+    options: dict = field(default_factory=dict, hash=False)
+
+    def wrap(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return (int(self.cls[1]),), (int(self.sep[1]),)
+
+    def to_dict(self) -> dict:
+        return {"type": self.kind, "sep": list(self.sep), "cls": list(self.cls), **self.options}
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """Several post-processors: each wraps what the one before made."""
+
+    processors: tuple
+
+    def __init__(self, processors):
+        object.__setattr__(self, "processors", tuple(processors))
+
+    def wrap(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        before: tuple[int, ...] = ()
+        after: tuple[int, ...] = ()
+        for p in self.processors:
+            b, a = p.wrap()
+            before, after = b + before, after + a
+        return before, after
+
+    def to_dict(self) -> dict:
+        return {"type": "Sequence", "processors": [p.to_dict() for p in self.processors]}
+
+
+def from_dict(d: dict | None) -> Any:
+    """The post-processor a ``tokenizer.json`` describes (None for none)."""
+    if d is None:
+        return None
+    kind = d.get("type")
+    if kind == "TemplateProcessing":
+        p = TemplateProcessing(d["single"], d.get("pair") or [], d.get("special_tokens") or {})
+        p.wrap()  # a broken template fails when the file is read, not when text is encoded
+        return p
+    if kind == "ByteLevel":
+        return ByteLevel(bool(d.get("add_prefix_space", True)), bool(d.get("trim_offsets", True)),
+                         bool(d.get("use_regex", True)))
+    if kind in ("RobertaProcessing", "BertProcessing"):
+        options = {k: v for k, v in d.items() if k not in ("type", "sep", "cls")}
+        return RobertaProcessing(tuple(d["sep"]), tuple(d["cls"]), kind, options)
+    if kind == "Sequence":
+        return Sequence([from_dict(p) for p in d["processors"]])
+    raise ValueError(f"the {kind} post-processor is not supported; bpe_core reads {SUPPORTED}")

@@ -1,0 +1,318 @@
+"""Pre-tokenizers: how the normalized text is cut into pieces before BPE sees it (HF's second
+stage). Merges never cross a piece boundary, so this decides what a token can be.
+
+Each one takes the pieces so far and returns the new ones: ``split(pieces, first)``, the fast
+path (``first``: ``pieces[0]`` starts the whole text, which Metaspace's "first" scheme needs),
+and ``split_aligned(pieces)``, where each piece travels with the original range of each of its
+characters (see ``normalizers``).
+
+>>> Split(r"\\w+|[^\\w\\s]+", "Isolated").split(["Hi there!"])
+['Hi', ' ', 'there', '!']
+>>> Metaspace().split(["Hello world"])
+['▁Hello', '▁world']
+>>> ByteLevel(use_regex=False).split(["é"])
+['Ã©']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from .end_of_word import EndOfWord
+from .oniguruma import convert_pattern
+from .pretokenize import piece_finder
+from .vocab import BYTE_CHARS
+
+Ranges = list[tuple[int, int]]
+BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+SUPPORTED = ("Split, ByteLevel, Metaspace, Digits, Punctuation, Whitespace, WhitespaceSplit and "
+             "Sequence")
+#: The regex Hugging Face's ByteLevel splits with (GPT-2's, as ``tokenizers`` writes it).
+BYTE_LEVEL_REGEX = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+# Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
+_W = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}"
+_WHITESPACE_REGEX = rf"[{_W}]+|[^{_W}\p{{White_Space}}]+"
+# Character predicates: each matching character is a match of its own.
+_PUNCTUATION = r"[\p{P}\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]"
+_NUMERIC = r"\p{N}"
+_SPACE = r"\p{White_Space}"
+
+
+def _cuts(text: str, compiled, behavior: str, invert: bool) -> list[tuple[int, int]]:
+    """The kept ``(start, end)`` of ``text`` when split on ``compiled``'s matches, exactly as
+    Hugging Face folds matches and gaps for each behavior (empty pieces dropped)."""
+    parts, pos = [], 0
+    for m in compiled.finditer(text):
+        start, end = m.span()
+        if start > pos:
+            parts.append([pos, start, invert])
+        parts.append([start, end, not invert])
+        pos = end
+    if pos < len(text) or not text:
+        parts.append([pos, len(text), invert])
+    if behavior == "Removed":
+        kept = [p for p in parts if not p[2]]
+    elif behavior == "Isolated":
+        kept = parts
+    else:
+        kept, previous = [], False
+        order = parts[::-1] if behavior == "MergedWithNext" else parts
+        for p in order:
+            match = p[2]
+            join = (match == previous) if behavior == "Contiguous" else (match and not previous)
+            if join and kept:
+                if behavior == "MergedWithNext":
+                    kept[-1][0] = p[0]
+                else:
+                    kept[-1][1] = p[1]
+            else:
+                kept.append(list(p))
+            previous = match
+        if behavior == "MergedWithNext":
+            kept.reverse()
+    return [(a, b) for a, b, _ in kept if b > a]
+
+
+class _Splitter:
+    """A stage that only cuts: ``split`` and ``split_aligned`` from its ``_spans(text)``."""
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        return [p[a:b] for p in pieces for a, b in self._spans(p)]
+
+    def split_aligned(self, pieces):
+        return [(p[a:b], r[a:b]) for p, r in pieces for a, b in self._spans(p)]
+
+
+@dataclass(frozen=True)
+class Split(_Splitter):
+    """Cut at the matches of ``pattern`` (a Python regex; a plain string when ``literal``)."""
+
+    pattern: str
+    behavior: str = "Isolated"
+    invert: bool = False
+    literal: bool = False
+
+    def __post_init__(self):
+        if self.behavior not in BEHAVIORS:
+            raise ValueError(f"Split behavior {self.behavior!r} is unknown; Hugging Face's are "
+                             f"{', '.join(BEHAVIORS)}")
+        compiled = regex.compile(regex.escape(self.pattern) if self.literal else self.pattern)
+        object.__setattr__(self, "_compiled", compiled)
+        # Keeping the matches only is findall, the fastest way to cut a text; Isolated is the
+        # same when the matches leave no gap, which is checked per text.
+        fast = None
+        if not compiled.groups and (self.behavior, self.invert) in (("Removed", True),
+                                                                    ("Isolated", False)):
+            fast = piece_finder(self.pattern) if not self.literal else compiled.findall
+        object.__setattr__(self, "_findall", fast)
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        return _cuts(text, self._compiled, self.behavior, self.invert)
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        findall = self._findall
+        if findall is None:
+            return super().split(pieces, first)
+        out: list[str] = []
+        for p in pieces:
+            found = findall(p)
+            if self.behavior == "Isolated" and sum(map(len, found)) != len(p):
+                found = [p[a:b] for a, b in self._spans(p)]  # there are gaps to keep
+            out += found
+        return [p for p in out if p] if "" in out else out
+
+    def to_dict(self) -> dict:
+        pattern = ({"String": self.pattern} if self.literal
+                   else {"Regex": convert_pattern(self.pattern, to_onig=True)})
+        return {"type": "Split", "pattern": pattern, "behavior": self.behavior,
+                "invert": self.invert}
+
+
+_BYTE_LEVEL_SPLIT = Split(BYTE_LEVEL_REGEX)
+
+
+@dataclass(frozen=True)
+class Punctuation(_Splitter):
+    behavior: str = "Isolated"
+
+    def _spans(self, text):
+        return _cuts(text, _compiled(_PUNCTUATION), self.behavior, False)
+
+    def to_dict(self) -> dict:
+        return {"type": "Punctuation", "behavior": self.behavior}
+
+
+@dataclass(frozen=True)
+class Digits(_Splitter):
+    individual_digits: bool = False
+
+    def _spans(self, text):
+        return _cuts(text, _compiled(_NUMERIC),
+                     "Isolated" if self.individual_digits else "Contiguous", False)
+
+    def to_dict(self) -> dict:
+        return {"type": "Digits", "individual_digits": self.individual_digits}
+
+
+@dataclass(frozen=True)
+class Whitespace(_Splitter):
+    def _spans(self, text):
+        return _cuts(text, _compiled(_WHITESPACE_REGEX), "Removed", True)
+
+    def to_dict(self) -> dict:
+        return {"type": "Whitespace"}
+
+
+@dataclass(frozen=True)
+class WhitespaceSplit(_Splitter):
+    def _spans(self, text):
+        return _cuts(text, _compiled(_SPACE), "Removed", False)
+
+    def to_dict(self) -> dict:
+        return {"type": "WhitespaceSplit"}
+
+
+_CACHE: dict[str, Any] = {}
+
+
+def _compiled(pattern: str):
+    found = _CACHE.get(pattern)
+    if found is None:
+        found = _CACHE[pattern] = regex.compile(pattern)
+    return found
+
+
+def byte_chars(text: str) -> str:
+    """``text``'s UTF-8 bytes written as GPT-2's byte characters (a space is "Ġ")."""
+    return "".join(map(BYTE_CHARS.__getitem__, text.encode("utf-8")))
+
+
+@dataclass(frozen=True)
+class ByteLevel:
+    """GPT-2's byte level: optionally a space before each piece and GPT-2's regex, then every
+    piece's bytes as byte characters."""
+
+    add_prefix_space: bool = True
+    trim_offsets: bool = True
+    use_regex: bool = True
+
+    def _prepare(self, pieces):
+        """The aligned pieces before the byte mapping."""
+        out = []
+        for p, r in pieces:
+            if self.add_prefix_space and p and not p.startswith(" "):
+                p, r = " " + p, [r[0]] + list(r)
+            if self.use_regex:
+                out += [(p[a:b], r[a:b]) for a, b in
+                        _cuts(p, _compiled(BYTE_LEVEL_REGEX), "Isolated", False)]
+            elif p:
+                out.append((p, r))
+        return out
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        if self.add_prefix_space:
+            pieces = [p if not p or p.startswith(" ") else " " + p for p in pieces]
+        if self.use_regex:
+            pieces = _BYTE_LEVEL_SPLIT.split(pieces)
+        return [byte_chars(p) for p in pieces if p]
+
+    def split_aligned(self, pieces):
+        return [(byte_chars(p), [x for ch, x in zip(p, r)
+                                 for _ in range(len(ch.encode("utf-8")))])
+                for p, r in self._prepare(pieces)]
+
+    def to_dict(self) -> dict:
+        return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
+                "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
+
+
+@dataclass(frozen=True)
+class Metaspace:
+    """Spaces become ``replacement`` (SentencePiece's "▁"), which is also put before the piece
+    ("always", or "first": only before the start of the text), then, with ``split``, each
+    replacement begins a new piece."""
+
+    replacement: str = "▁"
+    prepend_scheme: str = "always"
+    split_: bool = True
+
+    def _one(self, p: str, r: Ranges | None, at_start: bool):
+        rep = self.replacement
+        p = p.replace(" ", rep)
+        if (self.prepend_scheme == "always" or (self.prepend_scheme == "first" and at_start)) \
+                and p and not p.startswith(rep):
+            p = rep + p
+            r = None if r is None else [r[0]] + list(r)
+        if not self.split_:
+            return [(p, r)] if p else []
+        spans = _cuts(p, _compiled(regex.escape(rep)), "MergedWithNext", False)
+        return [(p[a:b], None if r is None else r[a:b]) for a, b in spans]
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        return [q for k, p in enumerate(pieces) for q, _ in self._one(p, None, first and k == 0)]
+
+    def split_aligned(self, pieces):
+        return [x for p, r in pieces for x in self._one(p, r, bool(r) and r[0][0] == 0)]
+
+    def to_dict(self) -> dict:
+        return {"type": "Metaspace", "replacement": self.replacement,
+                "prepend_scheme": self.prepend_scheme, "split": self.split_}
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """Several pre-tokenizers, one after the other."""
+
+    pretokenizers: tuple
+
+    def __init__(self, pretokenizers):
+        object.__setattr__(self, "pretokenizers", tuple(pretokenizers))
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        for p in self.pretokenizers:
+            pieces = p.split(pieces, first)
+        return pieces
+
+    def split_aligned(self, pieces):
+        for p in self.pretokenizers:
+            pieces = p.split_aligned(pieces)
+        return pieces
+
+    def to_dict(self) -> dict:
+        return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pretokenizers]}
+
+
+def from_dict(d: dict | None) -> Any:
+    """The pre-tokenizer a ``tokenizer.json`` describes (None for none)."""
+    if d is None:
+        return None
+    kind = d.get("type")
+    if kind == "Split":
+        pattern = d["pattern"]
+        literal = "Regex" not in pattern
+        text = pattern["String"] if literal else convert_pattern(pattern["Regex"], to_onig=False)
+        return Split(text, d.get("behavior", "Isolated"), bool(d.get("invert")), literal)
+    if kind == "ByteLevel":
+        return ByteLevel(bool(d.get("add_prefix_space", True)), bool(d.get("trim_offsets", True)),
+                         bool(d.get("use_regex", True)))
+    if kind == "Metaspace":
+        scheme = d.get("prepend_scheme")
+        if scheme is None:  # files from before prepend_scheme: add_prefix_space said it
+            scheme = "always" if d.get("add_prefix_space", True) else "never"
+        return Metaspace(d.get("replacement", "▁"), scheme, bool(d.get("split", True)))
+    if kind == "Digits":
+        return Digits(bool(d.get("individual_digits")))
+    if kind == "Punctuation":
+        return Punctuation(d.get("behavior", "Isolated"))
+    if kind == "Whitespace":
+        return Whitespace()
+    if kind == "WhitespaceSplit":
+        return WhitespaceSplit()
+    if kind == "EndOfWord":
+        return EndOfWord(d.get("marker", EndOfWord.marker))
+    if kind == "Sequence":
+        return Sequence([from_dict(p) for p in d["pretokenizers"]])
+    raise ValueError(f"the {kind} pre-tokenizer is not supported; bpe_core reads {SUPPORTED}")

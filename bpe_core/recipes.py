@@ -1,0 +1,103 @@
+"""Recipes: the pipeline a tokenizer trained here gets, by unit and pre-tokenizer.
+
+Training works on ids (``vocab.Base``: bytes or characters, then one new id per merge); a
+recipe turns the result into the one tokenizer shape, Hugging Face's pipeline:
+
+* ``unit="byte"``: pre-tokenizer ``Split(regex)`` then ``ByteLevel`` (tokens are strings of
+  GPT-2's byte characters, ``Ġthe``), decoder ``ByteLevel``;
+* ``unit="char"``: pre-tokenizer ``Split(regex)``, tokens are the characters themselves,
+  unknown ones become ``[UNK]`` (or their ``<0xNN>`` bytes with ``byte_fallback``), decoder
+  ``Fuse``;
+* ``pretokenizer="end-of-word"``: an ``EndOfWord`` step after those, and a decoder that turns
+  the marker back into the space between words.
+
+>>> from bpe_core.vocab import char_base
+>>> tok = build(char_base("hug"), [(3, 2, 5)], pattern=r"\\S+", preset="whitespace")
+>>> tok.model.tokens, tok.encode("hug hum")
+(('[UNK]', 'g', 'h', 'u', 'ug'), [2, 4, 2, 3, 0])
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+from . import decoders, pre_tokenizers
+from .added_vocabulary import AddedToken
+from .end_of_word import MARKER, EndOfWord
+from .merges import MergeList
+from .models import BPE
+from .tokenizer import Tokenizer
+from .vocab import BYTE_CHARS, UNK, Base
+
+
+def base_strings(base: Base) -> list[str]:
+    """The model's string for each base id."""
+    out = []
+    for data, kind in zip(base.tokens, base.kinds):
+        if kind == "unk":
+            out.append(UNK)
+        elif kind == "eow":
+            out.append(MARKER)
+        elif kind == "byte" and base.unit == "byte":
+            out.append(BYTE_CHARS[data[0]])
+        elif kind == "byte":
+            out.append(f"<0x{data[0]:02X}>")  # byte fallback
+        else:
+            out.append(data.decode("utf-8"))
+    return out
+
+
+def stages(base: Base, pattern: str) -> tuple:
+    """``(pre_tokenizer, decoder)`` for a base alphabet and a pre-tokenizer regex."""
+    split = pre_tokenizers.Split(pattern, behavior="Removed", invert=True)
+    steps: list = [split]
+    if base.unit == "byte":
+        steps.append(pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=False,
+                                              use_regex=False))
+        decoder = decoders.ByteLevel()
+        if base.end_of_word:
+            # The marker becomes a space (GPT-2's "Ġ") between words; the last one ends the text.
+            decoder = decoders.Sequence([decoders.Replace(MARKER, BYTE_CHARS[32]),
+                                         decoders.ByteLevel(), decoders.Strip(" ", 0, 1)])
+    elif base.end_of_word:
+        decoder = decoders.BPEDecoder(MARKER)
+        if base.byte_fallback:
+            decoder = decoders.Sequence([decoder, decoders.ByteFallback(), decoders.Fuse()])
+    else:
+        decoder = decoders.Fuse()
+        if base.byte_fallback:
+            decoder = decoders.Sequence([decoders.ByteFallback(), decoder])
+    if base.end_of_word:
+        steps.append(EndOfWord())
+    pre = steps[0] if len(steps) == 1 else pre_tokenizers.Sequence(steps)
+    return pre, decoder
+
+
+def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
+          preset: str | None, special_tokens: Iterable[str] | Mapping[str, int] = (),
+          name: str = "bpe", stop_reason: str | None = None, config: dict | None = None,
+          ignore_merges: bool = False) -> Tokenizer:
+    """A tokenizer from training's ids: ``pairs`` are ``(left, right, count)`` in merge order,
+    merge ``r`` making id ``len(base) + r``; special tokens come after (or at the given ids)."""
+    tokens = base_strings(base)
+    pairs = list(pairs)
+    n = len(tokens)
+    for rank, (left, right, _) in enumerate(pairs):
+        if not (0 <= left < n + rank and 0 <= right < n + rank):
+            raise ValueError(f"merge {rank} refers to token {max(left, right)}, which does not "
+                             f"exist before it")
+        tokens.append(tokens[left] + tokens[right])
+    shown = tuple(tokens)
+    model = BPE(shown, MergeList.canonical(len(base), pairs, shown),
+                unk_token=UNK if base.unit == "char" and not base.byte_fallback else None,
+                byte_fallback=base.byte_fallback, ignore_merges=ignore_merges)
+    if not isinstance(special_tokens, Mapping):
+        special_tokens = {s: len(tokens) + k for k, s in enumerate(dict.fromkeys(special_tokens))}
+    if any(i < len(tokens) for i in special_tokens.values()):
+        raise ValueError("special token ids must come after the base symbols and merges")
+    pre, decoder = stages(base, pattern)
+    added = [AddedToken(s, i, special=True) for s, i in special_tokens.items()]
+    return Tokenizer(model, pre_tokenizer=pre, decoder=decoder, added_tokens=added, name=name,
+                     stop_reason=stop_reason,
+                     config={"unit": base.unit, "pretokenizer": preset, "pattern": pattern,
+                             **(config or {})})

@@ -1,0 +1,175 @@
+"""What the pages show of each token id: its kind, the bytes it stands for, a readable text.
+
+A model's tokens are strings in the model's own alphabet: GPT-2's byte characters (``Ġthe``),
+SentencePiece's ``▁the``, byte-fallback tokens ``<0xE4>``, an end-of-word marker. The decoder
+says what they stand for, so the readable text of a token is what the decoder's per-token
+steps make of it, with bytes that are not whole UTF-8 characters shown as hex:
+
+>>> from bpe_core import train
+>>> tok = train("aaab", unit="byte", pretokenizer="none", max_merges=1, min_frequency=1)
+>>> v = tok.view
+>>> v.display(256), v.kind(256), v.kind(97), v.display(0xE4), v.bytes(0xE4)
+('aa', 'merge', 'byte', '<E4>', b'\\xe4')
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from . import decoders
+from .merges import Merge, MergeList
+from .models import BPE
+from .vocab import END_OF_WORD, show_bytes
+
+
+def stages(component, attr: str) -> Iterator:
+    """The components of a (possibly nested) Sequence, in order."""
+    if component is None:
+        return
+    inner = getattr(component, attr, None)
+    if inner is None:
+        yield component
+    else:
+        for c in inner:
+            yield from stages(c, attr)
+
+
+def end_of_word_marker(model: BPE, decoder) -> str | None:
+    """The suffix that marks a token as ending a word: the BPE decoder's, else the model's."""
+    for d in stages(decoder, "decoders"):
+        if type(d).__name__ == "BPEDecoder":
+            return d.suffix
+    return model.end_of_word_suffix
+
+
+class _Lazy(Sequence[str]):
+    """``f(i)`` for every id, computed when first read (a large vocabulary is mostly never
+    shown, and loading it should not pay for every token's text)."""
+
+    def __init__(self, size: int, f):
+        self._size, self._f, self._memo = size, f, [None] * size
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._size))]
+        v = self._memo[i]
+        if v is None:
+            v = self._memo[i] = self._f(i)
+        return v
+
+
+class VocabView:
+    """Kinds, bytes and display texts of every id of a tokenizer (see the module docstring)."""
+
+    def __init__(self, model: BPE, pre_tokenizer, decoder, added):
+        self.model, self.decoder, self.added = model, decoder, added
+        self.size = max(len(model.tokens), max((t.id + 1 for t in added), default=0))
+        self.marker = end_of_word_marker(model, decoder)
+        self.byte_level = any(type(d).__name__ == "ByteLevel" for d in stages(decoder, "decoders"))
+        self.special_texts = frozenset(t.content for t in added if t.special)
+        self._added = {t.id: t for t in added}
+        # The first merge that makes each token (several may, in files converted from
+        # SentencePiece); tokens no merge makes are the base of the vocabulary.
+        made_by: dict[int, int] = {}
+        for rank, t in enumerate(model.merges.result):
+            made_by.setdefault(t, rank)
+        self._made_by = made_by
+        self.n_base = sum(t is not None for t in model.tokens) - len(made_by)
+        self._shown = _Lazy(self.size, self._display)
+        self._bytes = _Lazy(self.size, self._token_bytes)
+        m = model.merges
+        self.merges = MergeList(left=m.left, right=m.right, result=m.result, count=m.count,
+                                shown=self._shown)
+
+    def ids(self) -> list[int]:
+        """Every id in use, in order."""
+        tokens = self.model.tokens
+        return [i for i in range(self.size) if i in self._added
+                or (i < len(tokens) and tokens[i] is not None)]
+
+    def raw(self, i: int) -> str | None:
+        """The token's string as the decoder receives it (added tokens first, as in HF)."""
+        t = self._added.get(i)
+        if t is not None:
+            return t.content
+        return self.model.id_to_token(i)
+
+    def check(self, i: int) -> None:
+        if self.raw(i) is None:
+            raise ValueError(f"token id {i} is not in this vocabulary (0 to {self.size - 1})")
+
+    def kind(self, i: int) -> str:
+        self.check(i)
+        added = self._added.get(i)
+        if added is not None:
+            return "special" if added.special else "added"
+        if i in self._made_by:
+            return "merge"
+        t = self.model.tokens[i]
+        if t == self.model.unk_token:
+            return "unk"
+        if self.marker is not None and t == self.marker:
+            return "eow"
+        if (self.byte_level and len(t) == 1) or (self.model.byte_fallback and _fallback_byte(t)
+                                                 is not None):
+            return "byte"
+        return "char" if len(t) == 1 else "vocab"
+
+    def ends_word(self, i: int) -> bool:
+        self.check(i)
+        t = self.raw(i)
+        return i not in self._added and self.marker is not None and t.endswith(self.marker)
+
+    def bytes(self, i: int) -> bytes:
+        self.check(i)
+        return self._bytes[i]
+
+    def display(self, i: int) -> str:
+        self.check(i)
+        return self._shown[i]
+
+    def is_utf8(self, i: int) -> bool:
+        try:
+            self._bytes[i].decode("utf-8")
+            return True
+        except UnicodeDecodeError:
+            return False
+
+    def merge_for(self, i: int) -> Merge | None:
+        self.check(i)
+        rank = self._made_by.get(i)
+        return None if rank is None else self.merges[rank]
+
+    def _token_bytes(self, i: int) -> bytes:
+        t = self.raw(i)
+        if t is None:
+            return b""
+        if i in self._added:
+            return t.encode("utf-8")
+        if t == self.model.unk_token:
+            return b""  # stands for whatever text was unknown
+        if self.marker is not None and t.endswith(self.marker):
+            t = t[:-len(self.marker)]
+        return decoders.token_bytes(self.decoder, t) if self.decoder is not None else t.encode()
+
+    def _display(self, i: int) -> str:
+        t = self.raw(i)
+        if t is None:
+            return ""
+        if i in self._added or t == self.model.unk_token:
+            return t
+        eow = self.marker is not None and t.endswith(self.marker)
+        return show_bytes(self._bytes[i]) + (END_OF_WORD if eow else "")
+
+
+def _fallback_byte(t: str) -> int | None:
+    """The byte of a byte-fallback token ``<0xNN>``, else None."""
+    if len(t) == 6 and t.startswith("<0x") and t.endswith(">"):
+        try:
+            return int(t[3:5], 16)
+        except ValueError:
+            return None
+    return None

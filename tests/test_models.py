@@ -1,0 +1,119 @@
+"""The BPE model against Hugging Face's: first symbols (unk, fuse_unk, byte fallback, prefixes,
+suffixes), merge results with arbitrary ids, ignore_merges, long pieces, merge limits."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+from tokenizers import Tokenizer as HFTokenizer, models as hf_models
+from tokenizers.trainers import BpeTrainer
+
+from bpe_core import models
+from bpe_core.models import BPE, LONG_PIECE
+
+CORPUS = ["".join(random.Random(k).choice("abcab é") for _ in range(300)) for k in range(40)]
+
+
+def _hf(**options) -> HFTokenizer:
+    tok = HFTokenizer(hf_models.BPE(**options))
+    extra = {k: options[k] for k in ("continuing_subword_prefix", "end_of_word_suffix")
+             if k in options}
+    trainer = BpeTrainer(vocab_size=120, min_frequency=1, show_progress=False,
+                         special_tokens=[options["unk_token"]] if options.get("unk_token") else [],
+                         **extra)
+    tok.train_from_iterator(CORPUS, trainer)
+    return tok
+
+
+def _shuffled(d: dict) -> dict:
+    """The same model with its ids shuffled: merge results no longer follow merge order."""
+    vocab = d["vocab"]
+    ids = list(vocab.values())
+    random.Random(7).shuffle(ids)
+    return {**d, "vocab": dict(zip(vocab, ids))}
+
+
+OPTIONS = [dict(), dict(unk_token="[UNK]"), dict(unk_token="[UNK]", fuse_unk=True),
+           dict(continuing_subword_prefix="##", unk_token="[UNK]"),
+           dict(end_of_word_suffix="</w>", unk_token="[UNK]"), dict(ignore_merges=True)]
+
+
+@pytest.fixture(scope="module", params=range(len(OPTIONS)))
+def pair(request):
+    theirs = _hf(**OPTIONS[request.param])
+    d = _shuffled(json.loads(theirs.to_str())["model"])
+    again = json.loads(theirs.to_str())
+    again["model"] = d
+    theirs = HFTokenizer.from_str(json.dumps(again))
+    return theirs, models.from_dict(d)
+
+
+@settings(max_examples=50)
+@given(text=st.text(st.sampled_from("abcxé中"), max_size=2 * LONG_PIECE + 20))
+def test_same_ids_as_hugging_face(pair, text):
+    theirs, ours = pair
+    want = theirs.encode(text, add_special_tokens=False).ids if text else []
+    assert ours.tokenize(text) == want
+    assert [i for i, _, _ in ours.tokenize_with_offsets(text)] == want
+
+
+def test_offsets_are_utf8_bytes_of_the_piece(pair):
+    theirs, ours = pair
+    text = "abé cab"[:3]
+    found = ours.tokenize_with_offsets(text)
+    assert found[0][1] == 0 and found[-1][2] == len(text.encode())
+    assert all(a[2] == b[1] for a, b in zip(found, found[1:]))
+
+
+def test_a_limit_uses_the_first_merges_only():
+    model = BPE.from_vocab({"a": 0, "b": 1, "ab": 5, "abb": 3}, [("a", "b"), ("ab", "b")])
+    assert model.tokenize("abb") == [3]
+    assert model.tokenize("abb", limit=1) == [5, 1]
+    assert model.tokenize("abb", limit=0) == [0, 1, 1]
+    assert model.merge([0, 1, 1] * 100, 1) == [5, 1] * 100  # the long-piece path agrees
+
+
+def test_long_pieces_take_the_heap_path_with_the_same_result():
+    model = models.from_dict(json.loads(_hf().to_str())["model"])
+    text = "".join(random.Random(3).choice("abc") for _ in range(5000))
+    ids = model.symbols(text)
+    assert model.merge(list(ids)) == model._merge_heap(list(ids), len(model.merges))[0]
+
+
+def test_byte_fallback_spells_unknown_characters_as_bytes():
+    vocab = {"a": 0, "<unk>": 1, **{f"<0x{b:02X}>": 2 + b for b in range(256)}}
+    model = BPE.from_vocab(vocab, [], unk_token="<unk>", byte_fallback=True)
+    assert model.tokenize("aé") == [0, 2 + 0xC3, 2 + 0xA9]
+    assert [(s, e) for _, s, e in model.tokenize_with_offsets("aé")] == [(0, 1), (1, 2), (2, 3)]
+
+
+def test_an_unknown_character_without_unk_token_is_dropped_as_in_hugging_face():
+    assert BPE.from_vocab({"a": 0}, []).tokenize("aza") == [0, 0]
+
+
+def test_a_merge_naming_missing_tokens_says_which():
+    with pytest.raises(ValueError, match=r"merge 0 \('a' \+ 'q'\) names 'q' and 'aq', which are "
+                                         r"not in the vocabulary"):
+        BPE.from_vocab({"a": 0}, [("a", "q")])
+
+
+@pytest.mark.parametrize("model, message", [
+    ({"type": "WordPiece", "vocab": {}}, "the model is WordPiece, not BPE"),
+    ({"type": "BPE", "vocab": {}, "merges": [], "dropout": 0.1}, "dropout"),
+    ({"type": "BPE", "vocab": {"a": 0}, "merges": ["a b c"]}, "merge 0"),
+    ({"type": "BPE", "vocab": {"a": 0}, "merges": [], "unk_token": "<unk>"}, "unk_token"),
+])
+def test_unreadable_models_say_why(model, message):
+    with pytest.raises(ValueError, match=message):
+        models.from_dict(model)
+
+
+def test_to_dict_round_trips():
+    theirs = _hf(unk_token="[UNK]", fuse_unk=True)
+    d = json.loads(theirs.to_str())["model"]
+    back = models.from_dict(models.from_dict(d).to_dict())
+    assert back.tokens == models.from_dict(d).tokens
+    assert back.merges.triples() == models.from_dict(d).merges.triples()
