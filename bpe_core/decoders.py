@@ -17,7 +17,7 @@ from typing import Any
 
 import regex
 
-from .oniguruma import convert_pattern
+from .oniguruma import pattern_from_dict, pattern_to_dict
 from .vocab import CHAR_BYTES
 
 SUPPORTED = "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, BPEDecoder and Sequence"
@@ -156,9 +156,8 @@ class Replace(_Decoder):
         return [compiled.sub(lambda m: content, t) for t in tokens]
 
     def to_dict(self) -> dict:
-        pattern = ({"Regex": convert_pattern(self.pattern, to_onig=True)} if self.regex
-                   else {"String": self.pattern})
-        return {"type": "Replace", "pattern": pattern, "content": self.content}
+        return {"type": "Replace", "pattern": pattern_to_dict(self.pattern, not self.regex),
+                "content": self.content}
 
 
 @dataclass(frozen=True)
@@ -237,10 +236,8 @@ def from_dict(d: dict | None) -> Any:
     if kind == "Strip":
         return Strip(d["content"], int(d.get("start", 0)), int(d.get("stop", 0)))
     if kind == "Replace":
-        pattern = d["pattern"]
-        if "Regex" in pattern:
-            return Replace(convert_pattern(pattern["Regex"], to_onig=False), d["content"], True)
-        return Replace(pattern["String"], d["content"])
+        pattern, literal = pattern_from_dict(d["pattern"])
+        return Replace(pattern, d["content"], not literal)
     if kind == "BPEDecoder":
         return BPEDecoder(d.get("suffix", "</w>"))
     if kind == "Sequence":

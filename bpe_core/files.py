@@ -174,7 +174,7 @@ def _sniff(data: bytes, source: str) -> tuple[str, object]:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise TokenizerFileError(f"{source} is not valid JSON ({exc}); {expected}") from None
-        if isinstance(obj, dict) and "model" in obj:
+        if isinstance(obj, dict) and "model" in obj and "format" not in obj:
             return "hf", obj
         if (isinstance(obj, dict) and "format" not in obj and len(obj) >= 256
                 and all(isinstance(v, int) for v in obj.values())):

@@ -26,6 +26,7 @@ from . import decoders, models, normalizers, post_processors, pre_tokenizers
 from .added_vocabulary import AddedToken
 from .end_of_word import EndOfWord
 from .native import TokenizerFileError
+from .oniguruma import convert_pattern
 from .pretokenize import PRESETS, resolve
 from .recipes import stages
 from .tokenizer import Tokenizer
@@ -70,13 +71,27 @@ def to_dict(tok: Tokenizer) -> dict[str, Any]:
     def part(component):
         return None if component is None else component.to_dict()
 
-    return {
+    out = {
         "version": "1.0", "truncation": None, "padding": None,
         "added_tokens": [t.to_dict() for t in tok.added_tokens],
         "normalizer": part(normalizer), "pre_tokenizer": part(pre),
         "post_processor": part(tok.post_processor), "decoder": part(tok.decoder),
         "model": tok.model.to_dict(),
     }
+    _refuse_python_regexes(out)
+    return out
+
+
+def _refuse_python_regexes(d: Any) -> None:
+    """Raise the reason a regex cannot be written for Hugging Face (Oniguruma), if one can't."""
+    if isinstance(d, dict):
+        if "PythonRegex" in d:
+            convert_pattern(d["PythonRegex"], to_onig=True)  # raises, saying what to change
+        for v in d.values():
+            _refuse_python_regexes(v)
+    elif isinstance(d, list):
+        for v in d:
+            _refuse_python_regexes(v)
 
 
 def dumps(tok: Tokenizer) -> bytes:

@@ -75,12 +75,11 @@ class MergeList(Sequence[Merge]):
     def __getitem__(self, i: int) -> Merge: ...
 
     @overload
-    def __getitem__(self, i: slice) -> "MergeList": ...
+    def __getitem__(self, i: slice) -> list[Merge]: ...
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return MergeList(left=self.left[i], right=self.right[i], result=self.result[i],
-                             count=self.count[i], shown=self._shown)
+            return [self._record(r) for r in range(*i.indices(len(self)))]
         r = i + len(self) if i < 0 else i
         if not 0 <= r < len(self):
             raise IndexError(f"merge {i} is out of range: there are {len(self)} merges")

@@ -21,7 +21,7 @@ from typing import Any
 
 import regex
 
-from .oniguruma import convert_pattern
+from .oniguruma import pattern_from_dict, pattern_to_dict
 
 Ranges = list[tuple[int, int]]
 SUPPORTED = "NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence"
@@ -145,9 +145,8 @@ class Replace:
         return "".join(out), spans
 
     def to_dict(self) -> dict:
-        pattern = ({"Regex": convert_pattern(self.pattern, to_onig=True)} if self.regex
-                   else {"String": self.pattern})
-        return {"type": "Replace", "pattern": pattern, "content": self.content}
+        return {"type": "Replace", "pattern": pattern_to_dict(self.pattern, not self.regex),
+                "content": self.content}
 
 
 @dataclass(frozen=True)
@@ -227,10 +226,8 @@ def from_dict(d: dict | None) -> Any:
     if kind in simple:
         return simple[kind]()
     if kind == "Replace":
-        pattern = d["pattern"]
-        if "Regex" in pattern:
-            return Replace(convert_pattern(pattern["Regex"], to_onig=False), d["content"], True)
-        return Replace(pattern["String"], d["content"])
+        pattern, literal = pattern_from_dict(d["pattern"])
+        return Replace(pattern, d["content"], not literal)
     if kind == "Prepend":
         return Prepend(d["prepend"])
     if kind == "Strip":

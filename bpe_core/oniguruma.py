@@ -18,6 +18,31 @@ _DIFFERENT = regex.compile(r"^\\[wWbBhHX]$"  # an escape on its own
                            r"|^\(\?.*[a-hj-zA-Z]")  # a flag group
 
 
+def pattern_to_dict(pattern: str, literal: bool = False) -> dict:
+    """A pattern as ``tokenizer.json`` writes it: ``{"String": ...}`` or ``{"Regex": ...}``
+    (Oniguruma). A Python regex Oniguruma would read otherwise stays ``{"PythonRegex": ...}``,
+    which the playground's own format keeps and a Hugging Face file refuses.
+
+    >>> pattern_to_dict(r"\\s+$"), pattern_to_dict(r"\\w+")
+    ({'Regex': '\\\\s+\\\\Z'}, {'PythonRegex': '\\\\w+'})
+    """
+    if literal:
+        return {"String": pattern}
+    try:
+        return {"Regex": convert_pattern(pattern, to_onig=True)}
+    except ValueError:
+        return {"PythonRegex": pattern}
+
+
+def pattern_from_dict(d: dict) -> tuple[str, bool]:
+    """``(Python pattern, literal)`` from a ``{"String"|"Regex"|"PythonRegex": ...}`` object."""
+    if "String" in d:
+        return d["String"], True
+    if "PythonRegex" in d:
+        return d["PythonRegex"], False
+    return convert_pattern(d["Regex"], to_onig=False), False
+
+
 def convert_pattern(pattern: str, *, to_onig: bool) -> str:
     """Translate a pre-tokenizer regex between Python's ``regex`` and Oniguruma.
 

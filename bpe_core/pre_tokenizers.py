@@ -22,7 +22,7 @@ from typing import Any
 import regex
 
 from .end_of_word import EndOfWord
-from .oniguruma import convert_pattern
+from .oniguruma import pattern_from_dict, pattern_to_dict
 from .pretokenize import piece_finder
 from .vocab import BYTE_CHARS
 
@@ -125,9 +125,8 @@ class Split(_Splitter):
         return [p for p in out if p] if "" in out else out
 
     def to_dict(self) -> dict:
-        pattern = ({"String": self.pattern} if self.literal
-                   else {"Regex": convert_pattern(self.pattern, to_onig=True)})
-        return {"type": "Split", "pattern": pattern, "behavior": self.behavior,
+        return {"type": "Split", "pattern": pattern_to_dict(self.pattern, self.literal),
+                "behavior": self.behavior,
                 "invert": self.invert}
 
 
@@ -291,9 +290,7 @@ def from_dict(d: dict | None) -> Any:
         return None
     kind = d.get("type")
     if kind == "Split":
-        pattern = d["pattern"]
-        literal = "Regex" not in pattern
-        text = pattern["String"] if literal else convert_pattern(pattern["Regex"], to_onig=False)
+        text, literal = pattern_from_dict(d["pattern"])
         return Split(text, d.get("behavior", "Isolated"), bool(d.get("invert")), literal)
     if kind == "ByteLevel":
         return ByteLevel(bool(d.get("add_prefix_space", True)), bool(d.get("trim_offsets", True)),

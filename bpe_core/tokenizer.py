@@ -167,6 +167,11 @@ class Tokenizer:
         return self.vocab_size
 
     @property
+    def unit(self) -> str:
+        """"byte" when tokens are byte strings (ByteLevel), else "char"."""
+        return "byte" if self.view.byte_level else "char"
+
+    @property
     def n_base(self) -> int:
         """How many of the model's tokens no merge makes: the alphabet merging starts from."""
         return self.view.n_base
@@ -236,6 +241,18 @@ class Tokenizer:
 
     def _limit(self, upto: int | None) -> int | None:
         return None if upto is None or upto >= len(self.merges) else max(0, int(upto))
+
+    def pre_tokenize(self, text: str) -> list[str]:
+        """The pieces merges stay within: added tokens taken out, the rest normalized and cut
+        by the pre-tokenizer (before its per-piece rewrites, such as ByteLevel's characters).
+
+        >>> from bpe_core import train
+        >>> train("hug", max_merges=0).pre_tokenize("Hi there!")
+        ['Hi', ' there', '!']
+        """
+        plan = self._plan
+        return [p for first, seg, _ in plan.segments(text, False) if seg is not None
+                for p in plan.head_pieces(seg, first)]
 
     def encode_piece(self, piece: str, *, upto: int | None = None) -> tuple[int, ...]:
         """Token ids of one already pre-tokenized piece (a training word), as the model sees

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from . import decoders
+from .end_of_word import EndOfWord
 from .merges import Merge, MergeList
 from .models import BPE
 from .vocab import END_OF_WORD, show_bytes
@@ -34,8 +35,12 @@ def stages(component, attr: str) -> Iterator:
             yield from stages(c, attr)
 
 
-def end_of_word_marker(model: BPE, decoder) -> str | None:
-    """The suffix that marks a token as ending a word: the BPE decoder's, else the model's."""
+def end_of_word_marker(model: BPE, pre_tokenizer, decoder) -> str | None:
+    """The suffix that marks a token as ending a word: the playground's end-of-word step's,
+    the BPE decoder's, else the model's."""
+    for p in stages(pre_tokenizer, "pretokenizers"):
+        if isinstance(p, EndOfWord):
+            return p.marker
     for d in stages(decoder, "decoders"):
         if type(d).__name__ == "BPEDecoder":
             return d.suffix
@@ -67,7 +72,7 @@ class VocabView:
     def __init__(self, model: BPE, pre_tokenizer, decoder, added):
         self.model, self.decoder, self.added = model, decoder, added
         self.size = max(len(model.tokens), max((t.id + 1 for t in added), default=0))
-        self.marker = end_of_word_marker(model, decoder)
+        self.marker = end_of_word_marker(model, pre_tokenizer, decoder)
         self.byte_level = any(type(d).__name__ == "ByteLevel" for d in stages(decoder, "decoders"))
         self.special_texts = frozenset(t.content for t in added if t.special)
         self._added = {t.id: t for t in added}
