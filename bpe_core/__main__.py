@@ -37,7 +37,7 @@ def _cmd_train(args) -> int:
         if args.verbose or step.rank % 100 == 0:
             print(train_progress_line(step), file=sys.stderr)
     tok = trainer.tokenizer
-    tok.save(args.output, format=args.format)
+    files.save(tok, args.output, format=args.format)
     print(f"done in {time.perf_counter() - started:.1f} s: {len(tok.merges):,} merges, "
           f"vocab_size {tok.vocab_size:,}, stopped by {tok.stop_reason}; wrote {args.output}",
           file=sys.stderr)

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import bpe_core
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -43,7 +45,7 @@ def test_a_tiktoken_rank_file_needs_and_takes_its_pretokenizer(tmp_path):
 
     tok = bpe_core.train("hello world hello there " * 20, max_merges=20, pretokenizer="cl100k")
     path = tmp_path / "x.tiktoken"
-    tok.save(path, format="tiktoken")
+    bpe_core.save(tok, path, format="tiktoken")
     r = run("encode", str(path), stdin="hello")
     assert r.returncode == 2 and "cl100k" in r.stderr
     r = run("encode", str(path), "--pretokenizer", "cl100k", stdin="hello there")

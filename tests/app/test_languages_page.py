@@ -134,7 +134,7 @@ def test_train_on_the_parallel_sample_in_one_click():
     assert not at.exception
     name = "Parallel sample byte-level 600"
     tok = at.session_state["tokenizers"][name]
-    assert (tok.unit, tok.pretokenizer, tok.vocab_size) == ("byte", "gpt2", 600)
+    assert (tok.unit, tok.config["pretokenizer"], tok.vocab_size) == ("byte", "gpt2", 600)
     assert at.session_state["tokenizer"] == name  # it became the active one
     assert name in at.multiselect(key="lang_tokenizers").value
     assert at.selectbox(key="lang_focus").value == name

@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from bpe_core.vocabulary import diff, vocabulary
+from bpe_core.vocabulary import diff, token_frequencies, vocabulary
 from ui import merge_tree
 from ui.state import make_corpus
 from ui.vocabulary_view import TAB_KEY, TABS, TOKEN_KEY
@@ -86,7 +86,7 @@ def test_default_session_lists_every_token_with_its_frequency() -> None:
     df = table(at)
     assert len(df) == tok.vocab_size
     assert list(df["id"]) == list(range(tok.vocab_size))
-    freq = tok.token_frequencies(corpus.training_input)
+    freq = token_frequencies(tok, corpus.training_input)
     assert dict(zip(df["id"], df["frequency"])) == {i: freq.get(i, 0) for i in df["id"]}
     merges = df[df["kind"] == "merge"]
     assert list(merges["rank"]) == [m.rank for m in tok.merges]
@@ -248,7 +248,7 @@ def test_hostile_tokens_render_as_text(text: str) -> None:
 
 
 def test_a_loaded_tokenizer_can_be_compared(tmp_path) -> None:
-    hug_tokenizer(2, "two merges").save(tmp_path / "two.json")
+    bpe_core.save(hug_tokenizer(2, "two merges"), tmp_path / "two.json")
     at = open_tab(open_page(hug_tokenizer(5, "five merges")), "Compare")
     at.file_uploader(key="vocab_load_native_0").upload(
         "two.json", (tmp_path / "two.json").read_bytes(), "application/json").run()
