@@ -196,7 +196,7 @@ def token_bytes(decoder, token: str) -> bytes:
     the first step that joins tokens (Fuse, Strip and ByteLevel's join act on the whole text).
 
     >>> llama2 = Sequence([Replace("▁", " "), ByteFallback(), Fuse(), Strip(" ", 1, 0)])
-    >>> token_bytes(llama2, "▁the"), token_bytes(llama2, "<0xE4>"), token_bytes(ByteLevel(), "Ġé")
+    >>> token_bytes(llama2, "▁the"), token_bytes(llama2, "<0xE4>"), token_bytes(ByteLevel(), "ĠÃ©")
     (b' the', b'\\xe4', b' \\xc3\\xa9')
     """
     steps = list(decoder.decoders) if isinstance(decoder, Sequence) else [decoder]

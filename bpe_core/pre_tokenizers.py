@@ -10,7 +10,7 @@ characters (see ``normalizers``).
 ['Hi', ' ', 'there', '!']
 >>> Metaspace().split(["Hello world"])
 ['▁Hello', '▁world']
->>> ByteLevel(use_regex=False).split(["é"])
+>>> ByteLevel(add_prefix_space=False, use_regex=False).split(["é"])
 ['Ã©']
 """
 

@@ -12,7 +12,7 @@ recipe turns the result into the one tokenizer shape, Hugging Face's pipeline:
   the marker back into the space between words.
 
 >>> from bpe_core.vocab import char_base
->>> tok = build(char_base("hug"), [(3, 2, 5)], pattern=r"\\S+", preset="whitespace")
+>>> tok = build(char_base("hug"), [(3, 1, 5)], pattern=r"\\S+", preset="whitespace")
 >>> tok.model.tokens, tok.encode("hug hum")
 (('[UNK]', 'g', 'h', 'u', 'ug'), [2, 4, 2, 3, 0])
 """

@@ -8,17 +8,20 @@ from . import state
 
 
 def describe(tok) -> str:
-    """Markdown lines about a tokenizer: unit, pre-tokenizer, vocabulary size, and whether
+    """Markdown lines about a tokenizer: unit, pipeline, vocabulary size, and whether
     whole pieces are looked up before merging (``ignore_merges``, as tiktoken does).
 
     >>> import bpe_core
     >>> tok = bpe_core.train("hug pug", unit="char", pretokenizer="whitespace", max_merges=1,
     ...                      min_frequency=1)
-    >>> describe(tok).split("  \\n")
-    ['Unit: char-level', 'Pre-tokenizer: whitespace', 'Vocab size: 6 (1 merge)']
+    >>> print(describe(tok).replace("  \\n", "\\n"))
+    Unit: char-level
+    Pipeline: pre-tokenizer Split(whitespace) → BPE → decoder Fuse
+    Vocab size: 6 (1 merge)
     """
     merges = len(tok.merges)
-    return (f"Pipeline: {tok.describe()}  \n"
+    return (f"Unit: {tok.unit}-level  \n"
+            f"Pipeline: {tok.describe()}  \n"
             f"Vocab size: {tok.vocab_size:,} ({merges:,} merge{'s' * (merges != 1)})"
             + ("  \nA piece that is a whole token is looked up, not merged (ignore_merges)"
                if tok.ignore_merges else ""))
