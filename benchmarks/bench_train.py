@@ -48,7 +48,7 @@ def run_ours(path: Path, vocab: int, processes: int | None) -> None:
 
 def run_textbook(path: Path) -> None:
     import bpe_core
-    from bpe_core.pretokenize import GPT2_PATTERN
+    from bpe_core.presets import GPT2_PATTERN
 
     # Both loops start from the same word counts: counting is the same work for both.
     count, words = clock(bpe_core.count_words, path, GPT2_PATTERN, processes=1)

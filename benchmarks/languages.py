@@ -22,16 +22,15 @@ import time
 from pathlib import Path
 
 import bpe_core
-from bpe_core import parallel, premium
+from bpe_core.analysis import premium
+from ui.samples import parallel_sample, samples
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
 def tokenizers() -> list[bpe_core.Tokenizer]:
-    from ui.samples import samples
-
     english = list(samples()["english"].documents())
-    sample = parallel.bundled()
+    sample = parallel_sample()
     sentences = [s for column in sample.columns for s in column]
     return [
         bpe_core.train(english, 1000, unit="byte", pretokenizer="gpt2", name="English 1k"),
@@ -42,7 +41,7 @@ def tokenizers() -> list[bpe_core.Tokenizer]:
 
 
 def engine(toks: list[bpe_core.Tokenizer]) -> float:
-    sample = parallel.bundled()
+    sample = parallel_sample()
     start = time.perf_counter()
     for tok in toks:
         premium.measure(sample, premium.count_tokens(tok, sample), baseline="en")
@@ -61,7 +60,7 @@ def page(toks: list[bpe_core.Tokenizer]) -> tuple[float, float]:
     start = time.perf_counter()
     at.switch_page("app_pages/languages.py").run()
     first = time.perf_counter() - start
-    assert not at.exception and len(at.dataframe[0].value) == 4 * len(parallel.bundled().codes)
+    assert not at.exception and len(at.dataframe[0].value) == 4 * len(parallel_sample().codes)
     start = time.perf_counter()
     at.run()
     return first, time.perf_counter() - start
@@ -69,7 +68,7 @@ def page(toks: list[bpe_core.Tokenizer]) -> tuple[float, float]:
 
 def main() -> None:
     toks = tokenizers()
-    sample = parallel.bundled()
+    sample = parallel_sample()
     print(f"{sample.n_sentences} sentences x {len(sample.codes)} languages x {len(toks)} "
           f"tokenizers ({', '.join(t.name for t in toks)})")
     print(f"engine, nothing cached:     {engine(toks):.2f} s")

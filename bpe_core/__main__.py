@@ -12,10 +12,10 @@ import argparse
 import sys
 import time
 
-from . import files, train_progress_line
-from .pretokenize import PRESETS
-from .trainer import TIE_BREAKS, UNITS, Trainer
-from .words import read_files
+from . import formats, train_progress_line
+from .presets import PRESETS
+from .training.counting import read_files
+from .training.trainer import TIE_BREAKS, UNITS, Trainer
 
 # Background colours for --show colour: neighbouring tokens never share one.
 _COLOURS = ["\x1b[48;5;153m", "\x1b[48;5;223m", "\x1b[48;5;194m", "\x1b[48;5;225m",
@@ -37,7 +37,7 @@ def _cmd_train(args) -> int:
         if args.verbose or step.rank % 100 == 0:
             print(train_progress_line(step), file=sys.stderr)
     tok = trainer.tokenizer
-    files.save(tok, args.output, format=args.format)
+    formats.save(tok, args.output, format=args.format)
     print(f"done in {time.perf_counter() - started:.1f} s: {len(tok.merges):,} merges, "
           f"vocab_size {tok.vocab_size:,}, stopped by {tok.stop_reason}; wrote {args.output}",
           file=sys.stderr)
@@ -52,7 +52,7 @@ def _read_input(path: str) -> str:
 
 
 def _cmd_encode(args) -> int:
-    tok = files.load(args.tokenizer, pretokenizer=args.pretokenizer)
+    tok = formats.load(args.tokenizer, pretokenizer=args.pretokenizer)
     text = _read_input(args.input)
     split = args.split_special_tokens
     if args.show == "ids":
@@ -73,7 +73,7 @@ def _cmd_encode(args) -> int:
 
 
 def _cmd_decode(args) -> int:
-    tok = files.load(args.tokenizer, pretokenizer=args.pretokenizer)
+    tok = formats.load(args.tokenizer, pretokenizer=args.pretokenizer)
     raw = args.ids if args.ids else sys.stdin.read().split()
     try:
         ids = [int(x) for x in raw]
@@ -84,7 +84,7 @@ def _cmd_decode(args) -> int:
 
 
 def _cmd_info(args) -> int:
-    tok = files.load(args.tokenizer, pretokenizer=args.pretokenizer)
+    tok = formats.load(args.tokenizer, pretokenizer=args.pretokenizer)
     print(f"name:          {tok.name}")
     print(f"pipeline:      {tok.describe()}")
     print(f"vocab_size:    {tok.vocab_size:,} ({len(tok.merges):,} merges, "
@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--processes", type=int, default=None,
                    help="processes for counting (default: all cores)")
     t.add_argument("--name", default="bpe", help="a name stored in the file")
-    t.add_argument("--format", default="native", choices=files.FORMATS, help="file format")
+    t.add_argument("--format", default="native", choices=formats.FORMATS, help="file format")
     t.add_argument("-v", "--verbose", action="store_true", help="print every merge")
     t.set_defaults(func=_cmd_train)
 

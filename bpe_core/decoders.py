@@ -17,8 +17,8 @@ from typing import Any
 
 import regex
 
+from .alphabet import CHAR_BYTES
 from .oniguruma import pattern_from_dict, pattern_to_dict
-from .vocab import CHAR_BYTES
 
 SUPPORTED = "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, BPEDecoder and Sequence"
 

@@ -9,7 +9,7 @@ through a table, without building the byte-character string.
 
 >>> from bpe_core import train
 >>> tok = train("hug pug hugs", unit="byte", pretokenizer="gpt2", max_merges=2, min_frequency=1)
->>> plan = tok._plan
+>>> plan = Plan(tok.model, tok.normalizer, tok.pre_tokenizer, tok.added)
 >>> plan.head_pieces("hug pug", True), plan.encode("hug pug", None, False, None)
 (['hug', ' pug'], [257, 32, 112, 256])
 """
@@ -21,9 +21,9 @@ from itertools import chain
 from typing import Callable, Sequence
 
 from . import pre_tokenizers
+from .alphabet import BYTE_CHARS, CHAR_BYTES
 from .gc_pause import gc_paused
 from .models import BPE
-from .vocab import BYTE_CHARS, CHAR_BYTES
 
 #: Pieces remembered per merge limit, and how many limits keep a cache.
 CACHE_PIECES = 200_000

@@ -21,10 +21,10 @@ from typing import Any
 
 import regex
 
+from .alphabet import BYTE_CHARS
 from .end_of_word import EndOfWord
 from .oniguruma import pattern_from_dict, pattern_to_dict
-from .pretokenize import piece_finder
-from .vocab import BYTE_CHARS
+from .presets import piece_finder
 
 Ranges = list[tuple[int, int]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")

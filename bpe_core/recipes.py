@@ -11,7 +11,7 @@ recipe turns the result into the one tokenizer shape, Hugging Face's pipeline:
 * ``pretokenizer="end-of-word"``: an ``EndOfWord`` step after those, and a decoder that turns
   the marker back into the space between words.
 
->>> from bpe_core.vocab import char_base
+>>> from bpe_core.alphabet import char_base
 >>> tok = build(char_base("hug"), [(3, 1, 5)], pattern=r"\\S+", preset="whitespace")
 >>> tok.model.tokens, tok.encode("hug hum")
 (('[UNK]', 'g', 'h', 'u', 'ug'), [2, 4, 2, 3, 0])
@@ -23,11 +23,11 @@ from typing import Iterable, Mapping
 
 from . import decoders, pre_tokenizers
 from .added_vocabulary import AddedToken
+from .alphabet import BYTE_CHARS, UNK, Base
 from .end_of_word import MARKER, EndOfWord
 from .merges import MergeList
 from .models import BPE
 from .tokenizer import Tokenizer
-from .vocab import BYTE_CHARS, UNK, Base
 
 
 def base_strings(base: Base) -> list[str]:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from . import decoders
+from .alphabet import END_OF_WORD, show_bytes
 from .end_of_word import EndOfWord
 from .merges import Merge, MergeList
 from .models import BPE
-from .vocab import END_OF_WORD, show_bytes
 
 
 def stages(component, attr: str) -> Iterator:

@@ -41,7 +41,6 @@ def test_errors_are_one_line_not_tracebacks(tmp_path):
 
 
 def test_a_tiktoken_rank_file_needs_and_takes_its_pretokenizer(tmp_path):
-    import bpe_core
 
     tok = bpe_core.train("hello world hello there " * 20, max_merges=20, pretokenizer="cl100k")
     path = tmp_path / "x.tiktoken"

@@ -6,14 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_core.compress import (
-    Compression,
-    Replacement,
-    compress,
-    decompress,
-    render,
-    symbol_names,
-)
+from bpe_core.analysis.compress import (Compression, Replacement, compress, decompress, render,
+                                        symbol_names)
 
 
 def test_classic_example():

@@ -8,7 +8,7 @@ import pytest
 
 import bpe_core
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(bpe_core.__path__, "bpe_core.")
+MODULES = sorted(m.name for m in pkgutil.walk_packages(bpe_core.__path__, "bpe_core.")
                  if m.name != "bpe_core.__main__")
 
 

@@ -7,12 +7,14 @@ import threading
 import weakref
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bpe_core
-from bpe_core import tokenizer as tokenizer_module, words
+from bpe_core import tokenizer as tokenizer_module
 from bpe_core.encoders import merge_pair
-from bpe_core.pretokenize import compile_pattern, piece_finder
+from bpe_core.presets import compile_pattern, piece_finder
+from bpe_core.training import counting as words
 
 CORPUS = ("lower lowest newer newest wider widest 你好你好 naïve naïve café 👩‍👩‍👧 aaaa aaa\n"
           "the cat's hat, the cat's mat; 12345 67890 — «quotes» ١٢٣\n") * 6
@@ -173,7 +175,7 @@ def test_a_custom_regex_is_left_to_regex():
 @pytest.fixture(scope="module")
 def from_rank_file():
     trained = bpe_core.train(CORPUS * 3, max_merges=200, min_frequency=2, pretokenizer="cl100k")
-    loaded = bpe_core.loads(bpe_core.files.dumps(trained, format="tiktoken"),
+    loaded = bpe_core.loads(bpe_core.dumps(trained, format="tiktoken"),
                             pretokenizer="cl100k")
     merging = dataclasses.replace(loaded, model=dataclasses.replace(loaded.model,
                                                                    ignore_merges=False))

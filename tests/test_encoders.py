@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bpe_core
+from bpe_core.alphabet import byte_base
 from bpe_core.encoders import METHODS, merge_pair
 from bpe_core.recipes import build
-from bpe_core.vocab import byte_base
 from tests.test_tiktoken_format import ENGLISH
 
 SETTINGS = [

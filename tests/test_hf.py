@@ -7,15 +7,18 @@ import json
 
 import pytest
 import tiktoken
-from hypothesis import given, settings, strategies as st
-from tokenizers import Regex, Tokenizer as HFTokenizer, decoders, models, pre_tokenizers
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Regex, decoders, models, pre_tokenizers
+from tokenizers import Tokenizer as HFTokenizer
 
 import bpe_core
-from bpe_core import TokenizerFileError, hf
-from bpe_core.pretokenize import PRESETS
+from bpe_core import TokenizerFileError
+from bpe_core.alphabet import BYTE_CHARS, CHAR_BYTES, byte_base
+from bpe_core.formats import gpt2, hf
+from bpe_core.presets import PRESETS
 from bpe_core.recipes import build
 from bpe_core.tokenizer import Tokenizer
-from bpe_core.vocab import BYTE_CHARS, CHAR_BYTES, byte_base
 from tests.test_tiktoken_format import ENGLISH, GPT2_ORDER, STABLE_TEXT, gpt2_ordered_ranks
 
 CUSTOM = r"[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+|\s+$|\s+"
@@ -115,7 +118,7 @@ def test_gpt2_byte_order_files_give_tiktokens_ids(english, text):
 @pytest.mark.parametrize("vocab_name, merges_name", [("gpt2-vocab.json", "gpt2-merges.txt"),
                                                      ("encoder.json", "vocab.bpe")])
 def test_merges_are_found_beside_the_vocab(english, tmp_path, vocab_name, merges_name):
-    vocab, merges = hf.gpt2_files(english)
+    vocab, merges = gpt2.gpt2_files(english)
     (tmp_path / vocab_name).write_bytes(vocab)
     (tmp_path / merges_name).write_bytes(merges)
     back = bpe_core.load(tmp_path / vocab_name)
@@ -123,15 +126,15 @@ def test_merges_are_found_beside_the_vocab(english, tmp_path, vocab_name, merges
 
 
 def test_a_vocab_without_merges_is_explained(english, tmp_path):
-    (tmp_path / "vocab.json").write_bytes(hf.gpt2_files(english)[0])
+    (tmp_path / "vocab.json").write_bytes(gpt2.gpt2_files(english)[0])
     with pytest.raises(TokenizerFileError, match="is a GPT-2 vocab.json; its merges file is needed "
                                                  "too. Put it beside it as merges.txt"):
         bpe_core.load(tmp_path / "vocab.json")
     with pytest.raises(TokenizerFileError, match="merges.txt is needed too: give both files"):
-        bpe_core.loads(hf.gpt2_files(english)[0], source="vocab.json")
+        bpe_core.loads(gpt2.gpt2_files(english)[0], source="vocab.json")
     with pytest.raises(TokenizerFileError, match=r"merges\.txt is a GPT-2 merges\.txt; load its "
                                                  r"vocab\.json"):
-        bpe_core.loads(hf.gpt2_files(english)[1], source="merges.txt")
+        bpe_core.loads(gpt2.gpt2_files(english)[1], source="merges.txt")
     with pytest.raises(TokenizerFileError, match="give one tokenizer file, or GPT-2's vocab.json "
                                                  "and merges.txt together"):
         bpe_core.loads_files({"a.json": b"{}", "b.json": b"{}"})

@@ -7,8 +7,10 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
-from tokenizers import Tokenizer as HFTokenizer, models as hf_models
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import models as hf_models
 from tokenizers.trainers import BpeTrainer
 
 from bpe_core import models

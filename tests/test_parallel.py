@@ -1,19 +1,21 @@
-"""Parallel corpora (bpe_core.parallel) and the premium measurements (bpe_core.premium)."""
+"""Parallel corpora (bpe_core.analysis.parallel) and the premium measurements (bpe_core.analysis.premium)."""
 
 from __future__ import annotations
 
 import csv
 import doctest
 import json
+from pathlib import Path
 
 import pytest
 
 import bpe_core
-from bpe_core import parallel, premium
-from bpe_core.parallel import ParallelCorpusError, bundled, identify, read_line_files, read_table
-from bpe_core.parallel import read_upload as read_parallel_upload
+from bpe_core.analysis import parallel, premium
+from bpe_core.analysis.parallel import ParallelCorpusError, identify, read_line_files, read_table
+from bpe_core.analysis.parallel import read_upload as read_parallel_upload
+from ui.samples import PARALLEL, parallel_sample
 
-PARALLEL = parallel.PARALLEL
+LANGUAGES = Path(parallel.__file__).with_name("languages.json")
 
 
 @pytest.mark.parametrize("module", [parallel, premium])
@@ -25,8 +27,8 @@ def test_docstring_examples(module):
 
 
 def test_bundled_sample_has_every_language_and_sentence():
-    corpus = bundled()
-    languages = json.loads((PARALLEL / "languages.json").read_text(encoding="utf-8"))
+    corpus = parallel_sample()
+    languages = json.loads(LANGUAGES.read_text(encoding="utf-8"))
     assert [lang.code for lang in corpus.languages] == [entry["code"] for entry in languages]
     assert [lang.script for lang in corpus.languages] == [entry["script"] for entry in languages]
     with (PARALLEL / "sentences.tsv").open(encoding="utf-8", newline="") as f:
@@ -144,7 +146,7 @@ def test_identify():
 
 @pytest.fixture(scope="module")
 def corpus():
-    return bundled()
+    return parallel_sample()
 
 
 @pytest.fixture(scope="module")

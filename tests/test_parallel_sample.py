@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 import regex
 
-PARALLEL = Path(__file__).resolve().parent.parent / "assets" / "parallel"
-TSV = PARALLEL / "sentences.tsv"
-LANGUAGES = PARALLEL / "languages.json"
+ROOT = Path(__file__).resolve().parent.parent
+TSV = ROOT / "assets" / "parallel" / "sentences.tsv"
+LANGUAGES = ROOT / "bpe_core" / "analysis" / "languages.json"  # the languages bpe_core knows
 
 # Letters of a cell must mostly belong to these scripts. Digits, punctuation and spaces are
 # script "Common" and are ignored because only letters (\p{L}) are counted.

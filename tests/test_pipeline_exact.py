@@ -7,9 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
-from tokenizers import AddedToken as HFAddedToken, Regex, Tokenizer as HFTokenizer
-from tokenizers import decoders as D, models, normalizers as N, pre_tokenizers as P, processors
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import AddedToken as HFAddedToken
+from tokenizers import Regex, models, processors
+from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import decoders as D
+from tokenizers import normalizers as N
+from tokenizers import pre_tokenizers as P
 from tokenizers.trainers import BpeTrainer
 
 import bpe_core

@@ -19,8 +19,8 @@ from hypothesis import given
 
 import bpe_core
 from bpe_core import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
-from bpe_core.pretokenize import PRESETS
-from bpe_core.references import cache_path
+from bpe_core.formats.openai import cache_path
+from bpe_core.presets import PRESETS
 from tests.test_tiktoken_format import ENGLISH, STABLE_TEXT, gpt2_ordered_ranks
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_core.scripts import dominant_script, script_counts, script_of
+from bpe_core.analysis.scripts import dominant_script, script_counts, script_of
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bpe_core import corpus, stats
-from bpe_core.corpus import iter_upload
-from bpe_core.pretokenize import PatternError
-from bpe_core.stats import CorpusStats, corpus_stats
+from bpe_core.analysis import stats
+from bpe_core.analysis import uploads as corpus
+from bpe_core.analysis.stats import CorpusStats, corpus_stats
+from bpe_core.analysis.uploads import iter_upload
+from bpe_core.presets import PatternError
 
 TEXT = "the cat and the hat\nthe end\n"
 

@@ -1,4 +1,4 @@
-"""The textbook step tables (bpe_core.steps) agree with the trainer, step by step."""
+"""The textbook step tables (bpe_core.training.steps) agree with the trainer, step by step."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_core import Trainer, steps as steps_module
-from bpe_core.steps import TIED, WINNER, step_tables
+from bpe_core import Trainer
+from bpe_core.training import steps as steps_module
+from bpe_core.training.steps import TIED, WINNER, step_tables
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 

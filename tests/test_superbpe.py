@@ -6,13 +6,14 @@ from collections import Counter
 
 import pytest
 import regex
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tokenizers import Tokenizer as HFTokenizer
 
 import bpe_core
-from bpe_core.pretokenize import PRESETS, compile_pattern
-from bpe_core.reference import count_pairs, merge_pair
-from bpe_core.superbpe import stage1, stage_report, superword_pattern, train_superbpe
+from bpe_core.presets import PRESETS, compile_pattern
+from bpe_core.training.superbpe import stage1, stage_report, superword_pattern, train_superbpe
+from bpe_core.training.textbook import count_pairs, merge_pair
 from tests.test_tiktoken_format import ENGLISH, STABLE_TEXT
 
 WORDS = ["the", "cat", "sat", "on", "mat", "of", "a", "dog", "123", "don't"]

@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 import regex
 import tiktoken
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tiktoken.load import load_tiktoken_bpe
 
 import bpe_core
-from bpe_core import TokenizerFileError, references
-from bpe_core.pretokenize import PRESETS
-from bpe_core.tokenizer import Tokenizer
+from bpe_core import TokenizerFileError
+from bpe_core.alphabet import CHAR_BYTES, byte_base
+from bpe_core.formats import openai as references
+from bpe_core.presets import PRESETS
 from bpe_core.recipes import build
-from bpe_core.vocab import CHAR_BYTES, byte_base
+from bpe_core.tokenizer import Tokenizer
 
 SAMPLES = Path(__file__).parent.parent / "assets" / "samples"
 ENGLISH = "".join(p.read_text(encoding="utf-8")
@@ -93,7 +95,7 @@ def test_trained_tokenizers_saved_as_rank_files_encode_like_tiktoken(corpus, pat
 
 @given(text=STABLE_TEXT)
 def test_a_real_sized_vocabulary_encodes_like_tiktoken(english, text):
-    enc = tiktoken_for(english, load_tiktoken_bpe_bytes(bpe_core.files.dumps(english,
+    enc = tiktoken_for(english, load_tiktoken_bpe_bytes(bpe_core.dumps(english,
                                                                              format="tiktoken")))
     for t in (text, ENGLISH[:2000]):
         assert enc.encode(t, allowed_special="all") == english.encode(t)
@@ -160,7 +162,7 @@ def test_merges_a_rank_file_cannot_express_are_refused():
     assert tok.encode("abc") == [97, 256]
     with pytest.raises(ValueError, match=r"merge 2 builds 'abc' from 'ab' \+ 'c', but from ranks "
                                          r"alone it is 'a' \+ 'bc'"):
-        bpe_core.files.dumps(tok, format="tiktoken")
+        bpe_core.dumps(tok, format="tiktoken")
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -170,13 +172,13 @@ def test_merges_a_rank_file_cannot_express_are_refused():
 def test_tokenizers_tiktoken_cannot_hold_are_refused(kwargs, message):
     tok = bpe_core.train("low lower lowest", max_merges=3, min_frequency=1, **kwargs)
     with pytest.raises(ValueError, match=message):
-        bpe_core.files.dumps(tok, format="tiktoken")
+        bpe_core.dumps(tok, format="tiktoken")
 
 
 def test_two_tokens_with_the_same_bytes_are_refused():
     tok = build(byte_base(), [(97, 98, 0), (97, 98, 0)], pattern=r"\S+", preset="whitespace")
     with pytest.raises(ValueError, match="tokens 256 and 257 both stand for 'ab'"):
-        bpe_core.files.dumps(tok, format="tiktoken")
+        bpe_core.dumps(tok, format="tiktoken")
 
 
 BYTES = b"".join(base64.b64encode(bytes([b])) + b" %d\n" % b for b in range(256))
@@ -199,7 +201,7 @@ def test_malformed_rank_files_get_clear_errors(tmp_path, content, message):
 
 
 def test_a_rank_file_needs_its_pretokenizer(english):
-    data = bpe_core.files.dumps(english, format="tiktoken")
+    data = bpe_core.dumps(english, format="tiktoken")
     with pytest.raises(TokenizerFileError, match=r"mine\.tiktoken is a tiktoken rank file, which "
                                                  r"does not say how to pre-tokenize; pass "
                                                  r"pretokenizer= 'cl100k'"):
@@ -208,7 +210,7 @@ def test_a_rank_file_needs_its_pretokenizer(english):
 
 def test_openais_files_are_recognised_by_content(english, monkeypatch):
     # Stand-in for the real cl100k_base.tiktoken: a file whose hash we declare to be OpenAI's.
-    data = bpe_core.files.dumps(english, format="tiktoken")
+    data = bpe_core.dumps(english, format="tiktoken")
     ref = references.REFERENCE_ENCODINGS["cl100k_base"]
     monkeypatch.setitem(references.REFERENCE_ENCODINGS, "cl100k_base", dataclasses.replace(
         ref, rank_file_sha256=hashlib.sha256(data).hexdigest()))

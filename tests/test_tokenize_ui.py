@@ -177,8 +177,8 @@ def test_a_native_file_loads_and_encodes_like_the_original(tok, tmp_path) -> Non
 
 
 def test_hugging_face_tiktoken_and_gpt2_files_load(tok) -> None:
-    from bpe_core.files import dumps
-    from bpe_core.hf import gpt2_files
+    from bpe_core.formats import dumps
+    from bpe_core.formats.gpt2 import gpt2_files
 
     hf = loaders.read_upload("hf", [("tokenizer.json", dumps(tok, format="hf"))])
     assert hf.encode(TEXT) == tok.encode(TEXT)

@@ -5,11 +5,12 @@ import gc
 import json
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bpe_core
-from bpe_core.vocabulary import token_frequencies
 from bpe_core import TokenizerFileError
+from bpe_core.analysis.vocabulary import token_frequencies
 
 CORPUS = ("The quick brown fox jumps over the lazy dog. 你好，世界！ Ça va? "
           "👩‍👩‍👧 naïve café ١٢٣ שלום\n") * 20
@@ -165,7 +166,7 @@ def test_corpus_kinds_give_the_same_counts(tmp_path):
 
 
 def test_counting_in_parallel_gives_identical_counts(monkeypatch):
-    from bpe_core import words
+    from bpe_core.training import counting as words
     monkeypatch.setattr(words, "PARALLEL_MIN_CHARS", 0)
     monkeypatch.setattr(words, "CHUNK_CHARS", 50)
     text = CORPUS * 3

@@ -1,10 +1,11 @@
 """The incremental trainer must give exactly the textbook loop's merges and counts."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core import count_words, reference_train
-from bpe_core.pretokenize import PRESETS
+from bpe_core.presets import PRESETS
 
 # Few distinct letters make many repeated pairs, overlapping runs ("aaaa") and ties.
 small_text = st.text(alphabet="aab bc\nd é你", min_size=0, max_size=250)

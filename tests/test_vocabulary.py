@@ -8,10 +8,10 @@ import doctest
 import pytest
 
 import bpe_core
-from bpe_core import vocabulary as engine
+from bpe_core.analysis import vocabulary as engine
+from bpe_core.analysis.vocabulary import (BYTES, MARKER, VocabularySearchError, built_from, diff,
+                                          matches, not_utf8, vocabulary)
 from ui import vocabulary_data, vocabulary_view
-from bpe_core.vocabulary import (BYTES, MARKER, VocabularySearchError, built_from, diff,
-                                 matches, not_utf8, vocabulary)
 from ui.vocabulary_data import (allocation_figure, count_figure, default_token, diff_frame,
                                 length_figure, script_options, select, vocabulary_frame,
                                 with_frequencies)

@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 import regex
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from bpe_core import words
-from bpe_core.pretokenize import PRESETS
+from bpe_core.presets import PRESETS
+from bpe_core.training import counting as words
 
 # Spaces, newlines, CRLF, punctuation, digits, contractions, CJK and no-break spaces: everything
 # that sits next to a possible cut.

@@ -1,7 +1,7 @@
 """Plotly figures for the Languages page. Languages are coloured by script throughout, so a
 teacher can point at "the Latin bars" in one chart and find them in the next.
 
->>> from bpe_core.parallel import identify
+>>> from bpe_core.analysis.parallel import identify
 >>> langs = {"en": identify("en"), "ja": identify("ja")}
 >>> fig = premium_bars(["ja", "en"], langs, {"en": 1.0, "ja": 2.5}, script_colours(langs),
 ...                    baseline="English")
@@ -18,8 +18,8 @@ from typing import Mapping, Sequence
 import plotly.colors
 import plotly.graph_objects as go
 
-from bpe_core.parallel import Language
-from bpe_core.premium import BYTE_FRAGMENTS, MARKERS
+from bpe_core.analysis.parallel import Language
+from bpe_core.analysis.premium import BYTE_FRAGMENTS, MARKERS
 
 #: Colours for scripts, handed out in the order scripts first appear.
 PALETTE = plotly.colors.qualitative.Dark24

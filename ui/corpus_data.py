@@ -18,9 +18,9 @@ from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from bpe_core.corpus import CorpusError, iter_upload, upload_fields
-from bpe_core.scripts import script_counts
-from bpe_core.stats import CorpusStats
+from bpe_core.analysis.scripts import script_counts
+from bpe_core.analysis.stats import CorpusStats
+from bpe_core.analysis.uploads import CorpusError, iter_upload, upload_fields
 
 from .colour import visible
 

@@ -12,8 +12,8 @@ from typing import Sequence
 import pandas as pd
 import streamlit as st
 
-from bpe_core.pretokenize import PRESETS
-from bpe_core.stats import CorpusStats, corpus_stats
+from bpe_core.analysis.stats import CorpusStats, corpus_stats
+from bpe_core.presets import PRESETS
 
 from . import state
 from .charts_corpus import COMMON_HINT, scripts_figure
@@ -187,7 +187,7 @@ def _paste_panel() -> None:
 # --- statistics -----------------------------------------------------------------------------
 
 
-def render_stats(corpus: state.Corpus) -> None:
+def render_stats(corpus: state.SessionCorpus) -> None:
     """The numbers, the most frequent words, the scripts chart and a preview of ``corpus``."""
     st.subheader(f"What is in “{md_escape(corpus.name)}”")
     if corpus.is_counts:
@@ -224,7 +224,7 @@ def render_stats(corpus: state.Corpus) -> None:
             st.code(stats.preview, language=None, wrap_lines=True)
 
 
-def _metrics(stats: CorpusStats, corpus: state.Corpus, pretokenizer: str | None) -> None:
+def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pretokenizer: str | None) -> None:
     shown = [("Bytes", stats.bytes, "Size in UTF-8: what a byte-level tokenizer starts from."),
              ("Characters", stats.characters, "Unicode code points.")]
     if not corpus.is_counts:

@@ -10,15 +10,15 @@ True
 
 from __future__ import annotations
 
-
 import pandas as pd
 import streamlit as st
 
 import bpe_core
-from bpe_core import parallel, premium
-from bpe_core.parallel import ParallelCorpus
+from bpe_core.analysis import parallel, premium
+from bpe_core.analysis.parallel import ParallelCorpus
 
 from . import state
+from .samples import parallel_sample
 
 #: Session key of the parallel corpus the page measures (the bundled sample until an upload).
 CORPUS_KEY = "languages_corpus"
@@ -30,7 +30,7 @@ COLUMNS = ["Tokenizer", "Language", "Code", "Script", "Sentences", "Tokens", "Pr
 
 @st.cache_resource(show_spinner=False)
 def bundled_corpus() -> ParallelCorpus:
-    return parallel.bundled()
+    return parallel_sample()
 
 
 def corpus() -> ParallelCorpus:

@@ -13,13 +13,14 @@ import pandas as pd
 import streamlit as st
 
 import bpe_core
-from bpe_core import premium
-from bpe_core.parallel import MAX_SENTENCES, ParallelCorpus
+from bpe_core.analysis import premium
+from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
 from . import charts_languages as charts
 from . import languages as data
 from . import state
-from .colour import md_escape as md, tokens_html
+from .colour import md_escape as md
+from .colour import tokens_html
 
 INTRO = """
 The same sentence costs a different number of tokens in each language. **Petrov et al. (2023)**

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import streamlit as st
 
 import bpe_core
-from bpe_core.files import loads_files
-from bpe_core.references import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
+from bpe_core.formats import loads_files
+from bpe_core.formats.openai import (REFERENCE_ENCODINGS, ReferenceUnavailableError,
+                                     reference_encoding)
 
 from . import state
 from .tokenize_data import md_literal

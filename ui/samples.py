@@ -1,7 +1,8 @@
-"""The bundled sample corpora listed in ``assets/samples/manifest.json``.
+"""The bundled samples: the corpora listed in ``assets/samples/manifest.json`` and the parallel
+multilingual sample in ``assets/parallel/``.
 
-A sample is plain text (a file, or a folder of .txt files read in name order) or a JSON object
-of word counts (the textbook toy corpora).
+A sample corpus is plain text (a file, or a folder of .txt files read in name order) or a JSON
+object of word counts (the textbook toy corpora).
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from bpe_core.analysis.parallel import ParallelCorpus, read_table
+
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 SAMPLES = ASSETS / "samples"
+PARALLEL = ASSETS / "parallel"
 DEFAULT_SAMPLE = "english"
 
 
@@ -44,3 +48,10 @@ def samples() -> dict[str, Sample]:
     entries = json.loads((SAMPLES / "manifest.json").read_text(encoding="utf-8"))
     fields = set(Sample.__dataclass_fields__)
     return {e["id"]: Sample(**{k: v for k, v in e.items() if k in fields}) for e in entries}
+
+
+def parallel_sample() -> ParallelCorpus:
+    """The parallel sample: about 30 everyday sentences in about 30 languages (our own writing)."""
+    # Its header holds the codes of bpe_core's languages.json, so every column is a known language.
+    return read_table("sentences.tsv", (PARALLEL / "sentences.tsv").read_bytes(),
+                      name="Parallel sample")

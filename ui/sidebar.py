@@ -27,7 +27,7 @@ def describe(tok) -> str:
                if tok.ignore_merges else ""))
 
 
-def corpus_size(corpus: state.Corpus) -> str:
+def corpus_size(corpus: state.SessionCorpus) -> str:
     """How big a corpus is, in one line."""
     if corpus.is_counts:
         return (f"{len(corpus.counts):,} distinct words, {sum(corpus.counts.values()):,} in all "

@@ -2,7 +2,7 @@
 
 Pages read and change state only through these functions, so the keys live here alone.
 
-- ``corpora``: name -> :class:`Corpus` (bundled samples are added when first picked)
+- ``corpora``: name -> :class:`SessionCorpus` (bundled samples are added when first picked)
 - ``corpus``: the active corpus name
 - ``tokenizers``: name -> ``bpe_core.Tokenizer`` (trained, loaded, references)
 - ``tokenizer``: the active tokenizer name
@@ -24,7 +24,7 @@ DEFAULT_SETTINGS = {"unit": "byte", "pretokenizer": "gpt2", "vocab_size": 1000, 
 
 
 @dataclass(frozen=True)
-class Corpus:
+class SessionCorpus:
     """A corpus in the session: documents (text) or word counts, with a content digest."""
 
     name: str
@@ -63,13 +63,13 @@ def digest_of(documents=(), counts=None) -> str:
 
 
 def make_corpus(name: str, *, documents=(), counts=None, source: str = "upload",
-                sample: Sample | None = None) -> Corpus:
+                sample: Sample | None = None) -> SessionCorpus:
     documents = tuple(documents)
-    return Corpus(name, documents, counts, source, sample, digest_of(documents, counts))
+    return SessionCorpus(name, documents, counts, source, sample, digest_of(documents, counts))
 
 
 @st.cache_resource(show_spinner=False)
-def sample_corpus(sample_id: str) -> Corpus:
+def sample_corpus(sample_id: str) -> SessionCorpus:
     s = samples()[sample_id]
     if s.kind == "counts":
         return make_corpus(s.title, counts=s.counts(), source="sample", sample=s)
@@ -115,12 +115,12 @@ def freeze_startup_objects() -> None:
         gc.freeze()
 
 
-def corpora() -> dict[str, Corpus]:
+def corpora() -> dict[str, SessionCorpus]:
     """This session's corpora by name: the samples picked so far, uploads and pasted texts."""
     return st.session_state.corpora
 
 
-def active_corpus() -> Corpus:
+def active_corpus() -> SessionCorpus:
     return st.session_state.corpora[st.session_state.corpus]
 
 
@@ -130,7 +130,7 @@ def set_active_corpus(name: str) -> None:
         st.session_state.corpus = name
 
 
-def set_corpus(corpus: Corpus) -> None:
+def set_corpus(corpus: SessionCorpus) -> None:
     """Add ``corpus`` to the session (replacing one of the same name) and make it active."""
     st.session_state.corpora[corpus.name] = corpus
     st.session_state.corpus = corpus.name

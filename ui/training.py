@@ -20,10 +20,10 @@ import pandas as pd
 import streamlit as st
 
 import bpe_core
-from bpe_core.steps import StepTables, step_tables
-from bpe_core.vocabulary import token_frequencies
+from bpe_core.analysis.vocabulary import token_frequencies
+from bpe_core.training.steps import StepTables, step_tables
 
-from .state import Corpus
+from .state import SessionCorpus
 
 RUN, PLAYING = "train_run", "train_playing"
 #: Seconds between updates while playing, and the most one update may spend merging.
@@ -42,7 +42,7 @@ STOP_REASONS = {
 }
 
 
-def sample_passage(corpus: Corpus, limit: int = PASSAGE_CHARS) -> str:
+def sample_passage(corpus: SessionCorpus, limit: int = PASSAGE_CHARS) -> str:
     """A passage to re-segment as merges arrive: the corpus's first paragraph (or its words)."""
     text = corpus.text.strip()
     if len(text) <= limit:
@@ -63,7 +63,7 @@ class Run:
     """One training run: the trainer, what it has merged so far and how much of it is shown."""
 
     trainer: bpe_core.Trainer
-    corpus: Corpus
+    corpus: SessionCorpus
     settings: dict
     passage: str
     start_tokens: int
@@ -194,7 +194,7 @@ class Run:
         })
 
 
-def start(corpus: Corpus, settings: dict) -> Run:
+def start(corpus: SessionCorpus, settings: dict) -> Run:
     """Count the corpus and set up a run; raises ``ValueError`` (or ``PatternError``) if the
     settings do not fit the corpus, with a message meant for the user.
 

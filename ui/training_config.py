@@ -10,10 +10,10 @@ import streamlit as st
 
 import bpe_core
 from bpe_core import TokenSpan
-from bpe_core.pretokenize import iter_pieces, resolve
+from bpe_core.presets import iter_pieces, resolve
 
 from .colour import tokens_html
-from .state import DEFAULT_SETTINGS, Corpus
+from .state import DEFAULT_SETTINGS, SessionCorpus
 
 CUSTOM = "custom"
 PRETOKENIZERS = {
@@ -34,15 +34,13 @@ STOP_BY = {"vocab_size": "Vocabulary size", "max_merges": "Number of merges"}
 K = {name: f"train_{name}" for name in ("mode", "unit", "byte_fallback", "pretokenizer", "regex",
                                         "stop_by", "vocab_size", "max_merges", "min_frequency",
                                         "tie_break", "specials", "superbpe", "transition")}
-#: SuperBPE is offered when the engine has it (bpe_core.train_superbpe).
-HAS_SUPERBPE = hasattr(bpe_core, "train_superbpe")
 # Pre-tokenizers that drop the spaces (or never split at them) leave SuperBPE nothing to cross.
 NO_SUPERBPE = ("whitespace", "end-of-word", "none")
 _DEFAULTS_FOR = "train_defaults_for"
 MODES = {"bpe": "Train a BPE tokenizer", "compress": "Byte-pair compression (Gage 1994)"}
 
 
-def defaults(corpus: Corpus) -> dict:
+def defaults(corpus: SessionCorpus) -> dict:
     """Widget values for ``corpus``: its sample's suggestions over the playground's defaults."""
     s = dict(DEFAULT_SETTINGS)
     s.update(corpus.sample.suggested if corpus.sample else {})
@@ -61,7 +59,7 @@ def defaults(corpus: Corpus) -> dict:
     }
 
 
-def apply_defaults(corpus: Corpus) -> None:
+def apply_defaults(corpus: SessionCorpus) -> None:
     """Set the widgets to ``corpus``'s defaults when the active corpus has changed."""
     ss = st.session_state
     if ss.get(_DEFAULTS_FOR) == corpus.digest:
@@ -79,7 +77,7 @@ def mode() -> str:
     return choice or "bpe"
 
 
-def preview_line(corpus: Corpus, limit: int = 160) -> str:
+def preview_line(corpus: SessionCorpus, limit: int = 160) -> str:
     """A line of the corpus to show the pre-tokenizer on."""
     for line in corpus.text.splitlines():
         line = line.strip()
@@ -100,10 +98,8 @@ def _preview(line: str, pattern: str, preset: str) -> None:
                "Hover a piece for its bytes.")
 
 
-def _superbpe(corpus: Corpus, unit: str, preset: str, stop_by: str) -> int | None:
+def _superbpe(corpus: SessionCorpus, unit: str, preset: str, stop_by: str) -> int | None:
     """The SuperBPE switch and transition point; returns the transition, or None when off."""
-    if not HAS_SUPERBPE:
-        return None
     why_not = ("needs byte-level units" if unit != "byte"
                else "needs running text, not word counts" if corpus.is_counts
                else "needs a pre-tokenizer that keeps the spaces" if preset in NO_SUPERBPE
@@ -121,7 +117,7 @@ def _superbpe(corpus: Corpus, unit: str, preset: str, stop_by: str) -> int | Non
     return int(value)
 
 
-def render(corpus: Corpus) -> tuple[dict | None, str | None]:
+def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
     """Draw the settings; return ``(settings for training, None)`` or ``(None, error message)``."""
     ss = st.session_state
     c1, c2, c3 = st.columns(3, gap="large")

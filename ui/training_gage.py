@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-import bpe_core
-from bpe_core.compress import render as show, symbol_names
+from bpe_core.analysis.compress import Compression, compress, decompress, symbol_names
+from bpe_core.analysis.compress import render as show
 
-from .state import Corpus
+from .state import SessionCorpus
 
 TEXT = "train_gage_text"
 #: Longer inputs are cut to this many bytes: each round recounts every pair.
@@ -19,17 +19,17 @@ CLASSIC = "aaabdaaabac"
 
 
 @st.cache_data(max_entries=8, show_spinner="Compressing…")
-def _compress(data: bytes) -> bpe_core.Compression:
-    return bpe_core.compress(data)
+def _compress(data: bytes) -> Compression:
+    return compress(data)
 
 
-def default_text(corpus: Corpus) -> str:
+def default_text(corpus: SessionCorpus) -> str:
     """The corpus itself when it is short, else Gage's classic example."""
     text = corpus.text.strip()
     return text if 0 < len(text.encode("utf-8")) <= 2_000 else CLASSIC
 
 
-def render(corpus: Corpus) -> None:
+def render(corpus: SessionCorpus) -> None:
     st.markdown(
         "Philip Gage's 1994 compressor is where BPE comes from: find the most frequent pair of "
         "adjacent bytes, replace it everywhere by a byte value the data does not use, write the "
@@ -73,16 +73,16 @@ def render(corpus: Corpus) -> None:
     with right:
         st.markdown("**Compressed data**")
         st.code(show(result.data, names), language=None, wrap_lines=True)
-        back = bpe_core.decompress(result.data, result.table) == data
+        back = decompress(result.data, result.table) == data
         st.caption(("✓ Decompressing it with the table gives back the input exactly."
                     if back else "✗ Decompressing did not give back the input.")
                    + " The data alone cannot be expanded: the table must travel with it.")
 
 
-def steps_text(data: bytes, result: bpe_core.Compression, names: dict[int, str]) -> str:
+def steps_text(data: bytes, result: Compression, names: dict[int, str]) -> str:
     """The rewriting, one line per replacement, with the replacement it made.
 
-    >>> r = bpe_core.compress(b"aaabdaaabac")
+    >>> r = compress(b"aaabdaaabac")
     >>> print(steps_text(b"aaabdaaabac", r, symbol_names(r)))
     aaabdaaabac
     ZabdZabac      Z = aa
@@ -95,10 +95,10 @@ def steps_text(data: bytes, result: bpe_core.Compression, names: dict[int, str])
     return "\n".join((line.ljust(width) + note).rstrip() for line, note in zip(lines, notes))
 
 
-def _table(result: bpe_core.Compression, names: dict[int, str]) -> pd.DataFrame:
+def _table(result: Compression, names: dict[int, str]) -> pd.DataFrame:
     rows = []
     for i, r in enumerate(result.table):
-        expanded = bpe_core.decompress(bytes([r.symbol]), result.table[:i + 1])
+        expanded = decompress(bytes([r.symbol]), result.table[:i + 1])
         rows.append({"symbol": names[r.symbol], "byte": f"{r.symbol:02X}",
                      "stands for": show(bytes(r.pair), names), "expands to": show(expanded, {}),
                      "count": r.count})

@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 import bpe_core
-from bpe_core import files
+from bpe_core import formats as files
 
 from . import charts, state, training, training_superbpe
 

@@ -1,4 +1,4 @@
-"""The textbook step tables of the Train page, drawn from ``bpe_core.steps.StepTables``.
+"""The textbook step tables of the Train page, drawn from ``bpe_core.training.steps.StepTables``.
 
 Small corpora get every row; big ones their top rows, so a table stays readable.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from bpe_core.steps import TIED, WINNER, StepTables
+from bpe_core.training.steps import TIED, WINNER, StepTables
 
 from .colour import visible
 

@@ -20,7 +20,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from bpe_core import Tokenizer
-from bpe_core.vocabulary import TokenRow, VocabDiff, matches, vocabulary
+from bpe_core.analysis.vocabulary import TokenRow, VocabDiff, matches, vocabulary
 
 from .charts import BLUE, GREY, length_histogram
 from .tokenize_data import readable
@@ -37,7 +37,7 @@ _NULLABLE = ("chars", "rank", "count")
 
 
 def vocabulary_frame(tok: Tokenizer) -> pd.DataFrame:
-    """A row per token (see :class:`bpe_core.vocabulary.TokenRow`), plus ``shown``: the token
+    """A row per token (see :class:`bpe_core.analysis.vocabulary.TokenRow`), plus ``shown``: the token
     with whitespace and invisible characters made visible, as the table displays it."""
     df = pd.DataFrame.from_records(vocabulary(tok), columns=TokenRow._fields)
     for column in _NULLABLE:  # integers with gaps (base symbols have no rank), not floats
@@ -104,7 +104,7 @@ def script_options(df: pd.DataFrame) -> list[str]:
 
 
 def diff_frame(entries: Iterable, *, side: str = "both") -> pd.DataFrame:
-    """A table of :class:`bpe_core.vocabulary.DiffEntry` rows; ``side`` "a" or "b" keeps that
+    """A table of :class:`bpe_core.analysis.vocabulary.DiffEntry` rows; ``side`` "a" or "b" keeps that
     tokenizer's id and rank only."""
     keep = {"a": ("id_a", "rank_a"), "b": ("id_b", "rank_b"),
             "both": ("id_a", "rank_a", "id_b", "rank_b")}[side]
@@ -117,7 +117,7 @@ def diff_frame(entries: Iterable, *, side: str = "both") -> pd.DataFrame:
 def diff_summary(d: VocabDiff) -> str:
     """One sentence: how much two vocabularies share.
 
-    >>> from bpe_core.vocabulary import DiffEntry
+    >>> from bpe_core.analysis.vocabulary import DiffEntry
     >>> diff_summary(VocabDiff((DiffEntry("a", "61"),), (), (DiffEntry("b", "62"),) * 3))
     'They share 3 tokens: 75.0% of A and 100.0% of B.'
     """

@@ -15,15 +15,16 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from bpe_core import Merge, Tokenizer
-from bpe_core.vocabulary import VocabDiff, VocabularySearchError, built_from, diff, token_frequencies
+from bpe_core.analysis.vocabulary import (VocabDiff, VocabularySearchError, built_from, diff,
+                                          token_frequencies)
 
 from . import loaders, state
 from .merge_tree import depth, recipe, tree_dot
-from .state import Corpus
+from .state import SessionCorpus
 from .tokenize_data import KIND_NAMES, md_literal
 from .vocabulary_data import (ORDERS, allocation_figure, count_figure, default_token, diff_frame,
-                              diff_summary, length_figure, script_options, select,
-                              vocabulary_frame, with_frequencies)
+                              diff_summary, length_figure, script_options, select, vocabulary_frame,
+                              with_frequencies)
 
 TOKEN_KEY = "vocab_token"  # the selected token's id (the number input's key)
 TABLE_KEY = "vocab_table"
@@ -94,7 +95,7 @@ def _figures(key: str, unit: str, _df: pd.DataFrame) -> tuple[go.Figure, go.Figu
     return length_figure(_df, unit), allocation_figure(_df), count_figure(_df)
 
 
-def vocabulary_table(tok: Tokenizer, corpus: Corpus) -> pd.DataFrame:
+def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
     """The vocabulary with each token's frequency in ``corpus``: one row per token."""
     return _table(tok.fingerprint(), corpus.digest, tok, corpus.training_input)
 
@@ -102,7 +103,7 @@ def vocabulary_table(tok: Tokenizer, corpus: Corpus) -> pd.DataFrame:
 # --- summary --------------------------------------------------------------------------------
 
 
-def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: Corpus) -> None:
+def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> None:
     cols = st.columns(6)
     unused = int((df["frequency"] == 0).sum())
     cols[0].metric("Tokens", f"{tok.vocab_size:,}")

@@ -10,8 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from bpe_core import parallel
 from ui import charts_languages, languages
+from ui.samples import parallel_sample
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/languages.py"
@@ -53,7 +53,7 @@ def upload(at: AppTest, files) -> AppTest:
 
 def test_bundled_sample_loads_with_every_language():
     at = open_page()
-    corpus = parallel.bundled()
+    corpus = parallel_sample()
     df = table(at)
     assert list(df.Code) == list(corpus.codes)
     assert list(df.Language) == [lang.name for lang in corpus.languages]
@@ -68,7 +68,7 @@ def test_bundled_sample_loads_with_every_language():
 def test_counts_equal_bpe_cores_and_the_baseline_premium_is_exactly_one():
     at = open_page()
     tok = at.session_state["tokenizers"][at.session_state["tokenizer"]]
-    corpus = parallel.bundled()
+    corpus = parallel_sample()
     df = table(at).set_index("Code")
     for code in corpus.codes:
         assert df.loc[code, "Tokens"] == sum(len(tok.encode(s)) for s in corpus.sentences(code))
@@ -91,7 +91,7 @@ def test_uploaded_csv_is_measured():
     assert "greetings.csv" in at.expander[0].label
     # Back to the sample: the uploader is emptied, so the upload is not read again.
     at.button(key="lang_back").click().run()
-    assert len(table(at)) == len(parallel.bundled().codes)
+    assert len(table(at)) == len(parallel_sample().codes)
 
 
 def test_text_files_aligned_by_line_are_measured():
@@ -112,7 +112,7 @@ def test_text_files_aligned_by_line_are_measured():
 def test_misaligned_upload_errors_clearly_and_keeps_the_corpus(files, where):
     at = upload(open_page(), files)
     assert len(at.error) == 1 and where in at.error[0].value
-    assert len(table(at)) == len(parallel.bundled().codes)  # still the bundled sample
+    assert len(table(at)) == len(parallel_sample().codes)  # still the bundled sample
 
 
 def test_vocabulary_size_curve_has_one_point_per_merge_count():
@@ -120,7 +120,7 @@ def test_vocabulary_size_curve_has_one_point_per_merge_count():
     tok = at.session_state["tokenizers"][at.session_state["tokenizer"]]
     at.multiselect(key="lang_merge_counts").set_value([0, 10, 100]).run()
     curve = chart(at, "lang_curve")
-    assert len(curve["data"]) == len(parallel.bundled().codes)
+    assert len(curve["data"]) == len(parallel_sample().codes)
     assert all(trace["x"] == [tok.n_base, tok.n_base + 10, tok.n_base + 100]
                for trace in curve["data"])
     english = next(trace for trace in curve["data"] if trace["name"] == "English")
@@ -150,7 +150,7 @@ def test_side_by_side_colours_each_chosen_language():
     at = open_page()
     at.multiselect(key="lang_side_langs").set_value(["en", "my"]).run()
     tok = at.session_state["tokenizers"][at.session_state["tokenizer"]]
-    corpus = parallel.bundled()
+    corpus = parallel_sample()
     bodies = [h.proto.body for h in at.get("html") if "bpe-tokens" in h.proto.body]
     assert len(bodies) == 2
     for code, body in zip(["en", "my"], bodies):
@@ -172,7 +172,7 @@ def test_references_are_listed_only_when_they_load(monkeypatch):
         title = bpe_core.REFERENCE_ENCODINGS["gpt2"].title
         assert title in at.multiselect(key="lang_tokenizers").value  # compared by default
         rows = table(at)[lambda df: df.Tokenizer == title].set_index("Code")
-        en = parallel.bundled().sentences("en")
+        en = parallel_sample().sentences("en")
         assert rows.loc["en", "Tokens"] == sum(len(gpt2.encode(s)) for s in en)
         assert not any("cl100k" in o for o in at.multiselect(key="lang_tokenizers").options)
         assert any("(cl100k_base, o200k_base) could not be fetched" in c.value for c in at.caption)

@@ -238,7 +238,7 @@ def test_a_tiktoken_file_made_by_the_test_encodes_like_tiktoken() -> None:
 
     import tiktoken
 
-    from bpe_core.pretokenize import CL100K_PATTERN
+    from bpe_core.presets import CL100K_PATTERN
 
     corpus = " ".join(presets().values()) * 3
     ranks = tiktoken_ranks(corpus, 400, CL100K_PATTERN)
@@ -284,7 +284,7 @@ def test_encoders_can_be_compared_and_their_differences_are_outlined() -> None:
 
 
 def test_fetching_a_reference_offline_says_why(monkeypatch) -> None:
-    from bpe_core.references import ReferenceUnavailableError
+    from bpe_core.formats.openai import ReferenceUnavailableError
     from ui import loaders
 
     def offline(name):

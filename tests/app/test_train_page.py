@@ -187,7 +187,7 @@ def test_download_files_load_back_and_the_csv_lists_the_merges():
 
 def test_multi_file_formats_download_as_a_zip():
     tok = bpe_core.train("hug pug pun bun hugs", unit="byte", max_merges=3, min_frequency=1)
-    if "gpt2" not in bpe_core.files.FORMATS:
+    if "gpt2" not in bpe_core.formats.FORMATS:
         pytest.skip("this bpe_core has no GPT-2 file format")
     name, data = training_results.tokenizer_file(tok, "gpt2", "hug")
     assert name == "hug-gpt2.zip"

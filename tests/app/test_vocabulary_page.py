@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from bpe_core.vocabulary import diff, token_frequencies, vocabulary
+from bpe_core.analysis.vocabulary import diff, token_frequencies, vocabulary
 from ui import merge_tree
 from ui.state import make_corpus
 from ui.vocabulary_view import TAB_KEY, TABS, TOKEN_KEY

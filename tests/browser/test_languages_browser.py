@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from bpe_core import parallel
 from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
+from ui.samples import parallel_sample
 
 CSV = ("en,German,Japanese\n"
        '"Good morning, friends.","Guten Morgen, Freunde.",おはよう、みなさん。\n'
@@ -46,7 +46,7 @@ def upload(page: Page, files: list[tuple[str, bytes, str]]) -> None:
 
 def test_bundled_sample_bars_and_side_by_side(page: Page, app_url: str, screenshot_dir) -> None:
     open_languages(page, app_url)
-    corpus = parallel.bundled()
+    corpus = parallel_sample()
     bars = plot_data(page, "lang_bars")
     premiums = {x: y for trace in bars for x, y in zip(trace["x"], trace["y"])}
     assert sorted(premiums) == sorted(lang.name for lang in corpus.languages)
@@ -89,7 +89,7 @@ def test_vocabulary_size_curve_one_point_per_merge_count(page: Page, app_url: st
     chips = page.locator('.st-key-lang_merge_counts [data-tag]')
     counts = [int(t.replace(",", "")) for t in chips.all_inner_texts()]
     traces = plot_data(page, "lang_curve")
-    assert len(traces) == len(parallel.bundled().codes)
+    assert len(traces) == len(parallel_sample().codes)
     assert all(len(t["x"]) == len(counts) for t in traces)
     assert next(t for t in traces if t["name"] == "English")["y"] == [1.0] * len(counts)
     page.screenshot(path=screenshot_dir / "languages-vocabulary-size.png", full_page=True)

@@ -135,7 +135,7 @@ def test_an_uploaded_tiktoken_file_encodes_like_tiktoken(page: Page, app_url: st
     import tiktoken
     from tiktoken import _educational
 
-    from bpe_core.pretokenize import CL100K_PATTERN
+    from bpe_core.presets import CL100K_PATTERN
 
     corpus = " ".join(presets().values()) * 3
     with contextlib.redirect_stdout(io.StringIO()):  # ranks trained by tiktoken's own code

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import bpe_core
-from bpe_core.vocabulary import vocabulary
+from bpe_core.analysis.vocabulary import vocabulary
 from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
 from ui.samples import DEFAULT_SAMPLE, samples
 from ui.state import DEFAULT_SETTINGS

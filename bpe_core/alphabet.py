@@ -90,10 +90,6 @@ class Base:
         return len(self.tokens) - 1 if self.end_of_word else None
 
     @property
-    def unk_id(self) -> int | None:
-        return 0 if self.unit == "char" and not self.byte_fallback else None
-
-    @property
     def chars(self) -> list[str]:
         """The alphabet of a char-unit base, in id order."""
         return list(self.char_ids)

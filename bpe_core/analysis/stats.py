@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from bpe_core.pretokenize import piece_finder, resolve
-from bpe_core.scripts import script_counts
+from ..presets import piece_finder, resolve
+from .scripts import script_counts
 
 #: ``progress`` is called each time about this many more bytes have been read, and at the end.
 PROGRESS_EVERY = 1024 * 1024
@@ -45,7 +45,7 @@ def corpus_stats(
     """Count bytes, characters, lines, words and scripts of ``documents``, one at a time.
 
     A line is a run of text ended by "\\n" or by the end of a document, so documents cut after
-    newlines (as :func:`bpe_core.corpus.iter_upload` cuts text files) count like one text.
+    newlines (as :func:`bpe_core.analysis.uploads.iter_upload` cuts text files) count like one text.
     ``progress`` receives the number of UTF-8 bytes read so far.
 
     >>> corpus_stats(["a b", "b\\nc\\n"], top=1).lines

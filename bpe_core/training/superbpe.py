@@ -33,12 +33,12 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
-from . import recipes
-from .pretokenize import PRESETS, resolve
-from .tokenizer import Tokenizer
+from .. import recipes
+from ..alphabet import byte_base
+from ..presets import PRESETS, resolve
+from ..tokenizer import Tokenizer
+from .counting import Corpus, count_words
 from .trainer import train
-from .vocab import byte_base
-from .words import Corpus, count_words
 
 #: A piece of stage 2: chunks of non-space characters joined by single spaces, where a chunk
 #: stops before a run of three or more punctuation marks.
@@ -52,7 +52,7 @@ _SYMBOL_BASE = 0xE000
 def superword_pattern(stage1_pattern: str) -> str:
     """Stage 2's pre-tokenizer: superword pieces where they match, stage 1's pieces elsewhere.
 
-    >>> from bpe_core.pretokenize import compile_pattern
+    >>> from bpe_core.presets import compile_pattern
     >>> compile_pattern(superword_pattern(PRESETS["gpt2"])).findall("in the end...\\nor not")
     ['in the end', '...', '\\n', 'or not']
     """

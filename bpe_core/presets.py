@@ -62,10 +62,6 @@ PRESETS: dict[str, str] = {
 #: Presets whose pieces concatenate back to the exact input.
 LOSSLESS_PRESETS = frozenset({"none", "space-prefix", "gpt2", "cl100k", "o200k"})
 
-#: The end-of-word marker of the "end-of-word" preset; a base symbol of its own.
-END_OF_WORD = "</w>"
-
-
 #: ASCII twins of the presets for Python's own ``re`` engine, which is about twice as fast as
 #: ``regex`` on plain ASCII. On text of ASCII characters only, each finds exactly the pieces of
 #: its preset: there \p{L} is [A-Za-z], \p{Lu} [A-Z], \p{Ll} [a-z], \p{N} [0-9], no character

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .encoders import merge_pair
-from .end_of_word import without_marker
-from .pretokenize import resolve
-from .vocab import base_for
+from ..alphabet import base_for
+from ..encoders import merge_pair
+from ..end_of_word import without_marker
+from ..presets import resolve
 
 
 def count_pairs(words: list[list[int]], counts: list[int]) -> Counter:

@@ -16,22 +16,19 @@ True
 
 from __future__ import annotations
 
-from . import decoders, normalizers, post_processors, pre_tokenizers, recipes
-from .added_vocabulary import AddedToken
-from .merges import MergeList
-from .models import BPE
-from .pretokenize import PRESETS
-from .tokenizer import Tokenizer
-from .vocab import byte_base, char_base
+from .. import decoders, normalizers, post_processors, pre_tokenizers, recipes
+from ..added_vocabulary import AddedToken
+from ..alphabet import byte_base, char_base
+from ..merges import MergeList
+from ..models import BPE
+from ..presets import PRESETS
+from ..tokenizer import Tokenizer
+from .errors import TokenizerFileError
 
 FORMAT = "bpe-playground"
 VERSION = 2
 _MODEL_OPTIONS = ("unk_token", "fuse_unk", "byte_fallback", "continuing_subword_prefix",
                   "end_of_word_suffix", "ignore_merges")
-
-
-class TokenizerFileError(ValueError):
-    """A tokenizer file that cannot be read: malformed, foreign or from a newer version."""
 
 
 def to_dict(tok: Tokenizer) -> dict:

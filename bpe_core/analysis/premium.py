@@ -5,7 +5,7 @@ language needs for the same sentences: English 1.0, and 2.0 for a language that 
 many tokens, so twice the price, half the context and twice the latency.
 
 >>> from bpe_core import train
->>> from bpe_core.parallel import read_table
+>>> from bpe_core.analysis.parallel import read_table
 >>> corpus = read_table("p.tsv", "en\\tru\\nthe cat\\tкот\\n".encode())
 >>> tok = train(["the cat the cat"], unit="byte", max_merges=5, min_frequency=1)
 >>> counts = count_tokens(tok, corpus)
@@ -22,9 +22,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from ..tokenizer import Tokenizer
 from .parallel import ParallelCorpus
 from .scripts import dominant_script
-from .tokenizer import Tokenizer
 
 #: The vocabulary-share category of byte-level tokens that hold only part of a character.
 BYTE_FRAGMENTS = "byte fragments"

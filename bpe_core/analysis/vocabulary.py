@@ -16,16 +16,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections import Counter
+from dataclasses import dataclass
 from typing import Iterable, Mapping, NamedTuple
 
 import regex
 
-from .merges import Merge
+from ..merges import Merge
+from ..tokenizer import Tokenizer
+from ..training.counting import Corpus, count_words, documents
 from .scripts import dominant_script
-from .tokenizer import Tokenizer
-from .words import Corpus, count_words, documents
 
 #: The "script" of a token whose bytes are not valid UTF-8 on their own (part of a character).
 BYTES = "bytes"
@@ -136,7 +136,7 @@ def matches(texts: Iterable[str], query: str, *, use_regex: bool = False,
     >>> matches(["x"], "(ab", use_regex=True)
     Traceback (most recent call last):
     ...
-    bpe_core.vocabulary.VocabularySearchError: "(ab" is not a valid regular expression: missing ) at position 3. Fix the pattern, or turn regular expressions off to search for the text as typed.
+    bpe_core.analysis.vocabulary.VocabularySearchError: "(ab" is not a valid regular expression: missing ) at position 3. Fix the pattern, or turn regular expressions off to search for the text as typed.
     """
     texts = list(texts)
     if not query:

@@ -27,11 +27,11 @@ import base64
 import binascii
 from typing import Mapping
 
-from . import recipes
-from .native import TokenizerFileError
-from .pretokenize import resolve
-from .tokenizer import Tokenizer
-from .vocab import byte_base, show_bytes
+from .. import recipes
+from ..alphabet import byte_base, show_bytes
+from ..presets import resolve
+from ..tokenizer import Tokenizer
+from .errors import TokenizerFileError
 
 
 def ranks(tok: Tokenizer) -> dict[bytes, int]:

@@ -18,8 +18,8 @@ from typing import Iterable, Iterator, Mapping, Union
 
 import regex
 
-from .pretokenize import PRESETS, compile_pattern, piece_finder, special_splitter
-from .workers import worker_pool
+from ..presets import PRESETS, compile_pattern, piece_finder, special_splitter
+from ..workers import worker_pool
 
 Corpus = Union[str, os.PathLike, Iterable[str], Mapping[str, int]]
 

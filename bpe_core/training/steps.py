@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from .reference import count_pairs
-from .tokenizer import Tokenizer
+from ..tokenizer import Tokenizer
+from .textbook import count_pairs
 
 WINNER, TIED = "winner", "tied"
 

@@ -17,15 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from . import recipes
-from .end_of_word import without_marker
-from .gc_pause import gc_paused
-from .merges import Merge
+from .. import recipes
+from ..alphabet import base_for
+from ..end_of_word import without_marker
+from ..gc_pause import gc_paused
+from ..merges import Merge
+from ..presets import resolve
+from ..tokenizer import Tokenizer
+from .counting import Corpus, count_words
 from .pairs import PairState
-from .pretokenize import resolve
-from .tokenizer import Tokenizer
-from .vocab import base_for
-from .words import Corpus, count_words
 
 TIE_BREAKS = ("first", "lowest-id")
 UNITS = ("byte", "char")
@@ -108,7 +108,7 @@ class Trainer:
         """Go on from the last merge (after ``run`` was left part way)."""
         state = self._state
         if state is None:
-            raise RuntimeError("call run(corpus) first")
+            raise RuntimeError("call run(corpus) first (fit() frees its state when done)")
         while self.stop_reason is None:
             done = self._merge_next()
             if done is None:
@@ -124,6 +124,22 @@ class Trainer:
                             count=count, left_id=a, right_id=b, token_id=new_id,
                             ties=tuple(TiedPair(show(x), show(y), x, y) for x, y in ties),
                             n_tied=n_tied, total_tokens=state.total, freq_delta=delta)
+
+    def fit(self, corpus: Corpus) -> Tokenizer:
+        """Train on ``corpus`` to the end with nobody watching and return the tokenizer.
+
+        The fastest way through: no :class:`MergeStep` per merge and no tie bookkeeping, and the
+        training state is freed at the end (``resume`` cannot go on from it).
+        """
+        with gc_paused():
+            self._prepare(corpus, watched=False)
+            while self._merge_next() is not None:
+                pass
+            tok = self.tokenizer
+            # Free the training state (reference counting does it: there are no cycles) before
+            # the collector is back; it would otherwise walk every object of it once more.
+            self._state = None
+        return tok
 
     def _prepare(self, corpus: Corpus, *, watched: bool) -> None:
         self.word_counts = count_words(corpus, self.pattern, special_tokens=self.special_tokens,
@@ -212,17 +228,7 @@ def train(corpus: Corpus, vocab_size: int | None = None, *, max_merges: int | No
     the vocabulary reaches ``vocab_size``, ``max_merges`` merges are done, or the best pair occurs
     fewer than ``min_frequency`` times; ``tok.stop_reason`` says which.
     """
-    trainer = Trainer(vocab_size, max_merges=max_merges, min_frequency=min_frequency, unit=unit,
-                      pretokenizer=pretokenizer, tie_break=tie_break,
-                      special_tokens=special_tokens, byte_fallback=byte_fallback,
-                      processes=processes, max_ties=0, name=name)
-    with gc_paused():
-        # Nobody watches these steps: skip the tie bookkeeping and the MergeStep objects.
-        trainer._prepare(corpus, watched=False)
-        while trainer._merge_next() is not None:
-            pass
-        tok = trainer.tokenizer
-        # Free the training state (reference counting does it: there are no cycles) before the
-        # collector is back; it would otherwise walk every object of it once more.
-        trainer._state = None
-    return tok
+    return Trainer(vocab_size, max_merges=max_merges, min_frequency=min_frequency, unit=unit,
+                   pretokenizer=pretokenizer, tie_break=tie_break, special_tokens=special_tokens,
+                   byte_fallback=byte_fallback, processes=processes, max_ties=0,
+                   name=name).fit(corpus)

@@ -31,10 +31,10 @@ import os
 from pathlib import Path
 from typing import Mapping
 
-from . import hf, native, tiktoken_format
-from .native import TokenizerFileError
-from .references import identify
-from .tokenizer import Tokenizer
+from ..tokenizer import Tokenizer
+from . import gpt2, hf, native, tiktoken_file
+from .errors import TokenizerFileError
+from .openai import identify
 
 FORMATS = ("native", "hf", "tiktoken", "gpt2")
 
@@ -46,9 +46,9 @@ def dumps(tok: Tokenizer, *, format: str = "native") -> bytes:
     if format == "hf":
         return hf.dumps(tok)
     if format == "tiktoken":
-        return tiktoken_format.dumps(tok)
+        return tiktoken_file.dumps(tok)
     if format == "gpt2":
-        raise ValueError("the gpt2 format is two files; use save(), or hf.gpt2_files() for bytes")
+        raise ValueError("the gpt2 format is two files; use save(), or gpt2.gpt2_files() for bytes")
     raise ValueError(f"unknown format {format!r}; choose one of {', '.join(FORMATS)}")
 
 
@@ -59,7 +59,7 @@ def save(tok: Tokenizer, path: str | os.PathLike, *, format: str = "native") -> 
     """
     path = Path(path)
     if format == "gpt2":
-        vocab, merges = hf.gpt2_files(tok)
+        vocab, merges = gpt2.gpt2_files(tok)
         path.write_bytes(vocab)
         _merges_candidates(path)[0].write_bytes(merges)
     else:
@@ -104,7 +104,7 @@ def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
               pretokenizer: str | None = None) -> Tokenizer:
     """Read GPT-2's ``vocab.json`` and ``merges.txt``; the pre-tokenizer defaults to "gpt2"."""
     vocab_path, merges_path = Path(vocab_path), Path(merges_path)
-    return hf.from_gpt2(_read(vocab_path), _read(merges_path), pretokenizer=pretokenizer or "gpt2",
+    return gpt2.from_gpt2(_read(vocab_path), _read(merges_path), pretokenizer=pretokenizer or "gpt2",
                         source=f"{vocab_path} + {merges_path.name}", name=_stem(vocab_path.name))
 
 
@@ -125,7 +125,7 @@ def _from_sniffed(data: bytes, kind: str, obj: object, source: str,
             raise TokenizerFileError(
                 f"{source} is a tiktoken rank file, which does not say how to pre-tokenize; "
                 f"pass pretokenizer= 'cl100k', 'o200k' or 'gpt2' (or the regex it was made with)")
-        return tiktoken_format.loads(
+        return tiktoken_file.loads(
             data, pretokenizer=pretokenizer or ref.pretokenizer, source=source,
             special_tokens=ref.special_tokens if ref else None,
             name=ref.name if ref else _stem(source))
@@ -150,7 +150,7 @@ def loads_files(files: Mapping[str, bytes], *, pretokenizer: str | None = None) 
     if len(files) != 2 or len(vocab) != 1 or len(merges) != 1:
         raise TokenizerFileError("give one tokenizer file, or GPT-2's vocab.json and merges.txt "
                                  f"together (got {', '.join(files) or 'no files'})")
-    return hf.from_gpt2(files[vocab[0]], files[merges[0]], pretokenizer=pretokenizer or "gpt2",
+    return gpt2.from_gpt2(files[vocab[0]], files[merges[0]], pretokenizer=pretokenizer or "gpt2",
                         source=f"{vocab[0]} + {merges[0]}", name=_stem(vocab[0]))
 
 

@@ -1,4 +1,4 @@
-"""Hugging Face files: ``tokenizer.json`` (BPE models) and GPT-2's ``vocab.json`` + ``merges.txt``.
+"""Hugging Face's ``tokenizer.json`` (BPE models).
 
 A ``tokenizer.json`` is the pipeline written out, stage by stage; each stage module reads and
 writes its own part, so any BPE model's file loads with exactly the ids of ``tokenizers``:
@@ -22,16 +22,14 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from . import decoders, models, normalizers, post_processors, pre_tokenizers
-from .added_vocabulary import AddedToken
-from .end_of_word import EndOfWord
-from .native import TokenizerFileError
-from .oniguruma import convert_pattern
-from .pretokenize import PRESETS, resolve
-from .recipes import stages
-from .tokenizer import Tokenizer
-from .vocab import byte_base
-from .vocab_view import stages as flat
+from .. import decoders, models, normalizers, post_processors, pre_tokenizers
+from ..added_vocabulary import AddedToken
+from ..end_of_word import EndOfWord
+from ..oniguruma import convert_pattern
+from ..presets import PRESETS
+from ..tokenizer import Tokenizer
+from ..vocab_view import stages as flat
+from .errors import TokenizerFileError
 
 _WORD_END = r"(?<=\S)(?!\S)"  # where the end-of-word normalizer puts the marker: after each word
 
@@ -99,20 +97,6 @@ def dumps(tok: Tokenizer) -> bytes:
     return json.dumps(to_dict(tok), ensure_ascii=False, indent=1).encode("utf-8") + b"\n"
 
 
-def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
-    """GPT-2's ``(vocab.json, merges.txt)`` for a byte-level ``tok`` (the regex is not stored)."""
-    if not tok.view.byte_level or tok.view.marker is not None:
-        raise ValueError("GPT-2 vocab.json/merges.txt files hold byte-level BPE only; save this "
-                         "tokenizer in the native or Hugging Face format")
-    d = tok.model.to_dict()
-    vocab = dict(d["vocab"])
-    for t in tok.added_tokens:
-        vocab.setdefault(t.content, t.id)
-    merges = "".join(f"{a} {b}\n" for a, b in d["merges"])
-    return (json.dumps(vocab, ensure_ascii=False).encode("utf-8"),
-            ("#version: 0.2\n" + merges).encode("utf-8"))
-
-
 # -- reading ----------------------------------------------------------------------------------
 
 def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf") -> Tokenizer:
@@ -132,34 +116,3 @@ def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf
         raise TokenizerFileError(f"{source} cannot be read as a Hugging Face BPE tokenizer: "
                                  f"{what}") from None
     return tok
-
-
-def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",
-              source: str = "the files", name: str = "gpt2") -> Tokenizer:
-    """A Tokenizer from GPT-2's ``vocab.json`` (or ``encoder.json``) and ``merges.txt`` (or
-    ``vocab.bpe``). Vocabulary entries after the merges' tokens (``<|endoftext|>``) are special
-    tokens.
-    """
-    try:
-        table = json.loads(vocab.decode("utf-8-sig"))
-        lines = merges.decode("utf-8-sig").splitlines()
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TokenizerFileError(f"{source}: not a GPT-2 vocab.json and merges.txt: {exc}"
-                                 ) from None
-    if not isinstance(table, dict) or not all(isinstance(i, int) for i in table.values()):
-        raise TokenizerFileError(f"{source}: vocab.json must map token strings to integer ids")
-    preset, pattern = resolve(pretokenizer)
-    try:
-        pairs = [models.pair(line, k) for k, line in
-                 enumerate(x for x in lines if x and not x.startswith("#version"))]
-        made = {a + b for a, b in pairs}
-        last = 256 + len(pairs)
-        specials = {t: i for t, i in table.items() if i >= last and t not in made}
-        model = models.BPE.from_vocab({t: i for t, i in table.items() if t not in specials},
-                                      pairs)
-    except ValueError as exc:
-        raise TokenizerFileError(f"{source}: {exc}") from None
-    pre, decoder = stages(byte_base(), pattern)
-    return Tokenizer(model, pre_tokenizer=pre, decoder=decoder,
-                     added_tokens=[AddedToken(s, i, special=True) for s, i in specials.items()],
-                     name=name, config={"unit": "byte", "pretokenizer": preset, "pattern": pattern})

@@ -12,7 +12,7 @@ The corpus is held as deduplicated words (lists of token ids) with their counts,
 A merge touches only the words that hold the merged pair, and in them only the pairs next to each
 merge site change; each word is rewritten in place, jumping between sites with ``list.index``.
 
->>> from bpe_core.vocab import char_base
+>>> from bpe_core.alphabet import char_base
 >>> base = char_base("hugpn", end_of_word=False)
 >>> state = PairState({"hug": 10, "pug": 5, "pun": 12}, base, "first", 1)
 >>> (a, b), count = state.pop_best()
@@ -30,7 +30,7 @@ import heapq
 import operator
 from collections import defaultdict
 
-from .vocab import Base, token_display
+from ..alphabet import Base, token_display
 
 
 class PairState:

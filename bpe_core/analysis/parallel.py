@@ -1,8 +1,9 @@
 """Parallel corpora: the same sentences in several languages, aligned one sentence per row.
 
-The bundled sample (``assets/parallel/``) is a TSV with a column per language code plus
-``languages.json``; a user uploads either one CSV/TSV with a column per language, or several
-text files aligned by line, the language taken from each file name.
+A parallel corpus is read from one CSV/TSV with a column per language, or from several text
+files aligned by line, the language taken from each file name. Languages are recognised by
+code or name from ``languages.json`` (beside this module), which also says their script and
+whether they put spaces between words.
 
 >>> corpus = read_table("hello.csv", "en,French\\nGood morning.,Bonjour.\\n".encode())
 >>> corpus.codes, corpus.sentences("fr")
@@ -10,7 +11,7 @@ text files aligned by line, the language taken from each file name.
 >>> read_line_files([("en.txt", b"One\\nTwo\\n"), ("de.txt", b"Eins\\n")])
 Traceback (most recent call last):
 ...
-bpe_core.parallel.ParallelCorpusError: The files are not aligned by line: de.txt ends after line 1 but en.txt has 2 lines. Each file needs one sentence per line, the same sentences in the same order.
+bpe_core.analysis.parallel.ParallelCorpusError: The files are not aligned by line: de.txt ends after line 1 but en.txt has 2 lines. Each file needs one sentence per line, the same sentences in the same order.
 
 Everything a user can get wrong raises :class:`ParallelCorpusError`, saying which file, column
 and line to fix.
@@ -25,13 +26,13 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
+from importlib import resources
+from pathlib import PurePosixPath
 from typing import Sequence
 
-from .corpus import CorpusError, decode_text
 from .scripts import dominant_script
+from .uploads import CorpusError, decode_text
 
-PARALLEL = Path(__file__).resolve().parent.parent / "assets" / "parallel"
 #: Sentences per language the measurements take; longer uploads keep their first ones.
 MAX_SENTENCES = 500
 #: Longer average words than this mean a language does not separate its words with spaces.
@@ -88,16 +89,9 @@ class ParallelCorpus:
 
 @lru_cache(maxsize=1)
 def known_languages() -> tuple[Language, ...]:
-    """The languages of the bundled sample: how upload headers and file names are recognised."""
-    entries = json.loads((PARALLEL / "languages.json").read_text(encoding="utf-8"))
-    return tuple(Language(**entry) for entry in entries)
-
-
-def bundled() -> ParallelCorpus:
-    """The bundled sample: about 30 everyday sentences in about 30 languages."""
-    # Its header holds the codes of languages.json, so every column is a known language.
-    return read_table("sentences.tsv", (PARALLEL / "sentences.tsv").read_bytes(),
-                      name="Parallel sample")
+    """The languages recognised in upload headers and file names (``languages.json``)."""
+    text = resources.files(__package__).joinpath("languages.json").read_text(encoding="utf-8")
+    return tuple(Language(**entry) for entry in json.loads(text))
 
 
 def identify(label: str, texts: Sequence[str] = ()) -> Language:

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
 
-from .pretokenize import PRESETS
-from .tiktoken_format import from_ranks
-from .tokenizer import Tokenizer
+from ..presets import PRESETS
+from ..tokenizer import Tokenizer
+from .tiktoken_file import from_ranks
 
 _BLOB = "https://openaipublic.blob.core.windows.net"
 

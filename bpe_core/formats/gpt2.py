@@ -1,0 +1,69 @@
+"""GPT-2's two files: ``vocab.json`` (token -> id) and ``merges.txt`` (one merge per line), as
+OpenAI released them (``encoder.json`` + ``vocab.bpe``) and as Hugging Face still reads them.
+They hold byte-level BPE only, and no pre-tokenizer: the GPT-2 regex is assumed unless told.
+
+>>> from bpe_core import train
+>>> tok = train("hug pug pun bun hugs", unit="byte", max_merges=2, min_frequency=1)
+>>> vocab, merges = gpt2_files(tok)
+>>> merges.decode().splitlines()
+['#version: 0.2', 'u g', 'h ug']
+>>> from_gpt2(vocab, merges).encode("hugs") == tok.encode("hugs")
+True
+"""
+
+from __future__ import annotations
+
+import json
+
+from .. import models
+from ..added_vocabulary import AddedToken
+from ..alphabet import byte_base
+from ..presets import resolve
+from ..recipes import stages
+from ..tokenizer import Tokenizer
+from .errors import TokenizerFileError
+
+
+def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
+    """GPT-2's ``(vocab.json, merges.txt)`` for a byte-level ``tok`` (the regex is not stored)."""
+    if not tok.view.byte_level or tok.view.marker is not None:
+        raise ValueError("GPT-2 vocab.json/merges.txt files hold byte-level BPE only; save this "
+                         "tokenizer in the native or Hugging Face format")
+    d = tok.model.to_dict()
+    vocab = dict(d["vocab"])
+    for t in tok.added_tokens:
+        vocab.setdefault(t.content, t.id)
+    merges = "".join(f"{a} {b}\n" for a, b in d["merges"])
+    return (json.dumps(vocab, ensure_ascii=False).encode("utf-8"),
+            ("#version: 0.2\n" + merges).encode("utf-8"))
+
+
+def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",
+              source: str = "the files", name: str = "gpt2") -> Tokenizer:
+    """A Tokenizer from GPT-2's ``vocab.json`` (or ``encoder.json``) and ``merges.txt`` (or
+    ``vocab.bpe``). Vocabulary entries after the merges' tokens (``<|endoftext|>``) are special
+    tokens.
+    """
+    try:
+        table = json.loads(vocab.decode("utf-8-sig"))
+        lines = merges.decode("utf-8-sig").splitlines()
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TokenizerFileError(f"{source}: not a GPT-2 vocab.json and merges.txt: {exc}"
+                                 ) from None
+    if not isinstance(table, dict) or not all(isinstance(i, int) for i in table.values()):
+        raise TokenizerFileError(f"{source}: vocab.json must map token strings to integer ids")
+    preset, pattern = resolve(pretokenizer)
+    try:
+        pairs = [models.pair(line, k) for k, line in
+                 enumerate(x for x in lines if x and not x.startswith("#version"))]
+        made = {a + b for a, b in pairs}
+        last = 256 + len(pairs)
+        specials = {t: i for t, i in table.items() if i >= last and t not in made}
+        model = models.BPE.from_vocab({t: i for t, i in table.items() if t not in specials},
+                                      pairs)
+    except ValueError as exc:
+        raise TokenizerFileError(f"{source}: {exc}") from None
+    pre, decoder = stages(byte_base(), pattern)
+    return Tokenizer(model, pre_tokenizer=pre, decoder=decoder,
+                     added_tokens=[AddedToken(s, i, special=True) for s, i in specials.items()],
+                     name=name, config={"unit": "byte", "pretokenizer": preset, "pattern": pattern})
