@@ -26,7 +26,8 @@ from .merges import Merge, MergeList
 from .models import BPE
 from .presets import LOSSLESS_PRESETS, PRESETS, PatternError, split
 from .spans import TokenSpan
-from .tokenizer import MergeTree, Tokenizer
+from .tokenizer import Tokenizer
+from .vocab_view import MergeTree
 from .training import (CorpusReadError, MergeStep, StageReport, TiedPair, Trainer, count_words,
                        reference_train, stage_report, train, train_progress_line, train_superbpe)
 

@@ -21,47 +21,23 @@ had reached after k steps.
 from __future__ import annotations
 
 import copy
-import hashlib
-import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Literal
 
-from . import encoders, encoding
+from . import encoders, encoding, identity, workers
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .gc_pause import gc_paused
-from .merges import Merge, MergeList
 from .models import BPE
 from .spans import TokenSpan, token_spans
-from .vocab_view import VocabView
-from .workers import worker_pool
+from .vocab_view import VocabularyMethods, VocabView
 
 #: How ``encode`` applies the merges: see ``bpe_core/encoders.py``.
 EncodeMethod = Literal["rank", "merge-order", "longest-match"]
 
-#: Below this many characters, ``encode_batch`` does not start worker processes.
-_BATCH_PARALLEL_MIN_CHARS = 1 << 20
-
-
-@dataclass(frozen=True)
-class MergeTree:
-    """How a token was built: its two parts, recursively, down to tokens no merge makes."""
-
-    id: int
-    token: str
-    rank: int | None = None  # None for a token no merge makes
-    count: int | None = None
-    left: "MergeTree | None" = None
-    right: "MergeTree | None" = None
-
-    def leaves(self) -> list[str]:
-        """The tokens it is made of, left to right."""
-        if self.left is None:
-            return [self.token]
-        return self.left.leaves() + self.right.leaves()
 
 
 @dataclass(frozen=True, eq=False)
-class Tokenizer:
+class Tokenizer(VocabularyMethods):
     """A BPE tokenizer: the stages of the pipeline, a name, and what training recorded.
 
     Never changed after it is built (tokenizers are shared between app sessions): derive a
@@ -114,109 +90,25 @@ class Tokenizer:
         """The pipeline in one line, stage by stage.
 
         >>> from bpe_core import train
-        >>> train("hug", unit="byte", max_merges=0).describe()
-        'pre-tokenizer Split(gpt2) + ByteLevel → BPE → decoder ByteLevel'
+        >>> train("hug", unit="char", max_merges=0).describe()
+        'pre-tokenizer Split(gpt2) → BPE → decoder Fuse'
         """
-        model = "BPE" + "".join(f", {label}" for label, on in (
-            ("byte fallback", self.model.byte_fallback), ("ignore_merges", self.ignore_merges))
-            if on)
-        preset = self.config.get("pretokenizer")
-        out = [f"normalizer {_names(self.normalizer)}" if self.normalizer else "",
-               f"pre-tokenizer {_names(self.pre_tokenizer, preset)}" if self.pre_tokenizer else "",
-               model, f"decoder {_names(self.decoder)}" if self.decoder else "",
-               f"post-processor {_names(self.post_processor)}" if self.post_processor else ""]
-        return " → ".join(p for p in out if p)
+        return identity.describe(self.normalizer, self.pre_tokenizer, self.model, self.decoder,
+                                 self.post_processor, preset=self.config.get("pretokenizer"))
 
     def fingerprint(self) -> str:
-        """A digest of everything that changes an encoding or what the pages show of it: every
-        stage, the vocabulary, the merges and their counts, the added tokens (not the name).
-        Equal for two tokenizers built alike, so it keys caches."""
+        """A digest of every stage, the vocabulary, the merges and the added tokens (not the
+        name): equal for two tokenizers built alike, so it keys caches."""
         known = self.__dict__.get("_fingerprint")
         if known is None:
-            h = hashlib.blake2b(digest_size=16)
-            for part in (self.normalizer, self.pre_tokenizer, self.decoder, self.post_processor):
-                h.update(repr(None if part is None else part.to_dict()).encode())
-            h.update(repr([t.to_dict() for t in self.added_tokens]).encode())
-            m = self.model
-            h.update(repr((m.unk_token, m.fuse_unk, m.byte_fallback, m.continuing_subword_prefix,
-                           m.end_of_word_suffix, m.ignore_merges)).encode())
-            h.update("\x00".join("\x01" if t is None else t for t in m.tokens).encode(
-                "utf-8", "surrogatepass"))
-            for column in (m.merges.left, m.merges.right, m.merges.result, m.merges.count):
-                h.update(column.tobytes())
-            known = h.hexdigest()
+            known = identity.fingerprint(self.normalizer, self.pre_tokenizer, self.model,
+                                         self.decoder, self.post_processor, self.added_tokens)
             object.__setattr__(self, "_fingerprint", known)
         return known
 
     def __repr__(self) -> str:
         return (f"<Tokenizer {self.name!r}: {len(self.merges)} merges, "
                 f"vocab_size={self.vocab_size}>")
-
-    # -- the vocabulary (see vocab_view.py) ---------------------------------------------------
-
-    @property
-    def merges(self) -> MergeList:
-        return self.view.merges
-
-    @property
-    def vocab_size(self) -> int:
-        """Every id the tokenizer can produce: the model's tokens and the added ones."""
-        return self.view.size
-
-    def __len__(self) -> int:
-        return self.vocab_size
-
-    @property
-    def unit(self) -> str:
-        """"byte" when tokens are byte strings (ByteLevel), else "char"."""
-        return "byte" if self.view.byte_level else "char"
-
-    @property
-    def n_base(self) -> int:
-        """How many of the model's tokens no merge makes: the alphabet merging starts from."""
-        return self.view.n_base
-
-    @property
-    def special_tokens(self) -> dict[str, int]:
-        """Special token text -> id (the added tokens marked special)."""
-        return {t.content: t.id for t in self.added_tokens if t.special}
-
-    @property
-    def ignore_merges(self) -> bool:
-        return self.model.ignore_merges
-
-    def ids(self) -> list[int]:
-        """Every id of the vocabulary, in order."""
-        return self.view.ids()
-
-    def kind(self, i: int) -> str:
-        """"byte", "char", "vocab" (a longer token no merge makes), "unk", "eow", "merge",
-        "special" or "added"."""
-        return self.view.kind(i)
-
-    def token_bytes(self, i: int) -> bytes:
-        """The bytes a token stands for (without a ``</w>`` marker)."""
-        return self.view.bytes(i)
-
-    def ends_word(self, i: int) -> bool:
-        """Does token ``i`` end with the end-of-word marker (``</w>``)?"""
-        return self.view.ends_word(i)
-
-    def display(self, i: int) -> str:
-        """Readable text of a token: ``"est</w>"``, ``" re"``, or hex like ``<E4 BD>``."""
-        return self.view.display(i)
-
-    def merge_for(self, i: int) -> Merge | None:
-        """The (first) merge that makes token ``i`` (None for tokens no merge makes)."""
-        return self.view.merge_for(i)
-
-    def merge_tree(self, i: int) -> MergeTree:
-        """Which two tokens made ``i``, recursively, with rank and count when known."""
-        m = self.merge_for(i)
-        if m is None:
-            return MergeTree(i, self.display(i))
-        return MergeTree(i, m.token, m.rank, m.count, self.merge_tree(m.left_id),
-                         self.merge_tree(m.right_id))
 
     # -- encoding ----------------------------------------------------------------------------
 
@@ -269,30 +161,10 @@ class Tokenizer:
     def encode_batch(self, texts: Iterable[str], *, processes: int | None = None,
                      add_special_tokens: bool = False, upto: int | None = None
                      ) -> list[list[int]]:
-        """``[encode(t) for t in texts]``, spread over ``processes`` (None: every core).
-
-        Worker processes start only when there is enough text to pay for them (about 1 MB);
-        the ids are the same either way.
-        """
-        texts = list(texts)
-        kwargs = dict(add_special_tokens=add_special_tokens, upto=upto)
-        processes = (os.cpu_count() or 1) if processes is None else processes
-        total = sum(map(len, texts))
-        if processes < 2 or len(texts) < 2 or total < _BATCH_PARALLEL_MIN_CHARS:
-            return [self.encode(t, **kwargs) for t in texts]
-        # Batches of about equal text, several per process so that none waits for a slow one;
-        # imap keeps their order.
-        batches, batch, size, goal = [], [], 0, total / (4 * processes)
-        for t in texts:
-            batch.append(t)
-            size += len(t)
-            if size >= goal:
-                batches.append(batch)
-                batch, size = [], 0
-        if batch:
-            batches.append(batch)
-        with worker_pool(processes, _batch_start, (self, kwargs)) as pool:
-            return [ids for done in pool.imap(_batch_encode, batches) for ids in done]
+        """``[encode(t) for t in texts]``, spread over ``processes`` (None: every core) when
+        there is enough text to pay for them (about 1 MB); the ids are the same either way."""
+        return workers.encode_batch(self, texts, processes=processes, options=dict(
+            add_special_tokens=add_special_tokens, upto=upto))
 
     def spans(self, text: str, *, upto: int | None = None, method: EncodeMethod = "rank",
               split_special_tokens: bool = False) -> list[TokenSpan]:
@@ -313,28 +185,3 @@ class Tokenizer:
         if self.decoder is None:
             return " ".join(tokens)
         return self.decoder.decode(tokens)
-
-
-def _names(component, preset: str | None = None) -> str:
-    """``Split(gpt2) + ByteLevel``: a stage's type names, Sequences flattened."""
-    inner = next((getattr(component, a) for a in ("normalizers", "pretokenizers", "decoders",
-                                                  "processors") if hasattr(component, a)), None)
-    if inner is not None:
-        return " + ".join(_names(c, preset) for c in inner)
-    name = type(component).__name__
-    return f"{name}({preset})" if preset and name == "Split" else name
-
-
-# encode_batch's workers: the tokenizer arrives once per process (inherited, with fork), not
-# once per batch.
-_batch_tokenizer: tuple[Tokenizer, dict] | None = None
-
-
-def _batch_start(tok: Tokenizer, kwargs: dict) -> None:
-    global _batch_tokenizer
-    _batch_tokenizer = tok, kwargs
-
-
-def _batch_encode(texts: list[str]) -> list[list[int]]:
-    tok, kwargs = _batch_tokenizer
-    return [tok.encode(t, **kwargs) for t in texts]

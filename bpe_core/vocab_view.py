@@ -14,6 +14,7 @@ steps make of it, with bytes that are not whole UTF-8 characters shown as hex:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from . import decoders
@@ -45,6 +46,25 @@ def end_of_word_marker(model: BPE, pre_tokenizer, decoder) -> str | None:
         if type(d).__name__ == "BPEDecoder":
             return d.suffix
     return model.end_of_word_suffix
+
+
+@dataclass(frozen=True)
+class MergeTree:
+    """How a token was built: its two parts, recursively, down to tokens no merge makes."""
+
+    id: int
+    token: str
+    rank: int | None = None  # None for a token no merge makes
+    count: int | None = None
+    left: "MergeTree | None" = None
+    right: "MergeTree | None" = None
+
+    def leaves(self) -> list[str]:
+        """The tokens it is made of, left to right."""
+        if self.left is None:
+            return [self.token]
+        return self.left.leaves() + self.right.leaves()
+
 
 
 class _Lazy(Sequence[str]):
@@ -118,8 +138,8 @@ class VocabView:
             return "unk"
         if self.marker is not None and t == self.marker:
             return "eow"
-        if (self.byte_level and len(t) == 1) or (self.model.byte_fallback and _fallback_byte(t)
-                                                 is not None):
+        fallback = self.model.byte_fallback and decoders.fallback_byte(t) is not None
+        if (self.byte_level and len(t) == 1) or fallback:
             return "byte"
         return "char" if len(t) == 1 else "vocab"
 
@@ -148,6 +168,13 @@ class VocabView:
         rank = self._made_by.get(i)
         return None if rank is None else self.merges[rank]
 
+    def merge_tree(self, i: int) -> MergeTree:
+        m = self.merge_for(i)
+        if m is None:
+            return MergeTree(i, self.display(i))
+        return MergeTree(i, m.token, m.rank, m.count, self.merge_tree(m.left_id),
+                         self.merge_tree(m.right_id))
+
     def _token_bytes(self, i: int) -> bytes:
         t = self.raw(i)
         if t is None:
@@ -170,11 +197,69 @@ class VocabView:
         return show_bytes(self._bytes[i]) + (END_OF_WORD if eow else "")
 
 
-def _fallback_byte(t: str) -> int | None:
-    """The byte of a byte-fallback token ``<0xNN>``, else None."""
-    if len(t) == 6 and t.startswith("<0x") and t.endswith(">"):
-        try:
-            return int(t[3:5], 16)
-        except ValueError:
-            return None
-    return None
+class VocabularyMethods:
+    """What a :class:`~bpe_core.Tokenizer` says about its vocabulary, read from its ``view`` (a
+    :class:`VocabView`) and its ``model``."""
+
+    view: VocabView
+    model: BPE
+
+    @property
+    def merges(self) -> MergeList:
+        return self.view.merges
+
+    @property
+    def vocab_size(self) -> int:
+        """Every id the tokenizer can produce: the model's tokens and the added ones."""
+        return self.view.size
+
+    def __len__(self) -> int:
+        return self.vocab_size
+
+    @property
+    def unit(self) -> str:
+        """"byte" when tokens are byte strings (ByteLevel), else "char"."""
+        return "byte" if self.view.byte_level else "char"
+
+    @property
+    def n_base(self) -> int:
+        """How many of the model's tokens no merge makes: the alphabet merging starts from."""
+        return self.view.n_base
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """Special token text -> id (the added tokens marked special)."""
+        return {t.content: t.id for t in self.added_tokens if t.special}
+
+    @property
+    def ignore_merges(self) -> bool:
+        return self.model.ignore_merges
+
+    def ids(self) -> list[int]:
+        """Every id of the vocabulary, in order."""
+        return self.view.ids()
+
+    def kind(self, i: int) -> str:
+        """"byte", "char", "vocab" (a longer token no merge makes), "unk", "eow", "merge",
+        "special" or "added"."""
+        return self.view.kind(i)
+
+    def token_bytes(self, i: int) -> bytes:
+        """The bytes a token stands for (without a ``</w>`` marker)."""
+        return self.view.bytes(i)
+
+    def ends_word(self, i: int) -> bool:
+        """Does token ``i`` end with the end-of-word marker (``</w>``)?"""
+        return self.view.ends_word(i)
+
+    def display(self, i: int) -> str:
+        """Readable text of a token: ``"est</w>"``, ``" re"``, or hex like ``<E4 BD>``."""
+        return self.view.display(i)
+
+    def merge_for(self, i: int) -> Merge | None:
+        """The (first) merge that makes token ``i`` (None for tokens no merge makes)."""
+        return self.view.merge_for(i)
+
+    def merge_tree(self, i: int) -> MergeTree:
+        """Which two tokens made ``i``, recursively, with rank and count when known."""
+        return self.view.merge_tree(i)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
-from bpe_core import tokenizer as tokenizer_module
+from bpe_core import workers
 from bpe_core.encoders import merge_pair
 from bpe_core.presets import compile_pattern, piece_finder
 from bpe_core.training import counting as words
@@ -98,7 +98,7 @@ def test_encode_batch_equals_encode_one_by_one(monkeypatch, tok):
     texts = [CORPUS[i:i + 37] for i in range(0, len(CORPUS), 37)] + ["", "<|x|> no special"]
     expected = [tok.encode(t, upto=50) for t in texts]
     assert tok.encode_batch(texts, upto=50, processes=1) == expected
-    monkeypatch.setattr(tokenizer_module, "_BATCH_PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(workers, "BATCH_PARALLEL_MIN_CHARS", 0)
     assert tok.encode_batch(texts, upto=50, processes=2) == expected
 
 
@@ -106,7 +106,7 @@ def test_worker_processes_start_safely_from_a_thread(monkeypatch):
     # In the app, training and encoding run in Streamlit's threads: no fork there.
     monkeypatch.setattr(words, "PARALLEL_MIN_CHARS", 0)
     monkeypatch.setattr(words, "CHUNK_CHARS", 200)
-    monkeypatch.setattr(tokenizer_module, "_BATCH_PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(workers, "BATCH_PARALLEL_MIN_CHARS", 0)
     tok = bpe_core.train(CORPUS, max_merges=50, processes=1)
     texts = CORPUS.splitlines()
     results = {}
