@@ -17,6 +17,8 @@ from typing import Callable, Iterable, Iterator
 
 import regex
 
+from . import trie
+
 # Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
 _WORD_END = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]\Z")
 _WORD_START = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]")
@@ -59,10 +61,8 @@ class _Matcher:
 
     def __init__(self, tokens: dict[str, AddedToken]):
         self.tokens = tokens
-        # Longest first: at one place the regex takes the first alternative that fits, which
-        # makes it leftmost-longest, as Hugging Face's Aho-Corasick automaton is.
-        self.regex = regex.compile("|".join(map(regex.escape, sorted(tokens, key=len,
-                                                                     reverse=True))))
+        # Leftmost-longest, as Hugging Face's Aho-Corasick automaton finds them (see trie.py).
+        self.regex = regex.compile(trie.pattern(tokens))
 
     def split(self, text: str, split_special: bool) -> list[Segment]:
         out: list[Segment] = []

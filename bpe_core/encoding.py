@@ -22,9 +22,13 @@ from typing import Callable, Sequence
 
 from . import pre_tokenizers
 from .alphabet import BYTE_CHARS, CHAR_BYTES
+from .cuts import MIN_CUT_CHARS, Cutter
 from .gc_pause import gc_paused
 from .models import BPE
 
+#: Pieces this long are cut before they are looked up (a whole text is no cache key); shorter
+#: ones are cut when first met (see cuts.py), and their parts are cached too.
+LONG_PIECE_CHARS = 256
 #: Pieces remembered per merge limit, and how many limits keep a cache.
 CACHE_PIECES = 200_000
 CACHED_LIMITS = 4
@@ -79,6 +83,49 @@ class Plan:
                         pass  # not byte characters, or part of a character: never a whole piece
         self.plain = normalizer is None and not len(added)
         self._caches: dict[int | None, _PieceCache] = {}
+        # Long pieces are cut where no merge can cross (cuts.py): as characters when the model
+        # sees the head's pieces as they are, as bytes when ByteLevel's mapping alone comes
+        # after. The cutter is built the first time a long piece comes.
+        self._cutter: Cutter | None | bool = (
+            None if not self.tail or self.byte_table is not None else False)
+
+    def cutter(self) -> Cutter | None:
+        if self._cutter is None:
+            build = Cutter.for_bytes if self.byte_table is not None else Cutter.for_characters
+            self._cutter = build(self.model) or False
+        return self._cutter or None
+
+    def cut(self, pieces: list[str]) -> list[str | tuple[str]]:
+        """The cache keys of ``pieces``: each piece, but a very long one (a whole text, for a
+        model with no pre-tokenizer) in parts, so that a text is never a key. A part is keyed
+        ``(part,)`` with ``ignore_merges``: only whole pieces are looked up as tokens."""
+        if self._cutter is False or max(map(len, pieces), default=0) < LONG_PIECE_CHARS:
+            return pieces
+        cutter = self.cutter()
+        if cutter is None:
+            return pieces
+        out: list[str | tuple[str]] = []
+        for p in pieces:
+            if len(p) < LONG_PIECE_CHARS or (self.whole is not None and p in self.whole):
+                out.append(p)
+                continue
+            parts = [q for part in cutter.split_at_separator(p)
+                     for q in (cutter.split(part) if len(part) >= LONG_PIECE_CHARS else [part])]
+            out += parts if self.whole is None else [(q,) for q in parts]
+        return out
+
+    def cut_aligned(self, pieces: list[tuple[str, list]]) -> list[tuple[str, list, object]]:
+        """The same for pieces that carry their characters' original ranges: ``(text, ranges,
+        cache key)`` per part."""
+        out = []
+        for p, r in pieces:
+            keys = self.cut([p])
+            start = 0
+            for key in keys:
+                n = len(key if isinstance(key, str) else key[0])
+                out.append((p[start:start + n], r[start:start + n], key))
+                start += n
+        return out
 
     # -- pieces ------------------------------------------------------------------------------
 
@@ -116,26 +163,35 @@ class Plan:
     def encode(self, text: str, limit: int | None, split_special: bool,
                piece_encoder: PieceEncoder | None) -> list[int]:
         if self.plain:
-            return self.encode_pieces(self.head_pieces(text, True), limit, piece_encoder)
-        out: list[int] = []
+            return self.encode_pieces(self.cut(self.head_pieces(text, True)), limit,
+                                      piece_encoder)
+        # The pieces of every segment in one list, an added token as its id (an int key, which
+        # the cache maps to itself), so that all of them are looked up in one go.
+        keys: list[str | int] = []
         for first, seg, tid in self.segments(text, split_special):
             if seg is None:
-                out.append(tid)
+                keys.append(tid)
             else:
-                out += self.encode_pieces(self.head_pieces(seg, first), limit, piece_encoder)
-        return out
+                keys += self.cut(self.head_pieces(seg, first))
+        return self.encode_pieces(keys, limit, piece_encoder)
 
-    def encode_pieces(self, pieces: list[str], limit: int | None,
+    def encode_pieces(self, pieces: list[str | int], limit: int | None,
                       piece_encoder: PieceEncoder | None) -> list[int]:
+        """Ids of head pieces (and of added tokens, given as their ids)."""
         if piece_encoder is not None:
-            return [i for p in pieces for i in piece_encoder(self.to_model(p), limit)]
+            return [i for p in pieces for i in (
+                (p,) if isinstance(p, int)
+                else piece_encoder(self.to_model(p if isinstance(p, str) else p[0]), limit))]
         # Every piece is looked up with C loops only (map, chain); the cache encodes a piece it
         # has not seen (__missing__). New pieces add a tuple each: see gc_pause.py for why.
         with gc_paused():
             return list(chain.from_iterable(map(self.cache(limit).__getitem__, pieces)))
 
     def encode_piece(self, piece: str, limit: int | None) -> tuple[int, ...]:
-        return self.cache(limit)[piece]
+        keys = self.cut([piece])
+        cache = self.cache(limit)
+        return cache[piece] if keys == [piece] else tuple(chain.from_iterable(map(
+            cache.__getitem__, keys)))
 
     def cache(self, limit: int | None) -> "_PieceCache":
         """The piece -> ids cache for ``limit`` (the full one and a few ``upto`` ones are kept)."""
@@ -149,23 +205,40 @@ class Plan:
             cache.clear()
         return cache
 
-    def encode_new(self, piece: str, limit: int | None) -> tuple[int, ...]:
-        """Ids of a head piece not seen before."""
-        table = self.byte_table
-        if table is None:
-            return tuple(self.model.tokenize(self.to_model(piece), limit))
-        if self.whole is not None and limit is None:
+    def encode_new(self, key: str | tuple[str], cache: "_PieceCache") -> tuple[int, ...]:
+        """Ids of a head piece not seen before, or of a part of one (keyed ``(part,)``). A piece
+        that can be cut is merged part by part, and its parts are cached too."""
+        piece, whole = (key, True) if isinstance(key, str) else (key[0], False)
+        limit = cache.limit
+        if whole and self.whole is not None and limit is None:
             i = self.whole.get(piece)
             if i is not None:
                 return (i,)
+        if self._cutter is not False and len(piece) >= MIN_CUT_CHARS:
+            cutter = self.cutter()
+            parts = cutter.split(piece) if cutter is not None else [piece]
+            if len(parts) > 1:
+                out: list[int] = []
+                for q in parts:
+                    k = q if self.whole is None else (q,)
+                    ids = cache.get(k)
+                    if ids is None:  # merged here: the parts of a cut piece are cut no further
+                        ids = cache[k] = self.merge(q, limit)
+                    out += ids
+                return tuple(out)
+        return self.merge(piece, limit)
+
+    def merge(self, piece: str, limit: int | None) -> tuple[int, ...]:
+        """Ids of one piece, by the model's merges alone."""
+        table = self.byte_table
+        if table is None:
+            return tuple(self.model.tokenize(self.to_model(piece), limit))
         data = piece.encode("utf-8")
         ids = list(data.translate(table)) if isinstance(table, bytes) else [table[b] for b in data]
         return tuple(self.model.merge(ids, limit))
 
     def __getstate__(self):
         raise TypeError("a Plan is rebuilt with its tokenizer, not pickled")
-
-
 
 
 class _PieceCache(dict):
@@ -179,6 +252,7 @@ class _PieceCache(dict):
         super().__init__()
         self.plan, self.limit = weakref.ref(plan), limit
 
-    def __missing__(self, piece: str) -> tuple[int, ...]:
-        ids = self[piece] = self.plan().encode_new(piece, self.limit)
+    def __missing__(self, key: str | tuple[str] | int) -> tuple[int, ...]:
+        ids = (key,) if isinstance(key, int) else self.plan().encode_new(key, self)
+        self[key] = ids
         return ids

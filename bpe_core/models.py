@@ -41,7 +41,11 @@ class BPE:
     end_of_word_suffix: str | None = None
     ignore_merges: bool = False
     vocab: dict[str, int] = field(init=False, repr=False)
-    _ranks: dict[tuple[int, int], int] = field(init=False, repr=False)
+    # (left id, right id) -> the merge's rank and result id in one int: rank << _shift | result.
+    # Ints compare by rank first, so the lowest is the merge to make, and the result comes
+    # with it at no cost (no second table, no second lookup).
+    _keys: dict[tuple[int, int], int] = field(init=False, repr=False)
+    _shift: int = field(init=False, repr=False)
 
     def __post_init__(self):
         vocab: dict[str, int] = {}
@@ -51,8 +55,10 @@ class BPE:
         set_ = object.__setattr__  # frozen: derived tables are set once, here
         set_(self, "vocab", vocab)
         # A pair listed twice keeps its last rank, as in Hugging Face's merge map.
-        set_(self, "_ranks", dict(zip(zip(self.merges.left, self.merges.right),
-                                      range(len(self.merges)))))
+        shift = max(len(self.tokens), 1).bit_length()
+        set_(self, "_shift", shift)
+        set_(self, "_keys", dict(zip(zip(self.merges.left, self.merges.right),
+                                     [r << shift | t for r, t in enumerate(self.merges.result)])))
         if self.unk_token is not None and self.unk_token not in vocab:
             raise ValueError(f"the unk_token {self.unk_token!r} is not in the vocabulary; add it "
                              f"or set unk_token to null")
@@ -165,67 +171,71 @@ class BPE:
         return out
 
     def _limit(self, limit: int | None) -> int:
+        """The key no merge at or past ``limit`` (every merge, for None) reaches."""
         n = len(self.merges)
-        return n if limit is None else max(0, min(int(limit), n))
+        return (n if limit is None else max(0, min(int(limit), n))) << self._shift
 
     def merge(self, ids: list[int], limit: int | None = None) -> list[int]:
         """Apply the merges (the first ``limit`` of them) to a list of ids, in place."""
-        limit = self._limit(limit)
+        if len(ids) < 2:
+            return ids
+        stop = self._limit(limit)
         if len(ids) > LONG_PIECE:
-            return self._merge_heap(ids, limit)[0]
-        # Beside the ids, the rank of each adjacent pair (``limit`` for none); min() and
-        # index() find the leftmost lowest in C, and a merge re-ranks only its two neighbours.
-        get, result = self._ranks.get, self.merges.result
-        ranks = [r if r < limit else limit
-                 for r in map(get, zip(ids, ids[1:]), repeat(limit))]
-        while ranks:
-            best = min(ranks)
-            if best == limit:
+            return self._merge_heap(ids, stop)[0]
+        # Beside the ids, the key of each adjacent pair (``stop`` for none); min() and index()
+        # find the leftmost lowest in C, and a merge re-keys only its two neighbours.
+        get, mask = self._keys.get, (1 << self._shift) - 1
+        keys = list(map(get, zip(ids, ids[1:]), repeat(stop)))
+        if limit is not None:
+            keys = [k if k < stop else stop for k in keys]
+        while keys:
+            best = min(keys)
+            if best >= stop:
                 break
-            i = ranks.index(best)
-            ids[i] = new = result[best]
-            del ids[i + 1], ranks[i]
+            i = keys.index(best)
+            ids[i] = new = best & mask
+            del ids[i + 1], keys[i]
             if i:
-                r = get((ids[i - 1], new), limit)
-                ranks[i - 1] = r if r < limit else limit
-            if i < len(ranks):
-                r = get((new, ids[i + 1]), limit)
-                ranks[i] = r if r < limit else limit
+                k = get((ids[i - 1], new), stop)
+                keys[i - 1] = k if k < stop else stop
+            if i < len(keys):
+                k = get((new, ids[i + 1]), stop)
+                keys[i] = k if k < stop else stop
         return ids
 
-    def _merge_heap(self, ids: list[int], limit: int, lengths: list[int] | None = None
+    def _merge_heap(self, ids: list[int], stop: int, lengths: list[int] | None = None
                     ) -> tuple[list[int], list[int]]:
-        """The same merges in O(n log n): a heap of (rank, position) over a linked list of
+        """The same merges in O(n log n): a heap of (key, position) over a linked list of
         symbols. An entry whose pair has changed since it was pushed is skipped when popped."""
-        get, result = self._ranks.get, self.merges.result
+        get, mask = self._keys.get, (1 << self._shift) - 1
         n = len(ids)
         lengths = list(lengths) if lengths is not None else [1] * n
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
-        heap = [(r, i) for i, r in enumerate(map(get, zip(ids, ids[1:]))) if r is not None
-                and r < limit]
+        heap = [(k, i) for i, k in enumerate(map(get, zip(ids, ids[1:]))) if k is not None
+                and k < stop]
         heapq.heapify(heap)
         pop, push = heapq.heappop, heapq.heappush
         while heap:
-            r, i = pop(heap)
+            k, i = pop(heap)
             j = nxt[i]
-            if ids[i] < 0 or j >= n or get((ids[i], ids[j])) != r:
+            if ids[i] < 0 or j >= n or get((ids[i], ids[j])) != k:
                 continue  # merged away, or its pair changed since
-            ids[i] = new = result[r]
+            ids[i] = new = k & mask
             lengths[i] += lengths[j]
             ids[j] = -1
-            k = nxt[j]
-            nxt[i] = k
-            if k < n:
-                prv[k] = i
-                r2 = get((new, ids[k]))
-                if r2 is not None and r2 < limit:
-                    push(heap, (r2, i))
+            m = nxt[j]
+            nxt[i] = m
+            if m < n:
+                prv[m] = i
+                k2 = get((new, ids[m]))
+                if k2 is not None and k2 < stop:
+                    push(heap, (k2, i))
             p = prv[i]
             if p >= 0:
-                r2 = get((ids[p], new))
-                if r2 is not None and r2 < limit:
-                    push(heap, (r2, p))
+                k2 = get((ids[p], new))
+                if k2 is not None and k2 < stop:
+                    push(heap, (k2, p))
         keep = [k for k in range(n) if ids[k] >= 0]
         return [ids[k] for k in keep], [lengths[k] for k in keep]
 

@@ -1,0 +1,201 @@
+"""Safe cuts: places in a long piece that no merge can ever cross, so the piece can be encoded in
+parts, each part cached like a word.
+
+Models converted from SentencePiece (Llama 2, Gemma, Yi) have no pre-tokenizer that splits: the
+whole text is one piece. Byte-level models cut Chinese or Japanese only at punctuation, so their
+pieces are long and rarely repeat. Merging such a piece costs far more than merging its words
+one by one. But a merge joins a token ending in some character ``x`` to one starting with
+``y``; if no merge of the model joins ``x`` to ``y``, no token the merges make holds ``x``
+followed by ``y``, and between them the piece is cut for good, whatever the other merges do.
+Rank-priority merging then gives the same ids on the parts as on the whole (on each side the
+same merges win in the same order), and so do replaying the merges and the longest match.
+
+>>> from bpe_core.models import BPE
+>>> model = BPE.from_vocab({"▁": 0, "a": 1, "b": 2, "▁a": 3, "ab": 4, "▁ab": 5},
+...                        [("▁", "a"), ("a", "b"), ("▁a", "b")])
+>>> cutter = Cutter.for_characters(model)
+>>> sorted(cutter.joined)  # the (last, first) characters some merge joins
+[('a', 'b'), ('▁', 'a')]
+>>> cutter.positions("▁ab▁a▁b")  # no merge joins "b" to "▁", "a" to "▁", nor "▁" to "b"
+[3, 5, 6]
+>>> cutter.split("▁ab▁a▁b"), cutter.split_at_separator("▁ab▁a▁b")
+(['▁ab', '▁a', '▁', 'b'], ['▁ab', '▁a', '▁b'])
+
+Characters: only characters that are tokens of their own are cut between (an unknown
+character's byte-fallback or ``[UNK]`` symbols fuse across it), and only when the first symbols
+are the characters themselves (no ``continuing_subword_prefix``, no ``end_of_word_suffix``).
+
+Bytes: a byte-level token may hold part of a character, so the rule is read on UTF-8: a merge
+can cross the place between characters ``x`` and ``y`` when its left token ends with all of
+``x`` (or is the tail of ``x``'s bytes) and its right token starts with all of ``y`` (or is the
+head of ``y``'s bytes). Merges that end or start with a part of a character are few: the
+characters they touch are simply never cut beside.
+
+Both need every merge to make the token its two parts spell, so that a token's last character
+is the last character of the text it stands for.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import compress
+from operator import not_
+from typing import Iterable
+
+from .alphabet import CHAR_BYTES
+from .models import BPE
+
+#: Pieces shorter than this are encoded whole: looking for cuts would cost more than it saves.
+MIN_CUT_CHARS = 4
+#: Word separators of the common model alphabets (SentencePiece's, a space, GPT-2's): when the
+#: model has one, a whole text is first cut at it with one regex split, the fastest way there is.
+SEPARATORS = ("▁", " ", "Ġ")
+
+
+class Cutter:
+    """Where a piece of a model's input may be cut (see the module docstring)."""
+
+    def __init__(self, joined: frozenset[tuple[str, str]], *, known: frozenset[str] | None = None,
+                 no_after: frozenset[str] = frozenset(), no_before: frozenset[str] = frozenset()):
+        self.joined = joined  # (x, y) for each x and y some merge joins: x ends a part, y starts one
+        self.known = known  # the characters that may be cut beside (None: all)
+        self.no_after, self.no_before = no_after, no_before  # never cut after / before these
+        # Python's re reads a large character class from a bitmap (the regex module does not).
+        self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]")
+        sep = next((s for s in SEPARATORS if s in (known or ())), None)
+        self.sep = sep
+        # The separator where the character before it is known and no merge joins it to one;
+        # the literal comes first, so that the engine looks for it before anything else.
+        self._at_sep = None if sep is None or sep in no_before else re.compile(
+            re.escape(sep) + f"(?<=[{_chars(x for x in known - no_after if (x, sep) not in joined)}]"
+                             f"{re.escape(sep)})")
+
+    @classmethod
+    def for_characters(cls, model: BPE) -> "Cutter | None":
+        """The cutter of a model whose first symbols are the characters of the piece, or None
+        when its pieces cannot be cut (see the module)."""
+        if model.ignore_merges or model.continuing_subword_prefix or model.end_of_word_suffix:
+            return None
+        if not _spelled(model):
+            return None
+        tokens, m = model.tokens, model.merges
+        first = [t[:1] if t else "" for t in tokens]
+        last = [t[-1:] if t else "" for t in tokens]
+        joined = frozenset(zip(map(last.__getitem__, m.left), map(first.__getitem__, m.right)))
+        return cls(joined, known=frozenset(t for t in model.vocab if len(t) == 1))
+
+    @classmethod
+    def for_bytes(cls, model: BPE) -> "Cutter | None":
+        """The cutter of a byte-level model (tokens spelled in GPT-2's byte characters)."""
+        if not _spelled(model):
+            return None
+        raw = [_bytes(t) for t in model.tokens]
+        ends = [None if b is None else _last_char(b) for b in raw]
+        starts = [None if b is None else _first_char(b) for b in raw]
+        joined, no_after, no_before = set(), set(), set()
+        for a, b in zip(model.merges.left, model.merges.right):
+            x, y = ends[a], starts[b]
+            if x is None or y is None:
+                continue  # a token of other characters, or one that ends or starts mid-character
+            if isinstance(x, str) and isinstance(y, str):
+                joined.add((x, y))
+            elif isinstance(x, str):
+                no_after.add(x)  # x, then the head of some character
+            elif isinstance(y, str):
+                no_before.add(y)  # the tail of some character, then y
+            else:  # a tail, then a head: never cut before a character that head begins
+                no_before.update(_starting_with(y))
+        return cls(frozenset(joined), no_after=frozenset(no_after),
+                   no_before=frozenset(no_before))
+
+    def positions(self, piece: str) -> list[int]:
+        """The offsets, inside ``piece``, where it may be cut, in order."""
+        pairs = zip(piece, piece[1:])
+        if self._unknown is None or self._unknown.search(piece) is None:  # C loops only
+            found = compress(range(1, len(piece)), map(not_, map(self.joined.__contains__, pairs)))
+        else:
+            known, joined = self.known, self.joined
+            found = (i for i, (x, y) in enumerate(pairs, 1)
+                     if x in known and y in known and (x, y) not in joined)
+        no_after, no_before = self.no_after, self.no_before
+        if no_after or no_before:
+            return [i for i in found if piece[i - 1] not in no_after and piece[i] not in no_before]
+        return list(found)
+
+    def split(self, piece: str) -> list[str]:
+        """``piece`` cut at every safe place."""
+        cuts = self.positions(piece)
+        return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
+
+    def split_at_separator(self, piece: str) -> list[str]:
+        """``piece`` cut before each separator where that is safe (in C: one regex split)."""
+        if self._at_sep is None:
+            return [piece]
+        sep, parts = self.sep, self._at_sep.split(piece)
+        parts[1:] = [sep + p for p in parts[1:]]
+        return parts
+
+
+def _spelled(model: BPE) -> bool:
+    """Does every merge make the token its two parts spell?"""
+    t, m = model.tokens, model.merges
+    return all(t[r] == t[a] + t[b] for a, b, r in zip(m.left, m.right, m.result))
+
+
+def _bytes(token: str | None) -> bytes | None:
+    """A token of GPT-2's byte characters as its bytes (None for any other token)."""
+    try:
+        return bytes(map(CHAR_BYTES.__getitem__, token)) if token else None
+    except KeyError:
+        return None
+
+
+def _lead(b: int) -> int:
+    """The length of the UTF-8 sequence a byte begins (0 for a continuation byte)."""
+    return 1 if b < 0x80 else 0 if b < 0xC0 else 2 if b < 0xE0 else 3 if b < 0xF0 else 4
+
+
+def _last_char(data: bytes) -> str | bytes | None:
+    """How ``data`` ends: its last character, or the bytes themselves when they are the tail of
+    a character (continuation bytes only), or None when it ends inside a character."""
+    k = len(data) - 1
+    while k >= 0 and _lead(data[k]) == 0:
+        k -= 1
+    if k < 0:
+        return data if len(data) < 4 else None
+    try:
+        return data[k:].decode("utf-8") if len(data) - k == _lead(data[k]) else None
+    except UnicodeDecodeError:
+        return None
+
+
+def _first_char(data: bytes) -> str | bytes | None:
+    """How ``data`` starts: its first character, or the bytes themselves when they are the head
+    of a character, or None when it starts inside a character."""
+    n = _lead(data[0])
+    if n == 0:
+        return None
+    if len(data) < n:
+        return data
+    try:
+        return data[:n].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _starting_with(head: bytes) -> Iterable[str]:
+    """Every character whose UTF-8 begins with ``head``: the head fixes the high bits of the
+    code point, the missing continuation bytes leave 6 bits each free."""
+    n = _lead(head[0])
+    bits = head[0] & (0x7F >> n)
+    for b in head[1:]:
+        bits = bits << 6 | b & 0x3F
+    free = 6 * (n - len(head))
+    for cp in range(bits << free, (bits + 1) << free):
+        if cp <= 0x10FFFF and not 0xD800 <= cp < 0xE000 and chr(cp).encode()[:len(head)] == head:
+            yield chr(cp)
+
+
+def _chars(chars) -> str:
+    """The inside of a regex character class holding ``chars``."""
+    return "".join(map(re.escape, sorted(chars)))

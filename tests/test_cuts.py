@@ -1,0 +1,137 @@
+"""Safe cuts (bpe_core/cuts.py): a long piece encoded in parts gives exactly the ids of the whole,
+for models of characters (SentencePiece-like, no pre-tokenizer) and of bytes, with and without
+ignore_merges, and exactly the ids of Hugging Face ``tokenizers``."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import decoders, models, normalizers, pre_tokenizers
+from tokenizers.trainers import BpeTrainer
+
+import bpe_core
+from bpe_core.alphabet import BYTE_CHARS
+from bpe_core.cuts import Cutter
+from bpe_core.encoding import LONG_PIECE_CHARS
+
+WORDS = ["the", "quick", "brown", "fox", "naïve", "café", "中文", "分词", "很", "有趣", "日本語",
+         "の", "テキスト", "한국어", "👩‍👩‍👧", "🇫🇷", "x", "  ", "\n", "1234", "-", "=="]
+CORPUS = [" ".join(random.Random(k).choices(WORDS, k=60)) + "".join(
+    random.Random(k).choices(WORDS, k=30)) for k in range(60)]
+LONG_TEXT = st.lists(st.sampled_from(WORDS + list("abc 中文の!")), min_size=1,
+                     max_size=220).map("".join)
+
+
+def _train(tok: HFTokenizer, **options) -> HFTokenizer:
+    trainer = BpeTrainer(vocab_size=600, min_frequency=1, show_progress=False, **options)
+    tok.train_from_iterator(CORPUS, trainer)
+    return tok
+
+
+def sentencepiece_like() -> HFTokenizer:
+    """Llama 2's shape: spaces become "▁", no pre-tokenizer, byte fallback."""
+    tok = HFTokenizer(models.BPE(unk_token="<unk>", fuse_unk=True))
+    tok.normalizer = normalizers.Sequence([normalizers.Prepend("▁"),
+                                           normalizers.Replace(" ", "▁")])
+    tok.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(),
+                                     decoders.Fuse()])
+    tok = _train(tok, special_tokens=["<unk>"])
+    d = json.loads(tok.to_str())
+    for b in range(256):
+        d["model"]["vocab"].setdefault(f"<0x{b:02X}>", len(d["model"]["vocab"]))
+    d["model"]["byte_fallback"] = True
+    return HFTokenizer.from_str(json.dumps(d))
+
+
+def bytes_whole_text(ignore_merges: bool = False) -> HFTokenizer:
+    """Byte-level with no regex: the whole text is one piece of bytes."""
+    tok = HFTokenizer(models.BPE(ignore_merges=ignore_merges))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    tok.decoder = decoders.ByteLevel()
+    return _train(tok, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+
+
+BUILDERS = {"sentencepiece": sentencepiece_like, "bytes": bytes_whole_text,
+            "bytes+ignore_merges": lambda: bytes_whole_text(ignore_merges=True)}
+
+
+@pytest.fixture(scope="module", params=list(BUILDERS))
+def pair(request):
+    theirs = BUILDERS[request.param]()
+    return theirs, bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=LONG_TEXT)
+def test_cut_pieces_give_the_ids_of_the_whole(pair, text):
+    theirs, ours = pair
+    assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids
+    # A second time, from the cache of parts.
+    assert ours.encode(text + text) == theirs.encode(text + text, add_special_tokens=False).ids
+
+
+def test_texts_longer_than_a_key_are_cut_before_lookup(pair):
+    theirs, ours = pair
+    text = "".join(random.Random(5).choices(WORDS, k=400))
+    assert len(text) > LONG_PIECE_CHARS
+    assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids
+    spans = ours.spans(text)
+    assert [s.id for s in spans] == ours.encode(text)
+    assert spans[0].start == 0 and spans[-1].end == len(text)
+
+
+def _model_ids(model: bpe_core.BPE, piece: str, byte_level: bool) -> list[int]:
+    """The ids the model alone gives a whole piece, with no cut and no cache."""
+    if not byte_level:
+        return model.tokenize(piece)
+    return model.merge([model.vocab[BYTE_CHARS[b]] for b in piece.encode()])
+
+
+@pytest.mark.parametrize("name", ["sentencepiece", "bytes"])
+def test_every_position_found_is_safe(name):
+    """Cut anywhere the cutter says and the two sides merge to the ids of the whole."""
+    model = bpe_core.loads(BUILDERS[name]().to_str().encode(), source="tokenizer.json").model
+    byte_level = name == "bytes"
+    cutter = Cutter.for_bytes(model) if byte_level else Cutter.for_characters(model)
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(40):
+        text = "".join(rng.choices(WORDS, k=12))
+        piece = text.replace(" ", "▁") if name == "sentencepiece" else text
+        whole = _model_ids(model, piece, byte_level)
+        for i in cutter.positions(piece):
+            assert (_model_ids(model, piece[:i], byte_level)
+                    + _model_ids(model, piece[i:], byte_level)) == whole, (piece, i)
+            checked += 1
+    assert checked > 100
+
+
+def test_a_merge_across_a_character_boundary_mid_bytes_is_never_cut():
+    """Byte-level merges that end or start inside a character: the characters they touch are
+    never cut beside, and the ids stay exact."""
+    def chars(data: bytes) -> str:
+        return "".join(BYTE_CHARS[b] for b in data)
+
+    zhong, wen = "中".encode(), "文".encode()
+    vocab = {BYTE_CHARS[b]: b for b in range(256)}
+    merges = [(chars(zhong[2:]), chars(wen[:1])),  # the tail of 中 with the head of 文
+              (chars(zhong[:1]), chars(zhong[1:2]))]
+    for a, b in merges:
+        vocab[a + b] = len(vocab)
+    d = {"model": {"type": "BPE", "vocab": vocab, "merges": [list(m) for m in merges]},
+         "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "use_regex": False,
+                           "trim_offsets": False},
+         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False,
+                     "use_regex": False}}
+    ours = bpe_core.loads(json.dumps(d).encode(), source="tokenizer.json")
+    theirs = HFTokenizer.from_str(json.dumps({"version": "1.0", "added_tokens": [], **d}))
+    cutter = Cutter.for_bytes(ours.model)
+    assert "文" in cutter.no_before
+    text = "中文中文abc中文"
+    assert 1 not in cutter.positions(text)
+    assert ours.encode(text) == theirs.encode(text).ids
