@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 from itertools import compress
-from operator import not_
+from operator import not_, or_
 from typing import Iterable
 
 from .alphabet import CHAR_BYTES
@@ -110,17 +110,18 @@ class Cutter:
 
     def positions(self, piece: str) -> list[int]:
         """The offsets, inside ``piece``, where it may be cut, in order."""
-        pairs = zip(piece, piece[1:])
-        if self._unknown is None or self._unknown.search(piece) is None:  # C loops only
-            found = compress(range(1, len(piece)), map(not_, map(self.joined.__contains__, pairs)))
-        else:
+        if self._unknown is not None and self._unknown.search(piece) is not None:
             known, joined = self.known, self.joined
-            found = (i for i, (x, y) in enumerate(pairs, 1)
-                     if x in known and y in known and (x, y) not in joined)
-        no_after, no_before = self.no_after, self.no_before
-        if no_after or no_before:
-            return [i for i in found if piece[i - 1] not in no_after and piece[i] not in no_before]
-        return list(found)
+            return [i for i, (x, y) in enumerate(zip(piece, piece[1:]), 1)
+                    if x in known and y in known and (x, y) not in joined]
+        # The usual case, in C loops only: position i is no cut when its two characters are
+        # joined, or the one before is never cut after, or the one at i never cut before.
+        stuck = map(self.joined.__contains__, zip(piece, piece[1:]))
+        if self.no_after:
+            stuck = map(or_, stuck, map(self.no_after.__contains__, piece))
+        if self.no_before:
+            stuck = map(or_, stuck, map(self.no_before.__contains__, piece[1:]))
+        return list(compress(range(1, len(piece)), map(not_, stuck)))
 
     def split(self, piece: str) -> list[str]:
         """``piece`` cut at every safe place."""

@@ -253,6 +253,10 @@ class _PieceCache(dict):
         self.plan, self.limit = weakref.ref(plan), limit
 
     def __missing__(self, key: str | tuple[str] | int) -> tuple[int, ...]:
-        ids = (key,) if isinstance(key, int) else self.plan().encode_new(key, self)
-        self[key] = ids
+        if isinstance(key, int):  # an added token's id
+            ids = self[key] = (key,)
+            return ids
+        ids = self.plan().encode_new(key, self)
+        if len(key if isinstance(key, str) else key[0]) < LONG_PIECE_CHARS:
+            self[key] = ids  # a long piece that could not be cut is not kept: it may be a text
         return ids
