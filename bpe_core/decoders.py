@@ -12,13 +12,14 @@ step; ``decode(tokens)`` joins the result. :func:`token_bytes` shows one token o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import regex
 
 from .alphabet import CHAR_BYTES
-from .oniguruma import pattern_from_dict, pattern_to_dict
+from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 
 SUPPORTED = "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, BPEDecoder and Sequence"
 
@@ -70,14 +71,20 @@ class Metaspace(_Decoder):
                 "prepend_scheme": self.prepend_scheme, "split": self.split_}
 
 
+# What Rust's u8::from_str_radix(_, 16) reads in a six-byte token: two hex digits, or a plus
+# sign and one (Python's int() would also take " A", "٣٤" or "a_").
+_FALLBACK = re.compile(r"<0x([0-9A-Fa-f]{2}|\+[0-9A-Fa-f])>")
+
+
 def fallback_byte(token: str) -> int | None:
-    """The byte a byte-fallback token ``<0xNN>`` stands for, else None."""
-    if len(token) == 6 and token.startswith("<0x") and token.endswith(">"):
-        try:
-            return int(token[3:5], 16)
-        except ValueError:
-            return None
-    return None
+    """The byte a byte-fallback token ``<0xNN>`` stands for, else None, read as Hugging Face
+    reads it.
+
+    >>> [fallback_byte(t) for t in ("<0xE4>", "<0xe4>", "<0x+A>", "<0x A>", "<0x٣٤>", "<0xE4")]
+    [228, 228, 10, None, None, None]
+    """
+    m = _FALLBACK.fullmatch(token)
+    return None if m is None else int(m.group(1), 16)
 
 
 @dataclass(frozen=True)
@@ -152,8 +159,17 @@ class Replace(_Decoder):
     def decode_chain(self, tokens: list[str]) -> list[str]:
         if not self.regex:
             return [t.replace(self.pattern, self.content) for t in tokens]
-        compiled, content = regex.compile(self.pattern), self.content
-        return [compiled.sub(lambda m: content, t) for t in tokens]
+        compiled = regex.compile(self.pattern)
+        return [self._replaced(compiled, t) for t in tokens]
+
+    def _replaced(self, compiled, token: str) -> str:
+        # Matches as Hugging Face finds them (empty ones too), and none in an empty token.
+        out, pos = [], 0
+        for start, end in match_spans(compiled, token) if token else ():
+            out += [token[pos:start], self.content]
+            pos = end
+        out.append(token[pos:])
+        return "".join(out)
 
     def to_dict(self) -> dict:
         return {"type": "Replace", "pattern": pattern_to_dict(self.pattern, not self.regex),

@@ -28,6 +28,31 @@ SUPPORTED = "NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequen
 # Rust's char::is_whitespace is Unicode's White_Space property (str.isspace is wider).
 _SPACE = regex.compile(r"\p{White_Space}")
 _LEADING, _TRAILING = regex.compile(r"^\p{White_Space}+"), regex.compile(r"\p{White_Space}+$")
+# Hugging Face normalizes with Unicode 9.0's tables (the unicode-normalization-alignments crate).
+# To it, the later characters below have no decomposition, no combining class and no composition,
+# so they stay as they are and nothing composes or reorders across them; Python's database gives
+# them one (found by comparing the two on every code point, with Python 3.11's Unicode 14).
+_UNKNOWN_TO_HF = regex.compile(
+    r"([\u07fd\u0898-\u089f\u08ca-\u08d3\u09fe\u0c3c\u0d3b-\u0d3c\u0eba\u1715\u1abf-\u1ace"
+    r"\u1df6-\u1dfa\u32ff\ua7f2-\ua7f4\ua82c\uab69\U00010781-\U00010785\U00010787-\U000107b0"
+    r"\U000107b2-\U000107ba\U00010d24-\U00010d27\U00010eab-\U00010eac\U00010f46-\U00010f50"
+    r"\U00010f82-\U00010f85\U00011070\U0001133b\U0001145e\U00011839-\U0001183a\U00011930"
+    r"\U00011938\U0001193d-\U0001193e\U00011943\U000119e0\U00011a34\U00011a47\U00011a99"
+    r"\U00011d42\U00011d44-\U00011d45\U00011d97\U00016ff0-\U00016ff1\U0001e130-\U0001e136"
+    r"\U0001e2ae\U0001e2ec-\U0001e2ef\U0001f16c\U0001fbf0-\U0001fbf9])")
+
+
+def _normalize(form: str, text: str) -> str:
+    """``unicodedata.normalize`` as Hugging Face's tables have it (see ``_UNKNOWN_TO_HF``).
+
+    >>> _normalize("NFKC", "ﬁ\U0001fbf1"), unicodedata.normalize("NFKC", "ﬁ\U0001fbf1")
+    ('fi\U0001fbf1', 'fi1')
+    """
+    if _UNKNOWN_TO_HF.search(text) is None:
+        return unicodedata.normalize(form, text)
+    # split() keeps the characters it cuts at, at the odd places: they stay as they are.
+    return "".join(part if k % 2 else unicodedata.normalize(form, part)
+                   for k, part in enumerate(_UNKNOWN_TO_HF.split(text)))
 
 
 def _per_char(text: str, ranges: Ranges, f) -> tuple[str, Ranges]:
@@ -45,7 +70,7 @@ class _Unicode:
     """NFC, NFD, NFKC, NFKD: ``unicodedata`` under Hugging Face's names."""
 
     def normalize_str(self, text: str) -> str:
-        return unicodedata.normalize(type(self).__name__, text)
+        return _normalize(type(self).__name__, text)
 
     def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
         form = type(self).__name__
@@ -54,19 +79,21 @@ class _Unicode:
         # Runs of a starter and the marks after it normalize on their own, nearly always; where
         # the parts do not add up to the whole (Hangul jamo, a starter that composes with the one
         # before), neighbouring runs are joined until they do. A run's characters all take the
-        # run's whole range.
-        cuts = [i for i, ch in enumerate(text) if i == 0 or unicodedata.combining(ch) == 0]
+        # run's whole range. A character Hugging Face does not know is a run of its own.
+        unknown = [_UNKNOWN_TO_HF.match(ch) is not None for ch in text]
+        cuts = [i for i, ch in enumerate(text) if i == 0 or unicodedata.combining(ch) == 0
+                or unknown[i] or unknown[i - 1]]
         runs = [text[a:b] for a, b in zip(cuts, cuts[1:] + [len(text)])]
         starts = cuts
-        whole = unicodedata.normalize(form, text)
-        parts = [unicodedata.normalize(form, r) for r in runs]
+        whole = _normalize(form, text)
+        parts = [_normalize(form, r) for r in runs]
         while "".join(parts) != whole and len(parts) > 1:
             k = next(k for k in range(len(parts)) if not whole[sum(map(len, parts[:k])):]
                      .startswith(parts[k]))
             k = max(k, 1)
             runs[k - 1:k + 1] = [runs[k - 1] + runs[k]]
             starts[k - 1:k + 1] = [starts[k - 1]]
-            parts[k - 1:k + 1] = [unicodedata.normalize(form, runs[k - 1])]
+            parts[k - 1:k + 1] = [_normalize(form, runs[k - 1])]
         spans: Ranges = []
         for run, start, part in zip(runs, starts, parts):
             r = (ranges[start][0], ranges[start + len(run) - 1][1])

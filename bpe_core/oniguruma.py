@@ -18,6 +18,31 @@ _DIFFERENT = regex.compile(r"^\\[wWbBhHX]$"  # an escape on its own
                            r"|^\(\?.*[a-hj-zA-Z]")  # a flag group
 
 
+def match_spans(compiled, text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of every match of ``compiled`` in ``text``, in the order Hugging Face
+    finds them (Oniguruma's iterator). It differs from ``finditer`` on empty matches only: one
+    right where the previous match ended is skipped, and the search goes on one character
+    further, so a longer match starting there is skipped too (Python keeps both).
+
+    >>> match_spans(regex.compile("a*"), "baab"), [m.span() for m in regex.finditer("a*", "baab")]
+    ([(0, 0), (1, 3), (4, 4)], [(0, 0), (1, 3), (3, 3), (4, 4)])
+    >>> match_spans(regex.compile(r"^|\\w+"), "foo")
+    [(0, 0), (1, 3)]
+    """
+    spans = [m.span() for m in compiled.finditer(text)]
+    if all(start < end for start, end in spans):
+        return spans  # no empty match: the two iterators agree
+    spans, pos, last_end = [], 0, None
+    while pos <= len(text) and (m := compiled.search(text, pos)) is not None:
+        start, end = m.span()
+        if start == end == last_end:
+            pos += 1
+            continue
+        spans.append((start, end))
+        pos = last_end = end
+    return spans
+
+
 def pattern_to_dict(pattern: str, literal: bool = False) -> dict:
     """A pattern as ``tokenizer.json`` writes it: ``{"String": ...}`` or ``{"Regex": ...}``
     (Oniguruma). A Python regex Oniguruma would read otherwise stays ``{"PythonRegex": ...}``,

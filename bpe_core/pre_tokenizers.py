@@ -23,7 +23,7 @@ import regex
 
 from .alphabet import BYTE_CHARS
 from .end_of_word import EndOfWord
-from .oniguruma import pattern_from_dict, pattern_to_dict
+from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 from .presets import piece_finder
 
 Ranges = list[tuple[int, int]]
@@ -36,7 +36,19 @@ BYTE_LEVEL_REGEX = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]
 _W = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}"
 _WHITESPACE_REGEX = rf"[{_W}]+|[^{_W}\p{{White_Space}}]+"
 # Character predicates: each matching character is a match of its own.
-_PUNCTUATION = r"[\p{P}\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]"
+# Hugging Face's punctuation is ASCII's and Unicode 8.0's P categories (the unicode_categories
+# crate): the characters made punctuation since are not, and two that have left it still are
+# (found by comparing the two on every code point).
+_PUNCTUATION = (
+    r"(?![\u061d\u09fd\u0a76\u0c77\u0c84\u1b4e-\u1b4f\u1b7d-\u1b7f\u2e43-\u2e4f\u2e52-\u2e5d"
+    r"\U00010d6e\U00010ead\U00010ed0\U00010f55-\U00010f59\U00010f86-\U00010f89"
+    r"\U000113d4-\U000113d5\U000113d7-\U000113d8\U0001144b-\U0001144f\U0001145a-\U0001145b"
+    r"\U0001145d\U00011660-\U0001166c\U000116b9\U0001183b\U00011944-\U00011946\U000119e2"
+    r"\U00011a3f-\U00011a46\U00011a9a-\U00011a9c\U00011a9e-\U00011aa2\U00011b00-\U00011b09"
+    r"\U00011be1\U00011c41-\U00011c45\U00011c70-\U00011c71\U00011ef7-\U00011ef8"
+    r"\U00011f43-\U00011f4f\U00011fff\U00012ff1-\U00012ff2\U00016d6d-\U00016d6f"
+    r"\U00016e97-\U00016e9a\U00016fe2\U0001e5ff\U0001e95e-\U0001e95f])"
+    r"[\p{P}\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]|[\u166d\U000111c9]")
 _NUMERIC = r"\p{N}"
 _SPACE = r"\p{White_Space}"
 
@@ -45,8 +57,7 @@ def _cuts(text: str, compiled, behavior: str, invert: bool) -> list[tuple[int, i
     """The kept ``(start, end)`` of ``text`` when split on ``compiled``'s matches, exactly as
     Hugging Face folds matches and gaps for each behavior (empty pieces dropped)."""
     parts, pos = [], 0
-    for m in compiled.finditer(text):
-        start, end = m.span()
+    for start, end in match_spans(compiled, text):
         if start > pos:
             parts.append([pos, start, invert])
         parts.append([start, end, not invert])
@@ -119,10 +130,11 @@ class Split(_Splitter):
         out: list[str] = []
         for p in pieces:
             found = findall(p)
-            if self.behavior == "Isolated" and sum(map(len, found)) != len(p):
-                found = [p[a:b] for a, b in self._spans(p)]  # there are gaps to keep
+            # Gaps to keep, or empty matches (which Hugging Face iterates otherwise): the slow way.
+            if "" in found or (self.behavior == "Isolated" and sum(map(len, found)) != len(p)):
+                found = [p[a:b] for a, b in self._spans(p)]
             out += found
-        return [p for p in out if p] if "" in out else out
+        return out
 
     def to_dict(self) -> dict:
         return {"type": "Split", "pattern": pattern_to_dict(self.pattern, self.literal),
