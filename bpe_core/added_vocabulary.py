@@ -12,6 +12,7 @@ matched in the normalized text rather than the original).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
@@ -62,7 +63,7 @@ class _Matcher:
     def __init__(self, tokens: dict[str, AddedToken]):
         self.tokens = tokens
         # Leftmost-longest, as Hugging Face's Aho-Corasick automaton finds them (see trie.py).
-        self.regex = regex.compile(trie.pattern(tokens))
+        self.regex = re.compile(trie.pattern(tokens))
 
     def split(self, text: str, split_special: bool) -> list[Segment]:
         out: list[Segment] = []
