@@ -74,7 +74,7 @@ def token_spans(plan, view, text: str, limit: int | None, split_special: bool,
 
 def _added(view, i: int, start: int, end: int) -> TokenSpan:
     return TokenSpan(i, view.display(i), view.bytes(i), start, end,
-                     special=view.kind(i) == "special")
+                     special=view.raw(i) in view.special_texts)
 
 
 def _cover(ranges: Ranges, lo: int, hi: int) -> tuple[int, int]:
@@ -118,8 +118,25 @@ def _bounds(plan, view, model_piece: str, ids: Sequence[int], limit: int | None
     # Unknown characters, byte fallback, prefixes or suffixes: ask the model where its tokens
     # lie (in UTF-8 bytes of the piece). A byte-fallback token covers its whole character.
     found = plan.model.tokenize_with_offsets(model_piece, limit)
-    if [i for i, _, _ in found] != list(ids):  # another encoding method: spread by text length
-        return _consecutive(list(map(len, raws)))
+    if [i for i, _, _ in found] == list(ids):
+        byte_bounds = [(lo, hi) for _, lo, hi in found]
+    else:  # another encoding method
+        byte_bounds = _symbol_bounds(plan.model, view, model_piece, ids)
     char_of = [k for k, c in enumerate(model_piece) for _ in range(len(c.encode("utf-8")))]
     char_of.append(len(model_piece))
-    return [(char_of[lo], char_of[hi - 1] + 1 if hi > lo else char_of[lo]) for _, lo, hi in found]
+    return [(char_of[lo], char_of[hi - 1] + 1 if hi > lo else char_of[lo])
+            for lo, hi in byte_bounds]
+
+
+def _symbol_bounds(model, view, piece: str, ids: Sequence[int]) -> list[tuple[int, int]]:
+    """The UTF-8 bytes of ``piece`` each token covers, for encoders that join the piece's first
+    symbols by merges (replay, longest match): a token joins as many symbols as its merge tree
+    has leaves (a byte-fallback token is one symbol, one byte)."""
+    _, lengths = model.symbols_with_lengths(piece)
+    starts = [0, *accumulate(lengths)]
+    out, k = [], 0
+    for i in ids:
+        n = len(view.merge_tree(i).leaves())
+        out.append((starts[min(k, len(lengths))], starts[min(k + n, len(lengths))]))
+        k += n
+    return out

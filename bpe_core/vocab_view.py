@@ -96,6 +96,9 @@ class VocabView:
         self.byte_level = any(type(d).__name__ == "ByteLevel" for d in stages(decoder, "decoders"))
         self.special_texts = frozenset(t.content for t in added if t.special)
         self._added = {t.id: t for t in added}
+        # The unknown token is "unk" even when the file also lists it as a special token (as
+        # most do): what it stands for is whatever text the vocabulary could not spell.
+        self._unk = model.vocab.get(model.unk_token) if model.unk_token is not None else None
         # The first merge that makes each token (several may, in files converted from
         # SentencePiece); tokens no merge makes are the base of the vocabulary.
         made_by: dict[int, int] = {}
@@ -128,14 +131,14 @@ class VocabView:
 
     def kind(self, i: int) -> str:
         self.check(i)
+        if i == self._unk:
+            return "unk"
         added = self._added.get(i)
         if added is not None:
             return "special" if added.special else "added"
         if i in self._made_by:
             return "merge"
         t = self.model.tokens[i]
-        if t == self.model.unk_token:
-            return "unk"
         if self.marker is not None and t == self.marker:
             return "eow"
         fallback = self.model.byte_fallback and decoders.fallback_byte(t) is not None
@@ -179,10 +182,16 @@ class VocabView:
         t = self.raw(i)
         if t is None:
             return b""
-        if i in self._added:
-            return t.encode("utf-8")
-        if t == self.model.unk_token:
+        if i == self._unk:
             return b""  # stands for whatever text was unknown
+        added = self._added.get(i)
+        if added is not None:
+            # A special token is a marker, shown as written. Another added token is text, which
+            # the decoder's per-token steps turn back into what it stands for (Gemma's "▁▁" is
+            # two spaces); not ByteLevel's byte characters, which only the model's tokens use.
+            if added.special or self.decoder is None or self.byte_level:
+                return t.encode("utf-8")
+            return decoders.token_bytes(self.decoder, t)
         if self.marker is not None and t.endswith(self.marker):
             t = t[:-len(self.marker)]
         return decoders.token_bytes(self.decoder, t) if self.decoder is not None else t.encode()
@@ -191,9 +200,9 @@ class VocabView:
         t = self.raw(i)
         if t is None:
             return ""
-        if i in self._added or t == self.model.unk_token:
+        if i == self._unk or (i in self._added and self._added[i].special):
             return t
-        eow = self.marker is not None and t.endswith(self.marker)
+        eow = self.ends_word(i)
         return show_bytes(self._bytes[i]) + (END_OF_WORD if eow else "")
 
 

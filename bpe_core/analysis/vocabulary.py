@@ -160,16 +160,23 @@ def built_from(tok: Tokenizer, token_id: int, *, recursive: bool = False) -> lis
 
     One level (the default): the merges with it as the left or right part. ``recursive=True``:
     also the merges that use those tokens, and so on; every token whose merge tree holds it.
-    A single pass in rank order is enough, because a merge only uses tokens made before it.
+    In a tokenizer trained here one pass in rank order finds them all, as a merge only uses
+    tokens made before it; a loaded file's merge may use a token a later merge makes, so passes
+    repeat until one finds nothing new. The passes read the id arrays, not a record per merge
+    (a loaded vocabulary has some 500,000 merges).
     """
     tok.display(token_id)  # raises a clear ValueError for an id not in the vocabulary
-    reached, out = {token_id}, []
-    for m in tok.merges:
-        if m.left_id in reached or m.right_id in reached:
-            out.append(m)
-            if recursive:
-                reached.add(m.token_id)
-    return out
+    merges = tok.merges
+    reached, found = {token_id}, set()
+    while True:
+        before = len(found)
+        for r, (a, b, t) in enumerate(zip(merges.left, merges.right, merges.result)):
+            if a in reached or b in reached:
+                found.add(r)
+                if recursive:
+                    reached.add(t)
+        if not recursive or len(found) == before:
+            return [merges[r] for r in sorted(found)]
 
 
 # -- comparing two tokenizers ----------------------------------------------------------------

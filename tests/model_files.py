@@ -1,0 +1,65 @@
+"""Small ``tokenizer.json`` files in the shapes of real models, for the page and browser tests.
+
+Made with the ``tokenizers`` library by the builders of ``test_pipeline_exact``, then changed
+where the tests need a shape those builders do not give:
+
+- ``llama2_file``: Prepend("▁") + Replace(" ", "▁"), byte fallback (``<0xNN>``), fuse_unk, a
+  BOS template (Llama 2, Mistral 7B);
+- ``llama2_no_fallback_file``: the same without byte fallback, so unknown text becomes ``<unk>``;
+- ``llama3_file``: byte-level with ignore_merges and a BOS template, its ids shuffled so that
+  they no longer follow the merge order (Llama 3, GPT-OSS);
+- ``nfkc_file``: NFKC before a byte-level model (Claude's shape).
+
+Each returns the file's bytes, built once per test process.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+
+from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import normalizers as N
+
+from tests.test_pipeline_exact import gpt2_style, llama2_style, llama3_style
+
+
+def _bytes(tok: HFTokenizer) -> bytes:
+    return tok.to_str().encode("utf-8")
+
+
+@lru_cache(maxsize=None)
+def llama2_file() -> bytes:
+    return _bytes(llama2_style())
+
+
+@lru_cache(maxsize=None)
+def llama2_no_fallback_file() -> bytes:
+    d = json.loads(llama2_file())
+    d["model"]["byte_fallback"] = False
+    return json.dumps(d).encode("utf-8")
+
+
+@lru_cache(maxsize=None)
+def llama3_file() -> bytes:
+    d = json.loads(_bytes(llama3_style()))
+    vocab = d["model"]["vocab"]
+    fixed = {t["content"] for t in d["added_tokens"]}  # the template and added tokens keep theirs
+    movable = [t for t in vocab if t not in fixed]
+    ids = [vocab[t] for t in movable]
+    random.Random(3).shuffle(ids)
+    vocab.update(zip(movable, ids))
+    return json.dumps(d, ensure_ascii=False).encode("utf-8")
+
+
+@lru_cache(maxsize=None)
+def nfkc_file() -> bytes:
+    tok = gpt2_style()
+    tok.normalizer = N.NFKC()
+    return _bytes(tok)
+
+
+def hf(data: bytes) -> HFTokenizer:
+    """The ``tokenizers`` library's reading of a file: the oracle for ids."""
+    return HFTokenizer.from_str(data.decode("utf-8"))

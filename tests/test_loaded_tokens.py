@@ -1,0 +1,88 @@
+"""What a loaded tokenizer says about its tokens: the unknown token, added tokens that are text,
+where the tokens of the other encoders lie in the text, and the merges that use a token when a
+file lists merges out of the order they can apply in. Files come from the ``tokenizers``
+library, which is the oracle where it has an answer."""
+
+from __future__ import annotations
+
+import json
+
+from tokenizers import AddedToken as HFAddedToken
+
+import bpe_core
+from bpe_core.analysis.premium import fallback_tokens
+from bpe_core.analysis.vocabulary import built_from
+from tests.model_files import hf, llama2_no_fallback_file
+from tests.test_pipeline_exact import added_tokens_style, gemma_style
+
+
+def test_the_unknown_token_is_unk_even_when_the_file_lists_it_as_special():
+    data = llama2_no_fallback_file()
+    tok = bpe_core.loads(data, source="tokenizer.json")
+    unk = tok.model.vocab["<unk>"]
+    assert "<unk>" in tok.special_tokens  # the file lists it with the special tokens
+    assert tok.kind(unk) == "unk" and tok.token_bytes(unk) == b"" and tok.display(unk) == "<unk>"
+    text = "a ½ b"
+    spans = tok.spans(text)
+    assert [s.id for s in spans] == hf(data).encode(text, add_special_tokens=False).ids
+    [unknown] = [s for s in spans if s.id == unk]
+    assert (text[unknown.start:unknown.end], unknown.bytes, unknown.special) == ("½", b"", False)
+    assert fallback_tokens(tok, [s.id for s in spans]) == 1  # the Languages page counts it
+    typed = tok.spans("<unk>")  # the marker typed as text is the special token
+    assert [(s.id, s.special) for s in typed] == [(unk, True)]
+
+
+def test_an_added_token_that_is_text_stands_for_what_the_decoder_makes_of_it():
+    # Gemma's added tokens include runs of "▁", which its decoder turns into spaces.
+    theirs = gemma_style()
+    theirs.add_tokens([HFAddedToken("▁▁", normalized=False)])
+    tok = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    i = theirs.token_to_id("▁▁")
+    assert tok.kind(i) == "added"
+    assert tok.token_bytes(i) == theirs.decode([i]).encode() == b"  "
+    assert tok.display(i) == "  "
+
+
+def test_a_byte_level_added_token_shows_its_own_text_not_byte_characters():
+    theirs = added_tokens_style()
+    tok = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    cafe, special = theirs.token_to_id("café"), theirs.token_to_id("<|x|>")
+    assert tok.kind(cafe) == "added" and tok.token_bytes(cafe) == "café".encode()
+    assert theirs.decode([cafe]) != "café"  # the ByteLevel decoder garbles it: not our display
+    assert (tok.kind(special), tok.display(special)) == ("special", "<|x|>")
+
+
+def test_built_from_follows_a_merge_listed_before_the_merge_that_makes_its_part():
+    # "ab c" comes first, yet needs "ab", which the later "a b" makes (HF still applies both).
+    d = json.loads(llama2_no_fallback_file())
+    d.update(normalizer=None, post_processor=None, added_tokens=[], decoder=None)
+    d["model"].update(vocab={"a": 0, "b": 1, "c": 2, "abc": 3, "ab": 4}, merges=["ab c", "a b"],
+                      unk_token=None, fuse_unk=False)
+    data = json.dumps(d).encode()
+    tok = bpe_core.loads(data, source="tokenizer.json")
+    assert tok.encode("abc") == hf(data).encode("abc").ids == [3]
+    a = tok.model.vocab["a"]
+    assert [m.token for m in built_from(tok, a)] == ["ab"]
+    assert [m.token for m in built_from(tok, a, recursive=True)] == ["abc", "ab"]
+
+
+def _small_llama2(vocab: list[str], merges: list[str]) -> bytes:
+    """A Llama 2 shaped file (prefix "▁", byte fallback) with these tokens and merges."""
+    d = json.loads(llama2_no_fallback_file())
+    tokens = ["<unk>", "<s>", "</s>", *(f"<0x{b:02X}>" for b in range(256)), *vocab]
+    d["model"].update(vocab={t: i for i, t in enumerate(tokens)}, merges=merges,
+                      byte_fallback=True)
+    return json.dumps(d).encode()
+
+
+def test_spans_of_the_other_encoders_cover_the_right_characters_with_byte_fallback():
+    data = _small_llama2(["▁", "a", "b", "c", "bc", "ab"], ["b c", "a b"])
+    tok = bpe_core.loads(data, source="tokenizer.json")
+    text = "abc 😀"
+    assert tok.encode(text) == hf(data).encode(text, add_special_tokens=False).ids
+    greedy = tok.spans(text, method="longest-match")
+    assert [s.id for s in greedy] == tok.encode(text, method="longest-match")
+    assert [s.token for s in greedy][:3] != [s.token for s in tok.spans(text)][:3]
+    covered = [(s.token, text[s.start:s.end], s.partial) for s in greedy]
+    assert covered == [(" ", "a", False), ("ab", "ab", False), ("c", "c", False),
+                       (" ", " ", False), *((f"<{b:02X}>", "😀", True) for b in "😀".encode())]
