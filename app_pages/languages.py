@@ -9,6 +9,7 @@ st.markdown(view.INTRO)
 source = view.corpus_picker()
 choice = view.controls(source)
 view.train_panel(source)
+view.load_panel()
 if choice is not None:
     table = languages.results_table(source, choice.tokenizers, choice.baseline)
     view.headline(table, choice, source)

@@ -22,7 +22,7 @@ with charts:
         view.render_charts(tok, table)
 with fragments:
     if fragments.open:
-        view.render_fragments(table)
+        view.render_fragments(tok, table)
 with compare:
     if compare.open:
         view.render_diff(tok)

@@ -20,7 +20,7 @@ def tok() -> bpe_core.Tokenizer:
     return bpe_core.train(text, unit="byte", pretokenizer="gpt2", max_merges=40, min_frequency=2)
 
 
-@pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour])
+@pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour, loaders])
 def test_worked_examples_in_docstrings_hold(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -13,12 +13,18 @@ rest of the page) are always shown as markers, and invisible characters are when
 True
 >>> visible(" a\\tb\\n")
 '·a→b↵'
+
+A box shows the text it covers, unless the model read something else there: a prefix space
+the tokenizer added, text a normalizer rewrote (NFKC turns "ﬁ" into "fi"), an unknown character
+the model only knows as ``[UNK]``. Then the box shows what the model read, in a style that says
+so, and its tooltip says what the text had (see :func:`box`).
 """
 
 from __future__ import annotations
 
 import html
-from typing import Collection, Sequence
+import re
+from typing import Collection, NamedTuple, Sequence
 
 from bpe_core import TokenSpan, show_bytes
 
@@ -42,6 +48,9 @@ CSS = (
     ".bpe-tokens .pb{font-family:monospace;font-size:0.85em}"
     ".bpe-tokens .m{color:#6b7280;font-size:0.75em}"
     ".bpe-tokens .d{outline:2px dashed #d62828;outline-offset:1px}"
+    ".bpe-tokens .nz{text-decoration:underline dotted #4b5563;text-underline-offset:3px}"
+    ".bpe-tokens .uk{font-family:monospace;font-size:0.85em;outline:2px dotted #b45309}"
+    ".bpe-tokens .ad{box-shadow:inset 0 -3px 0 #2f6fdb}"
     # One class per palette colour: a class costs the browser less than a style per box.
     + "".join(f".bpe-tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
 )
@@ -49,7 +58,90 @@ CSS = (
 
 def visible(text: str) -> str:
     """``text`` with spaces, tabs and newlines drawn as ``·``, ``→`` and ``↵`` (plain text)."""
-    return "".join(WHITESPACE.get(c, c) for c in text)
+    return text.translate(_VISIBLE)
+
+
+def _named(c: str) -> str | None:
+    name = INVISIBLE.get(c) or BIDI.get(c)
+    if name is None and (ord(c) < 32 or 127 <= ord(c) < 160):
+        name = f"U+{ord(c):04X}"
+    return f"⟨{name}⟩" if name else None
+
+
+_VISIBLE = str.maketrans(WHITESPACE)
+_NAMED = {ord(c): _named(c) for c in [*INVISIBLE, *BIDI, *map(chr, range(32)),
+                                      *map(chr, range(127, 160))]}
+# Whitespace wins over the names of control characters: a tab is drawn →, not ⟨U+0009⟩.
+_READABLE = {**_NAMED, **{ord(c): v for c, v in WHITESPACE.items()}}
+
+
+def readable(text: str, *, whitespace: bool = True) -> str:
+    """Plain text with whitespace made visible and invisible, bidi and control characters named.
+
+    >>> readable("a b\\u200b<\\x00>"), readable("a\\tb", whitespace=False)
+    ('a·b⟨ZWSP⟩<⟨U+0000⟩>', 'a⟨U+0009⟩b')
+    """
+    return text.translate(_READABLE if whitespace else _NAMED)
+
+
+# A run of bytes that are not a whole character, as bpe_core.show_bytes writes it: <E4 BD>.
+_HEX = re.compile(r"(<[0-9A-F]{2}(?: [0-9A-F]{2})*>)")
+
+
+def readable_token(token: str) -> str:
+    """A token's display text made readable as :func:`readable` does, except its runs of bytes
+    in hex, whose spaces separate bytes.
+
+    >>> readable_token(" <E4 BD>"), readable(" <E4 BD>")
+    ('·<E4 BD>', '·<E4·BD>')
+    """
+    parts = _HEX.split(token)
+    return "".join(p if k % 2 else readable(p) for k, p in enumerate(parts))
+
+
+class Box(NamedTuple):
+    """What a token's box shows (plain text), its style class, and a tooltip note."""
+
+    label: str
+    style: str = ""  # "pb" bytes of part of a character, "uk" unknown, "nz" rewritten text
+    note: str = ""
+
+
+def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
+    """The box of ``span`` in ``text``. The characters before ``claimed`` are shown by the
+    boxes before it already: a token on them is one more than the text has (Llama 2 reads a
+    space after a special token as two ``▁``).
+
+    >>> from bpe_core import TokenSpan as T
+    >>> box(T(5, " Hello", b" Hello", 0, 5), "Hello")  # a prefix space the tokenizer added
+    Box(label=' Hello', style='nz', note="rewritten before BPE: the text has 'Hello', the model reads '·Hello'")
+    >>> box(T(0, "[UNK]", b"", 3, 4), "hi 😀")
+    Box(label='[UNK]', style='uk', note="unknown: the vocabulary cannot spell '😀', so the model reads only [UNK]")
+    """
+    covered = text[span.start:span.end]
+    if span.partial:
+        return Box(show_bytes(span.bytes), "pb")
+    if not span.bytes and covered:  # [UNK]: the model keeps nothing of the text it replaced
+        return Box(span.token, "uk", f"unknown: the vocabulary cannot spell {readable(covered)!r}, "
+                                     f"so the model reads only {span.token}")
+    if span.bytes != covered.encode("utf-8", "surrogatepass"):  # NFKC, Lowercase, a prefix
+        return Box(span.token, "nz", f"rewritten before BPE: the text has {readable(covered)!r}, "
+                                     f"the model reads {readable_token(span.token)!r}")
+    if span.start < claimed:  # one character read as several tokens, or a space added
+        return Box(span.token, "nz", f"rewritten before BPE: the tokens before it cover "
+                                     f"{readable(covered)!r} already, and the model reads "
+                                     f"{readable_token(span.token)!r} once more")
+    return Box(covered or span.token)  # a bare </w> covers no characters
+
+
+def boxes(spans: Sequence[TokenSpan], text: str) -> list[Box]:
+    """The box of every span, in order (see :func:`box`)."""
+    out, claimed = [], 0
+    for span in spans:
+        out.append(box(span, text, claimed))
+        if out[-1].style != "nz":  # the box shows these characters of the text
+            claimed = max(claimed, span.end)
+    return out
 
 
 def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
@@ -84,39 +176,44 @@ def _text_html(text: str, show_whitespace: bool, *, in_box: bool = False) -> str
     return "".join(parts)
 
 
-def _label(span: TokenSpan, text: str) -> str:
-    """What a box shows: its slice of the text, or its bytes when it splits a character."""
-    if span.partial:
-        return show_bytes(span.bytes)
-    return text[span.start:span.end] or span.token  # a bare </w> covers no characters
+def _box_html(shown: Box, show_whitespace: bool) -> str:
+    """A box's label as HTML; runs of bytes in hex (of a token's own text) kept as they are."""
+    if not shown.style:  # the text itself
+        return _text_html(shown.label, show_whitespace, in_box=True)
+    parts = _HEX.split(shown.label)
+    return "".join(html.escape(p) if k % 2 else _text_html(p, show_whitespace, in_box=True)
+                   for k, p in enumerate(parts))
 
 
 def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool = True,
                 id_label: str = "id", details: Sequence[str] | None = None,
-                marked: Collection[int] = (), label: str = "text") -> str:
+                marked: Collection[int] = (), added: Collection[int] = (),
+                label: str = "text") -> str:
     """HTML for ``text`` cut into ``spans`` (as ``Tokenizer.spans`` gives them).
 
     Text between spans (what a whitespace pre-tokenizer drops) is shown plain, without a box.
     Each box has a tooltip with ``id_label`` and the id, the bytes in hex and the display text,
     plus the line ``details[k]`` when given, and carries its position ``k`` as ``data-i`` (for
-    pages that pick a token by clicking it). Boxes at the positions in ``marked`` are outlined
-    in red (say, where two encoders disagree). ``label="id"`` shows the ids instead of the text.
+    pages that pick a token by clicking it). A box shows what :func:`box` says, with its note
+    in the tooltip. Boxes at the positions in ``marked`` are outlined in red (say, where two
+    encoders disagree); those in ``added`` are underlined in blue (added tokens, matched whole
+    before BPE); special tokens are outlined in blue. ``label="id"`` shows the ids instead.
     """
     out, pos = [f"<style>{CSS}</style>"], 0
-    for k, (span, colour) in enumerate(zip(spans, _palette_indices(spans))):
+    for k, (span, colour, shown) in enumerate(zip(spans, _palette_indices(spans),
+                                                  boxes(spans, text))):
         if span.start > pos and label == "text":
             out.append(_text_html(text[pos:span.start], show_whitespace))
         pos = max(pos, span.end)
-        shown = _label(span, text) if label == "text" else str(span.id)
         hex_bytes = span.bytes.hex(" ").upper() or "none"
         tip = f"{id_label} {span.id} · bytes {hex_bytes} · {span.token!r}"
-        title = html.escape(tip + (f"\n{details[k]}" if details else ""))
-        kind = f"t c{colour}" + (" sp" if span.special else " pb" if span.partial else "")
-        kind += " d" if k in marked else ""
-        body = (html.escape(shown) if span.partial or label != "text"
-                else _text_html(shown, show_whitespace, in_box=True))
-        out.append(f'<span class="{kind}" title="{title}" '
-                   f'data-i="{k}">{body}</span>' + "<br>" * shown.count("\n"))
+        tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "") if line)
+        kind = " ".join(filter(None, (f"t c{colour}", "sp" if span.special else shown.style,
+                                      "ad" if k in added else "", "d" if k in marked else "")))
+        body = _box_html(shown, show_whitespace) if label == "text" else str(span.id)
+        lines = shown.label.count("\n") if label == "text" else 0
+        out.append(f'<span class="{kind}" title="{html.escape(tip)}" '
+                   f'data-i="{k}">{body}</span>' + "<br>" * lines)
     if pos < len(text) and label == "text":
         out.append(_text_html(text[pos:], show_whitespace))
     return '<div class="bpe-tokens">' + "".join(out) + "</div>"

@@ -18,9 +18,9 @@ from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
 from . import charts_languages as charts
 from . import languages as data
-from . import state
+from . import loaders, state
 from .colour import md_escape as md
-from .colour import tokens_html
+from .tokenize_data import coloured_html
 
 INTRO = """
 The same sentence costs a different number of tokens in each language. **Petrov et al. (2023)**
@@ -41,6 +41,7 @@ TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × langua
         ":material/show_chart: Vocabulary size", ":material/category: Vocabulary use",
         ":material/table: Table"]
 _CHART = {"config": {"displaylogo": False}}
+LOAD_KEY = "lang_load"
 
 
 @dataclass(frozen=True)
@@ -104,12 +105,16 @@ def controls(source: ParallelCorpus) -> Choice | None:
     session = list(state.tokenizers())
     active = state.active_tokenizer().name
     _keep("lang_tokenizers", names, [active] + [n for n in names if n != active][:3])
+    loaded = loaders.just_loaded(LOAD_KEY)
+    if loaded in names and loaded not in st.session_state.lang_tokenizers:
+        st.session_state.lang_tokenizers = st.session_state.lang_tokenizers + [loaded]
     codes = list(source.codes)
     _keep("lang_baseline", codes, "en" if "en" in codes else codes[0])
     left, mid, right = st.columns([5, 2, 3])
     chosen = left.multiselect("Tokenizers to compare", names, key="lang_tokenizers",
-                              help="This session's tokenizers (train or load more on the other "
-                                   "pages) and the reference encodings that could be fetched.")
+                              help="This session's tokenizers (train or load more below, or "
+                                   "on the other pages) and the reference encodings that could "
+                                   "be fetched.")
     mid.selectbox("Baseline language", codes, key="lang_baseline",
                   format_func=lambda c: source.language(c).name,
                   help="Premiums are tokens divided by this language's tokens.")
@@ -148,6 +153,13 @@ def train_panel(source: ParallelCorpus) -> None:
         if "lang_trained" in st.session_state:
             st.success(f"Added **{md(st.session_state.lang_trained)}** to the session and to the "
                        "comparison.", icon=":material/check_circle:")
+
+
+def load_panel() -> None:
+    """Load a model's tokenizer file here; it joins the comparison (see :func:`controls`)."""
+    with st.expander("Load a tokenizer: a model's tokenizer.json, a .tiktoken file…",
+                     icon=":material/upload_file:"):
+        loaders.load_panel(key=LOAD_KEY)
 
 
 def _train(source: ParallelCorpus) -> None:
@@ -236,7 +248,7 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
         st.markdown(f"**{md(source.language(code).name)}** · {len(spans)} tokens · "
                     f"{len(spans) / base_tokens:.2f}× · {len(sentence)} characters"
                     + (f" · {fallback} byte-fallback" if fallback else ""))
-        st.html(tokens_html(spans, sentence, show_whitespace=True))
+        st.html(coloured_html(tok, spans, sentence))
 
 
 def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
@@ -257,9 +269,11 @@ def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
                                         charts.script_colours(langs),
                                         baseline=source.language(choice.baseline).name),
                     key="lang_curve", **_CHART)
-    st.caption(f"**{md(choice.focus)}** at {len(merge_counts)} merge counts. With no merges a "
-               "byte-level tokenizer spends a token per UTF-8 byte, so the premium is the ratio "
-               "of bytes; watch which languages the merges then serve.")
+    start = ("a byte-level tokenizer spends a token per UTF-8 byte, so the premium is the "
+             "ratio of bytes" if tok.unit == "byte" else "a character-level tokenizer spends a "
+             "token per character (per byte for characters it lacks)")
+    st.caption(f"**{md(choice.focus)}** at {len(merge_counts)} merge counts. With no merges "
+               f"{start}; watch which languages the merges then serve.")
 
 
 def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:

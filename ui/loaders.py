@@ -8,6 +8,7 @@ becomes the active one; what does not gets a message saying why.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import streamlit as st
@@ -63,6 +64,38 @@ def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
             f"a {spec.label} needs {len(spec.files)} file(s) with different names: "
             f"{', '.join(what for what, _ in spec.files)}")
     tok = loads_files(dict(files), pretokenizer=pattern if spec.needs_pattern else None)
+    return tok.renamed(name or default_name(tok))
+
+
+def default_name(tok: bpe_core.Tokenizer) -> str:
+    """The name a loaded tokenizer gets when the user gives none: the file's name, with the
+    vocabulary size when the file has the name every Hugging Face model's file has.
+
+    >>> tok = bpe_core.train("hug", unit="byte", max_merges=0, name="tokenizer")
+    >>> default_name(tok), default_name(tok.renamed("llama"))
+    ('tokenizer (256 tokens)', 'llama')
+    """
+    if tok.name != "tokenizer":
+        return tok.name
+    n = tok.vocab_size
+    return f"tokenizer ({f'{n / 1000:.0f}k' if n >= 10_000 else f'{n:,}'} tokens)"
+
+
+@st.cache_resource(show_spinner="Reading the tokenizer file…", max_entries=4)
+def _read_cached(digest: str, fmt: str, pattern: str | None,
+                 _files: tuple[tuple[str, bytes], ...]) -> bpe_core.Tokenizer:
+    """``read_upload``, once per server process for the same files: a large file takes seconds
+    to read, and the sessions that load it share one tokenizer (it never changes)."""
+    return read_upload(fmt, list(_files), pattern=pattern)
+
+
+def read_cached(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None = None,
+                name: str | None = None) -> bpe_core.Tokenizer:
+    """``read_upload`` with its result kept for the next session that loads the same files."""
+    h = hashlib.blake2b(digest_size=16)
+    for file_name, data in files:
+        h.update(file_name.encode("utf-8", "surrogatepass") + b"\0%d\0" % len(data) + data)
+    tok = _read_cached(h.hexdigest(), fmt, pattern, tuple(files))
     return tok.renamed(name) if name else tok
 
 
@@ -121,7 +154,7 @@ def _upload_form(key: str) -> str | None:
         return None
     files = [(u.name, u.getvalue()) for u in uploads]
     try:
-        tok = read_upload(fmt, files, pattern=pattern, name=name.strip() or None)
+        tok = read_cached(fmt, files, pattern=pattern, name=name.strip() or None)
     except (bpe_core.TokenizerFileError, ValueError) as exc:
         st.error(f"Could not load {' + '.join(n for n, _ in files)}: {exc}")
         return None
@@ -140,6 +173,12 @@ def _fetch_form(key: str) -> str | None:
         st.error(message)
         return None
     return name
+
+
+def just_loaded(key: str) -> str | None:
+    """The name of the tokenizer the panel ``key`` loaded on the previous run, if it did (for a
+    page that draws its controls before the panel and wants to show the new tokenizer)."""
+    return st.session_state.get(f"{key}_loaded")
 
 
 def load_panel(*, key: str) -> None:

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bpe_core import MergeTree
+from bpe_core import MergeTree, Tokenizer
 
-from .colour import PALETTE
-from .tokenize_data import readable
+from .colour import PALETTE, readable_token
 
 LEAF_FILL = "#eef1f6"
 
@@ -35,7 +34,7 @@ class RecipeStep:
 
 def shown(token: str) -> str:
     """A token's text for a tree node: whitespace made visible; empty text said as such."""
-    return readable(token) or "(empty)"
+    return readable_token(token) or "(empty)"
 
 
 def _dot_string(text: str) -> str:
@@ -104,3 +103,60 @@ def depth(tree: MergeTree) -> int:
     if tree.rank is None:
         return 0
     return 1 + max(depth(tree.left), depth(tree.right))
+
+
+def why_no_tree(tok: Tokenizer, token_id: int) -> str:
+    """Why a token has no merge tree, in a sentence: what it is, and where it comes from.
+
+    >>> from bpe_core import train
+    >>> tok = train("hug", unit="byte", max_merges=0, special_tokens=["<|end|>"])
+    >>> why_no_tree(tok, tok.special_tokens["<|end|>"])
+    "'<|end|>' is a special token: a marker put in the vocabulary whole and found in the text before BPE runs. No merge builds it, so it has no merge tree."
+    """
+    kind, name = tok.kind(token_id), shown(tok.display(token_id))
+    nothing = "No merge builds it, so it has no merge tree."
+    if kind == "byte" and tok.unit == "char":
+        return (f"{name!r} is a byte-fallback token: a character the vocabulary lacks is spelled "
+                f"as its UTF-8 bytes, one such token per byte. {nothing}")
+    if kind == "vocab":
+        how = ("the tokenizer uses it only when a whole piece is exactly this token "
+               "(ignore_merges)" if tok.ignore_merges else "merging never produces it")
+        return f"{name!r} is in the vocabulary, but no merge makes it, so {how}. {nothing}"
+    what = {
+        "special": "a special token: a marker put in the vocabulary whole and found in the text "
+                   "before BPE runs",
+        "added": "an added token: the tokenizer finds it whole in the text before BPE runs",
+        "byte": "a base byte: byte-level BPE starts from the 256 bytes",
+        "char": "a base character: BPE starts from single characters",
+        "unk": "the unknown token: it stands for text the vocabulary cannot spell",
+        "eow": "the end-of-word marker: it closes every word before BPE runs",
+    }.get(kind, f"a {kind} token")
+    return f"{name!r} is {what}. {nothing}"
+
+
+def added_note(tok: Tokenizer, token_id: int) -> str | None:
+    """For an added or special token that merges also build, a sentence saying both; else None."""
+    kind = tok.kind(token_id)
+    if kind not in ("added", "special") or tok.merge_for(token_id) is None:
+        return None
+    what = "an added" if kind == "added" else "a special"
+    return (f"{shown(tok.display(token_id))!r} is {what} token, found whole in the text before "
+            "BPE runs; these merges build it too.")
+
+
+def summary(tree: MergeTree) -> str:
+    """A caption for a drawn tree: its size, and what its boxes show.
+
+    >>> from bpe_core import MergeTree as T
+    >>> summary(T(4, "lo", 0, 0, T(0, "l"), T(1, "o")))
+    '2 base symbols joined by 1 merge, 1 level deep. Each box shows its merge rank (#); the file records no pair counts.'
+    """
+    def plural(n: int, word: str) -> str:
+        return f"{n:,} {word}{'s' * (n != 1)}"
+
+    steps, levels = recipe(tree), depth(tree)
+    counted = any(s.count for s in steps)
+    return (f"{plural(len(tree.leaves()), 'base symbol')} joined by {plural(len(steps), 'merge')}, "
+            f"{plural(levels, 'level')} deep. Each box shows its merge rank (#)"
+            + (" and how often the pair was seen in training." if counted
+               else "; the file records no pair counts."))

@@ -20,15 +20,16 @@ from typing import Collection, Sequence
 
 import pandas as pd
 
-from bpe_core import Tokenizer, TokenSpan, show_bytes
+from bpe_core import Tokenizer, TokenSpan
 
-from .colour import BIDI, INVISIBLE, md_escape, tokens_html, visible
+from .colour import boxes, md_escape, readable, readable_token, tokens_html
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
 MAX_URL_BYTES = 1000
 
 KIND_NAMES = {"byte": "base byte", "char": "base character", "unk": "unknown character",
-              "eow": "end-of-word marker", "special": "special token"}
+              "eow": "end-of-word marker", "special": "special token", "added": "added token",
+              "vocab": "in the vocabulary, made by no merge"}
 
 
 @dataclass(frozen=True)
@@ -55,27 +56,16 @@ def text_counts(text: str, spans: Sequence[TokenSpan]) -> TextCounts:
                       len(text.split()))
 
 
-def readable(text: str, *, whitespace: bool = True) -> str:
-    """Plain text with whitespace made visible and invisible, bidi and control characters named.
-
-    >>> readable("a b\\u200b<\\x00>")
-    'a·b⟨ZWSP⟩<⟨U+0000⟩>'
-    """
-    out = []
-    for c in visible(text) if whitespace else text:
-        name = INVISIBLE.get(c) or BIDI.get(c)
-        if name is None and (ord(c) < 32 or 127 <= ord(c) < 160):
-            name = f"U+{ord(c):04X}"
-        out.append(f"⟨{name}⟩" if name else c)
-    return "".join(out)
-
-
 def how_made(tok: Tokenizer, token_id: int) -> str:
     """Where a token comes from, in words: ``merge #3: 'l' + 'o'`` or ``base byte``."""
     m = tok.merge_for(token_id)
+    kind = tok.kind(token_id)
     if m is None:
-        return KIND_NAMES.get(tok.kind(token_id), tok.kind(token_id))
-    return f"merge #{m.rank}: {readable(m.left)!r} + {readable(m.right)!r}"
+        if kind == "byte" and tok.unit == "char":
+            return "byte fallback"  # a <0xNN> token: a character the vocabulary lacks, in bytes
+        return KIND_NAMES.get(kind, kind)
+    made = f"merge #{m.rank}: {readable_token(m.left)!r} + {readable_token(m.right)!r}"
+    return f"{KIND_NAMES[kind]}, also made by {made}" if kind in ("added", "special") else made
 
 
 def tooltip(tok: Tokenizer, token_id: int) -> str:
@@ -91,7 +81,7 @@ def details(tok: Tokenizer, span: TokenSpan, text: str) -> str:
     """A box's tooltip line: how its token was learned, and for a token holding part of a
     character, which character (named, since it may be invisible)."""
     line = tooltip(tok, span.id)
-    if span.partial:
+    if span.partial and span.end > span.start:
         c = text[span.start]
         line += f"; part of {readable(c)!r} (U+{ord(c):04X}, {len(c.encode('utf-8'))} bytes)"
     return line
@@ -101,8 +91,27 @@ def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
                   show_whitespace: bool = True, marked: Collection[int] = (),
                   label: str = "text") -> str:
     """The colouring HTML with this page's tooltips (merge rank, pair count, split characters)."""
+    added = [k for k, s in enumerate(spans) if tok.kind(s.id) == "added"]
     return tokens_html(spans, text, show_whitespace=show_whitespace,
-                       details=[details(tok, s, text) for s in spans], marked=marked, label=label)
+                       details=[details(tok, s, text) for s in spans], marked=marked,
+                       added=added, label=label)
+
+
+#: What each box style means, in the order the legend lists them.
+LEGEND = {"sp": "blue frame: a special token", "ad": "blue underline: an added token, "
+          "found whole before BPE runs", "nz": "dotted underline: what the model reads where "
+          "the text differs (normalized, or a space the tokenizer adds)",
+          "pb": "<hex>: bytes of part of a character", "uk": "dotted frame: text the "
+          "vocabulary cannot spell, read as the unknown token"}
+
+
+def legend(tok: Tokenizer, spans: Sequence[TokenSpan], text: str) -> str:
+    """The meaning of the box styles that ``spans`` use, as one line ("" when none does)."""
+    used = {b.style for b in boxes(spans, text)}
+    used |= {"sp"} if any(s.special for s in spans) else set()
+    used |= {"ad"} if any(tok.kind(s.id) == "added" for s in spans) else set()
+    line = " · ".join(v for k, v in LEGEND.items() if k in used)
+    return line[:1].upper() + line[1:]
 
 
 def merge_step_note(tok: Tokenizer, k: int) -> str:
@@ -114,19 +123,16 @@ def merge_step_note(tok: Tokenizer, k: int) -> str:
         return (f"#{r} {token_text(tok, m.left_id)!r} + {token_text(tok, m.right_id)!r} → "
                 f"{token_text(tok, m.token_id)!r}")
 
-    if k == 0:
-        return f"No merges: base symbols only. The first merge is {merge(0)}."
     if k == n:
         return f"All {n:,} merges, the last being {merge(n - 1)}."
-    return f"Merges #0–#{k - 1}, the last being {merge(k - 1)}; next would be {merge(k)}."
-
-
-def box_label(span: TokenSpan, text: str) -> str:
-    """What a token's box shows, as plain text: its characters (whitespace made visible), or
-    its bytes in hex when it holds only part of a character."""
-    if span.partial:
-        return show_bytes(span.bytes)
-    return readable(text[span.start:span.end]) or span.token
+    if k == 0:
+        note = f"No merges: base symbols only. The first merge is {merge(0)}."
+    else:
+        note = f"Merges #0–#{k - 1}, the last being {merge(k - 1)}; next would be {merge(k)}."
+    if tok.ignore_merges:
+        note += (" Below all merges every piece is merged up from its symbols: the look-up of "
+                 "whole pieces (ignore_merges) needs the full vocabulary.")
+    return note
 
 
 def token_table(tok: Tokenizer, spans: Sequence[TokenSpan], text: str) -> pd.DataFrame:
@@ -134,7 +140,8 @@ def token_table(tok: Tokenizer, spans: Sequence[TokenSpan], text: str) -> pd.Dat
     return pd.DataFrame({
         "#": range(len(spans)),
         "id": [s.id for s in spans],
-        "token": [box_label(s, text) for s in spans],
+        "token": [readable_token(b.label) if b.style else readable(b.label)
+                  for b in boxes(spans, text)],
         "bytes": [s.bytes.hex(" ").upper() for s in spans],
         "characters": [f"{s.start}–{s.end}" for s in spans],
         "how it was made": [how_made(tok, s.id) for s in spans],
@@ -157,7 +164,7 @@ def occurrences(spans: Sequence[TokenSpan]) -> dict[int, tuple[int, int]]:
 
 def token_text(tok: Tokenizer, token_id: int) -> str:
     """A token's display text with whitespace made visible and invisible characters named."""
-    return readable(tok.display(token_id))
+    return readable_token(tok.display(token_id))
 
 
 def choice_label(tok: Tokenizer, token_id: int) -> str:

@@ -13,10 +13,10 @@ import streamlit as st
 from bpe_core import Tokenizer, TokenSpan
 
 from . import loaders, state, tokenize_browser
-from .merge_tree import depth, recipe, recipe_table, tree_dot
+from .merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
 from .sidebar import describe
-from .tokenize_data import (TextCounts, choice_label, coloured_html, differences, md_literal,
-                            merge_step_note, occurrences, text_counts, token_table, tooltip,
+from .tokenize_data import (TextCounts, choice_label, coloured_html, differences, legend,
+                            md_literal, merge_step_note, occurrences, text_counts, token_table,
                             url_params)
 from .tokenize_presets import presets
 
@@ -135,8 +135,10 @@ def input_panel(tok: Tokenizer) -> Options:
                       persist_state="session",
                       help="How the learned merges are applied to new text. Rank priority is "
                            "what tiktoken and Hugging Face do; replaying the merges in training "
-                           "order gives the same tokens; longest match is a different algorithm "
-                           "that some tutorials describe. Differences are outlined in red.")
+                           "order gives the same tokens for a tokenizer trained here (a file "
+                           "converted from SentencePiece may differ); longest match is a "
+                           "different algorithm that some tutorials describe. Differences are "
+                           "outlined in red.")
     return Options(text, show_ws, upto, view or VIEWS[0], method)
 
 
@@ -156,10 +158,14 @@ def method_note(tok: Tokenizer, opts: Options, spans: list[TokenSpan]) -> set[in
     _, marked = differences(spans_of(tok, opts, method="rank"), spans)
     name = METHODS[opts.method].split(" (")[0].lower()
     if marked:
-        st.caption(f"{name.capitalize()} gives {len(marked):,} token(s) that rank priority does "
-                   f"not (outlined in red).")
+        note = (f"{name.capitalize()} gives {len(marked):,} token(s) that rank priority does "
+                f"not (outlined in red).")
     else:
-        st.caption(f"{name.capitalize()} gives exactly the tokens of rank priority here.")
+        note = f"{name.capitalize()} gives exactly the tokens of rank priority here."
+    if tok.ignore_merges and opts.upto is None:
+        note += (" Rank priority here first looks a piece up whole when it is a token "
+                 "(ignore_merges); this encoder never does, and builds every piece from merges.")
+    st.caption(note)
     return marked
 
 
@@ -190,8 +196,10 @@ def output_panel(tok: Tokenizer, opts: Options) -> list[TokenSpan]:
         html = coloured_html(tok, spans, opts.text, show_whitespace=opts.show_whitespace,
                              marked=marked, label=label)
         st.html(f'<div class="{tokenize_browser.PICK_CLASS}">{html}</div>')
+        styles = legend(tok, spans, opts.text)
         st.caption("Hover a token for its id, bytes and how it was learned; click one to see "
-                   "its merge tree below. Neighbouring tokens never share a colour.")
+                   "its merge tree below. Neighbouring tokens never share a colour."
+                   + (f"  \n{md_literal(styles)}." if styles else ""))
     return spans
 
 
@@ -222,14 +230,12 @@ def explain_panel(tok: Tokenizer, spans: list[TokenSpan], text: str) -> None:
                 f"{span.start}–{span.end}")
     tree = tok.merge_tree(token_id)
     if tree.rank is None:
-        st.caption(f"{tooltip(tok, token_id).capitalize()}: nothing was merged to make it.")
+        st.caption(why_no_tree(tok, token_id))
         return
-    steps = recipe(tree)
-    st.caption(f"{len(tree.leaves())} base symbols joined by {len(steps)} merges, "
-               f"{depth(tree)} levels deep. Each box shows its merge rank (#) and how often "
-               "the pair was seen in training.")
+    note = added_note(tok, token_id)
+    st.caption(f"{note} {summary(tree)}" if note else summary(tree))
     st.graphviz_chart(tree_dot(tree))
-    st.dataframe(recipe_table(steps), hide_index=True)
+    st.dataframe(recipe_table(recipe(tree)), hide_index=True)
 
 
 # --- comparing tokenizers ------------------------------------------------------------------

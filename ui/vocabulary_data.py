@@ -23,7 +23,7 @@ from bpe_core import Tokenizer
 from bpe_core.analysis.vocabulary import TokenRow, VocabDiff, matches, vocabulary
 
 from .charts import BLUE, GREY, length_histogram
-from .tokenize_data import readable
+from .colour import readable_token
 
 #: How the table can be ordered: label -> (column, ascending). Missing values always go last.
 ORDERS = {
@@ -42,7 +42,9 @@ def vocabulary_frame(tok: Tokenizer) -> pd.DataFrame:
     df = pd.DataFrame.from_records(vocabulary(tok), columns=TokenRow._fields)
     for column in _NULLABLE:  # integers with gaps (base symbols have no rank), not floats
         df[column] = df[column].astype("Int64")
-    df.insert(2, "shown", [readable(t) for t in df["token"]])
+    if not (df["count"] > 0).any():  # a file made elsewhere records no counts: unknown, not 0
+        df["count"] = pd.Series(pd.NA, index=df.index, dtype="Int64")
+    df.insert(2, "shown", [readable_token(t) for t in df["token"]])
     return df
 
 
@@ -51,6 +53,11 @@ def with_frequencies(df: pd.DataFrame, frequencies: Mapping[int, int]) -> pd.Dat
     out = df.copy()
     out["frequency"] = out["id"].map(lambda i: frequencies.get(i, 0)).astype("int64")
     return out
+
+
+def orders(df: pd.DataFrame) -> list[str]:
+    """The orders that make sense for this table: by count only when counts were recorded."""
+    return [o for o in ORDERS if ORDERS[o][0] != "count" or df["count"].notna().any()]
 
 
 def select(df: pd.DataFrame, *, query: str = "", use_regex: bool = False,
@@ -88,14 +95,17 @@ def default_token(tok: Tokenizer) -> int:
     >>> [m.token for m in tok.merges], tok.display(default_token(tok))
     (['ug', 'hug', 'pug', 'hugs'], 'hug')
     """
-    uses = Counter()
-    for m in tok.merges:
-        uses[m.left_id] += 1
-        uses[m.right_id] += 1
-    deep = [m for m in tok.merges if tok.merge_for(m.left_id) or tok.merge_for(m.right_id)]
-    if not deep:
-        return tok.merges[-1].token_id if tok.merges else tok.n_base - 1
-    return max(deep, key=lambda m: (uses[m.token_id], m.rank)).token_id
+    merges = tok.merges
+    if not merges:
+        return tok.n_base - 1
+    # Read off the id arrays: a loaded vocabulary has some 500,000 merges, too many to make a
+    # record of each (seconds) on a page that is waiting.
+    uses = Counter(merges.left)
+    uses.update(merges.right)
+    made = set(merges.result)
+    deep = [(uses[t], r, t) for r, (a, b, t) in enumerate(merges.triples())
+            if a in made or b in made]
+    return max(deep)[2] if deep else merges.result[-1]
 
 
 def script_options(df: pd.DataFrame) -> list[str]:
@@ -108,7 +118,7 @@ def diff_frame(entries: Iterable, *, side: str = "both") -> pd.DataFrame:
     tokenizer's id and rank only."""
     keep = {"a": ("id_a", "rank_a"), "b": ("id_b", "rank_b"),
             "both": ("id_a", "rank_a", "id_b", "rank_b")}[side]
-    rows = [{"token": readable(e.token), "bytes": e.hex, **{k: getattr(e, k) for k in keep}}
+    rows = [{"token": readable_token(e.token), "bytes": e.hex, **{k: getattr(e, k) for k in keep}}
             for e in entries]
     df = pd.DataFrame(rows, columns=["token", "bytes", *keep])
     return df.astype({k: "Int64" for k in keep})
@@ -133,11 +143,11 @@ def diff_summary(d: VocabDiff) -> str:
 def length_figure(df: pd.DataFrame, unit: str = "bytes") -> go.Figure:
     """How many tokens have each length (``unit`` "bytes" or "characters"), base vs learned.
 
-    Special tokens are left out (they are added, not built), and so are tokens that are not
-    valid UTF-8 when counting characters.
+    Special and other added tokens are left out (they are added, not built), and so are tokens
+    that are not valid UTF-8 when counting characters.
     """
     column = "n_bytes" if unit == "bytes" else "chars"
-    rows = df[(df["kind"] != "special") & df[column].notna()]
+    rows = df[~df["kind"].isin(["special", "added"]) & df[column].notna()]
     kinds = ["learned" if k == "merge" else "base" for k in rows["kind"]]
     return length_histogram(dict(zip(rows["id"], zip(rows[column].astype(int), kinds))), unit)
 

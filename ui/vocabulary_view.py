@@ -19,13 +19,16 @@ from bpe_core.analysis.vocabulary import (VocabDiff, VocabularySearchError, buil
                                           token_frequencies)
 
 from . import loaders, state
-from .merge_tree import depth, recipe, tree_dot
+from .merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from .state import SessionCorpus
-from .tokenize_data import KIND_NAMES, md_literal
-from .vocabulary_data import (ORDERS, allocation_figure, count_figure, default_token, diff_frame,
-                              diff_summary, length_figure, script_options, select, vocabulary_frame,
-                              with_frequencies)
+from .tokenize_data import how_made, md_literal
+from .vocabulary_data import (allocation_figure, count_figure, default_token, diff_frame,
+                              diff_summary, length_figure, orders, script_options, select,
+                              vocabulary_frame, with_frequencies)
 
+#: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
+#: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.
+MAX_ROWS = 10_000
 TOKEN_KEY = "vocab_token"  # the selected token's id (the number input's key)
 TABLE_KEY = "vocab_table"
 TAB_KEY = "vocab_tab"
@@ -107,10 +110,18 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
     cols = st.columns(6)
     unused = int((df["frequency"] == 0).sum())
     cols[0].metric("Tokens", f"{tok.vocab_size:,}")
-    cols[1].metric("Base symbols", f"{tok.n_base:,}", help="Bytes or characters, plus [UNK] "
-                   "or </w> where the tokenizer has them")
+    kinds = df["kind"].value_counts()
+    base = int(kinds.reindex(["byte", "char", "unk", "eow"]).fillna(0).sum())
+    cols[1].metric("Base symbols", f"{base:,}", help="Bytes or characters (byte fallback's "
+                   "<0xNN> too), plus [UNK] or </w> where the tokenizer has them")
     cols[2].metric("Merges learned", f"{len(tok.merges):,}")
-    cols[3].metric("Special tokens", f"{len(tok.special_tokens):,}")
+    added = int(kinds.get("added", 0))
+    if added:
+        cols[3].metric("Special + added", f"{int(kinds.get('special', 0)):,} + {added:,}",
+                       help="Special tokens (markers such as <s>) and other added tokens: both "
+                            "are found whole in the text before BPE runs")
+    else:
+        cols[3].metric("Special tokens", f"{int(kinds.get('special', 0)):,}")
     cols[4].metric("Not valid UTF-8", f"{int((~df['utf8']).sum()):,}",
                    help="Tokens holding part of a character; see the “Byte fragments” tab")
     cols[5].metric("Unused in corpus", f"{unused:,}",
@@ -118,6 +129,11 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
 
 
 # --- browsing -------------------------------------------------------------------------------
+
+
+def _columns(df: pd.DataFrame, names) -> list[str]:
+    """``names`` without the count column when the tokenizer recorded no counts (a file)."""
+    return [c for c in names if c != "count" or df["count"].notna().any()]
 
 
 def _pick_row(ids: list[int]) -> None:
@@ -139,7 +155,10 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
     a, b, c = st.columns([1, 1, 2])
     use_regex = a.toggle("Regular expression", key="vocab_regex", **KEEP)
     ignore_case = b.toggle("Ignore case", key="vocab_case", **KEEP)
-    order = c.selectbox("Order", list(ORDERS), key="vocab_order", **KEEP,
+    offered = orders(df)
+    if st.session_state.get("vocab_order") not in offered:  # kept from a tokenizer with counts
+        st.session_state.vocab_order = offered[0]
+    order = c.selectbox("Order", offered, key="vocab_order", **KEEP,
                         label_visibility="collapsed", format_func=lambda o: f"Order: {o}")
     try:
         view = select(df, query=query, use_regex=use_regex, ignore_case=ignore_case,
@@ -147,10 +166,13 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
     except VocabularySearchError as exc:
         st.error(str(exc))
         return
-    st.caption(f"{len(view):,} of {len(df):,} tokens. Click a column header to sort, a row to "
-               "see how that token was built.")
-    ids = view["id"].tolist()
-    st.dataframe(view, hide_index=True, height=420, column_order=list(COLUMNS),
+    listed = view.head(MAX_ROWS)
+    more = (f"; the table lists the first {MAX_ROWS:,} in this order (search, filter or change "
+            "the order to reach the others)" if len(view) > MAX_ROWS else "")
+    st.caption(f"{len(view):,} of {len(df):,} tokens{more}. Click a column header to sort, a row "
+               "to see how that token was built.")
+    ids = listed["id"].tolist()
+    st.dataframe(listed, hide_index=True, height=420, column_order=_columns(df, COLUMNS),
                  column_config=COLUMNS, key=TABLE_KEY, on_select=partial(_pick_row, ids),
                  selection_mode="single-row", placeholder="—")
 
@@ -172,8 +194,9 @@ def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
                    "gaps between ids.")
         return
     row = df.loc[df["id"] == token_id].iloc[0]
-    rank = f" · merge #{row['rank']:,}, pair seen {row['count']:,}× when learned" \
-        if pd.notna(row["rank"]) else f" · {KIND_NAMES.get(row['kind'], row['kind'])}"
+    rank = f" · {how_made(tok, token_id)}"
+    if pd.notna(row["count"]):  # files made elsewhere record no counts
+        rank += f", pair seen {row['count']:,}× when learned"
     st.markdown(f"### {inline_code(row['shown'])}")
     st.caption(f"id {token_id} · bytes {row['hex'] or '—'} · script {row['script']}{rank} · "
                f"{row['frequency']:,} occurrences in the active corpus")
@@ -186,26 +209,28 @@ def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
 
 
 def _merges_frame(merges: list[Merge], shown: pd.Series) -> pd.DataFrame:
-    """Merges as a table of readable tokens (looked up in the table, not rebuilt)."""
-    return pd.DataFrame({
+    """Merges as a table of readable tokens (looked up in the table, not rebuilt); the count
+    column only when the tokenizer recorded counts."""
+    df = pd.DataFrame({
         "rank": [m.rank for m in merges], "id": [m.token_id for m in merges],
         "token": shown.loc[[m.token_id for m in merges]].to_list(),
         "left": shown.loc[[m.left_id for m in merges]].to_list(),
         "right": shown.loc[[m.right_id for m in merges]].to_list(),
         "count": [m.count for m in merges]})
+    return df if df["count"].any() else df.drop(columns="count")
 
 
 def _merge_tree(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
     st.markdown("**How it was built**")
     tree = tok.merge_tree(token_id)
     if tree.rank is None:
-        st.caption("A base symbol or special token: nothing was merged to make it.")
+        st.caption(why_no_tree(tok, token_id))
         return
     steps = recipe(tree)
-    st.caption(f"{len(tree.leaves())} base symbols, {len(steps)} merges, {depth(tree)} levels. "
-               "Boxes show the merge rank (#) and the pair's count when it was learned.")
+    note = added_note(tok, token_id)
+    st.caption(f"{note} {summary(tree)}" if note else summary(tree))
     st.graphviz_chart(tree_dot(tree))
-    with st.expander(f"The {len(steps)} merges in training order"):
+    with st.expander(f"The {len(steps)} merge{'s' * (len(steps) != 1)} in training order"):
         st.dataframe(_merges_frame([tok.merges[s.rank] for s in steps], shown), hide_index=True)
 
 
@@ -236,12 +261,17 @@ def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
     st.caption("Common: spaces, digits, punctuation, symbols and emoji · bytes: tokens that are "
                "only part of a character · marker: special tokens, [UNK] and </w>.")
     st.markdown("**Count when learned against merge rank**")
+    if not (df["count"] > 0).any():
+        st.info("This tokenizer's file records the order of its merges but not how often each "
+                "pair occurred in training (tokenizer.json and .tiktoken files keep no counts), "
+                "so there is no curve to draw. Train a tokenizer here to see one.")
+        return
     st.plotly_chart(counts, key="vocab_counts")
     st.caption("Each merge joins the most frequent pair left, so counts fall with rank: late "
                "merges serve rarer and rarer text.")
 
 
-def render_fragments(df: pd.DataFrame) -> None:
+def render_fragments(tok: Tokenizer, df: pd.DataFrame) -> None:
     fragments = select(df[~df["utf8"]], order="most frequent in the corpus")
     if fragments.empty:
         st.info("Every token here is valid UTF-8 on its own: the vocabulary never splits a "
@@ -249,11 +279,14 @@ def render_fragments(df: pd.DataFrame) -> None:
         return
     st.caption(f"{len(fragments):,} tokens hold part of a multi-byte character, so they mean "
                "nothing alone: they decode only next to the tokens that complete the character "
-               "(é is the bytes C3 A9; C3 alone is a fragment). Byte-level BPE has them by design. "
-               "Most frequent in the active corpus first.")
+               "(é is the bytes C3 A9; C3 alone is a fragment). "
+               + ("Byte-level BPE has them by design. " if tok.unit == "byte" else
+                  "Here they are byte-fallback tokens: a character the vocabulary lacks is "
+                  "spelled as its UTF-8 bytes. ")
+               + "Most frequent in the active corpus first.")
     st.dataframe(fragments, hide_index=True, height=360, column_config=COLUMNS, placeholder="—",
-                 column_order=["id", "shown", "hex", "n_bytes", "kind", "rank", "count",
-                               "frequency"])
+                 column_order=_columns(df, ["id", "shown", "hex", "n_bytes", "kind", "rank",
+                                            "count", "frequency"]))
 
 
 # --- comparing two tokenizers ---------------------------------------------------------------

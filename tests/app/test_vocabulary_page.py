@@ -161,8 +161,9 @@ def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None
     at = open_page(tok)
     u = next(i for i in range(tok.vocab_size) if tok.display(i) == "u")
     at.number_input(key=TOKEN_KEY).set_value(u).run()
-    assert not at.get("graphviz_chart")  # a base symbol has no tree
-    assert any("nothing was merged" in c.value for c in at.caption)
+    assert not at.get("graphviz_chart")  # a base symbol has no tree, and the page says why
+    assert any("'u' is a base character" in c.value and "no merge tree" in c.value
+               for c in at.caption)
 
     def built() -> list[str]:
         return next(list(d.value["token"]) for d in at.dataframe

@@ -34,11 +34,13 @@ def open_tab(page: Page, name: str) -> None:
 
 
 def upload(page: Page, files: list[tuple[str, bytes, str]]) -> None:
-    dropzone = page.locator('[data-testid="stFileUploaderDropzone"]')
+    # The corpus's uploader (the page has another, for tokenizer files).
+    uploader = page.locator('[class*="st-key-lang_upload_"]')
+    dropzone = uploader.locator('[data-testid="stFileUploaderDropzone"]')
     if not dropzone.is_visible():
         page.locator('[data-testid="stExpander"] summary', has_text="Parallel corpus").click()
     expect(dropzone).to_be_visible()
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+    uploader.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         [{"name": n, "buffer": b, "mimeType": m} for n, b, m in files])
     wait_for_app(page)
     assert_no_exception(page)

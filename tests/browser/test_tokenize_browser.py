@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 import bpe_core
 from tests.browser.conftest import assert_no_exception, choose, wait_for_app
-from ui import merge_tree
+from ui import loaders, merge_tree
 from ui.samples import samples
 from ui.state import DEFAULT_SETTINGS
 from ui.tokenize_presets import presets
@@ -42,6 +42,40 @@ def tokens_metric(page: Page):
         '[data-testid="stMetricValue"]')
 
 
+def enter_text(page: Page, text: str) -> None:
+    """Put ``text`` in the text area and send it, as Ctrl+Enter does."""
+    area = text_area(page)
+    area.fill(text)
+    area.press("Control+Enter")
+    wait_for_app(page)
+
+
+def load_file(page: Page, fmt: str, name: str, data: bytes, *, named: str) -> None:
+    """Load a tokenizer file through the Tokenize page's panel (``fmt`` a key of
+    ``loaders.FORMATS`` with one file) and see it loaded under a name holding ``named``."""
+    page.get_by_text("Load a tokenizer").click()
+    choose(page, "Format", loaders.FORMATS[fmt].label)
+    page.locator(f'.st-key-tok_load_{fmt}_0 input[type="file"]').set_input_files(
+        files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}])
+    wait_for_app(page)
+    page.get_by_role("button", name="Load", exact=True).click()
+    wait_for_app(page)
+    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(
+        named, timeout=SLOW)
+
+
+def expect_merge_tree(page: Page, tree: bpe_core.MergeTree) -> None:
+    """Wait until the page draws ``tree``: the same node labels as its DOT, in any order."""
+    labels = re.findall(r'label="((?:[^"\\]|\\.)*)"', merge_tree.tree_dot(tree))
+    expected = [line.replace("\\\\", "\\") for label in labels for line in label.split("\\n")]
+    texts = page.locator('[data-testid="stGraphVizChart"] svg g.node text')
+    expect(texts).to_have_count(len(expected), timeout=SLOW)
+    page.wait_for_function(  # the same node labels, in whatever order Graphviz drew them
+        "want => JSON.stringify([...document.querySelectorAll("
+        "'[data-testid=stGraphVizChart] svg g.node text')].map(t => t.textContent).sort()) "
+        "=== JSON.stringify(want)", arg=sorted(expected), timeout=SLOW)
+
+
 def test_typing_recolours_without_pressing_enter(page: Page, app_url: str, default_tok,
                                                  screenshot_dir) -> None:
     open_tokenize(page, app_url)
@@ -67,10 +101,7 @@ def test_hostile_text_is_shown_not_executed(page: Page, app_url: str, screenshot
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     open_tokenize(page, app_url)
     hostile = presets()["Tricky: HTML, markdown, invisible characters"]
-    area = text_area(page)
-    area.fill(hostile)
-    area.press("Control+Enter")
-    wait_for_app(page)
+    enter_text(page, hostile)
     out = page.locator(".bpe-pick")
     expect(out).to_contain_text("<script>alert('hi')</script>", timeout=SLOW)
     expect(out).to_contain_text("<img·src=x·onerror=alert(1)>")  # spaces shown as ·
@@ -102,15 +133,7 @@ def test_clicking_a_token_draws_its_merge_tree(page: Page, app_url: str, default
     page.locator(f'{BOXES}[data-i="{k}"]').click()
     expect(picker).to_have_value(re.compile(rf"\(id {spans[k].id}\)$"), timeout=SLOW)
     wait_for_app(page)
-    tree = default_tok.merge_tree(spans[k].id)
-    labels = re.findall(r'label="((?:[^"\\]|\\.)*)"', merge_tree.tree_dot(tree))
-    expected = [line.replace("\\\\", "\\") for label in labels for line in label.split("\\n")]
-    texts = page.locator('[data-testid="stGraphVizChart"] svg g.node text')
-    expect(texts).to_have_count(len(expected), timeout=SLOW)
-    page.wait_for_function(  # the same node labels, in whatever order Graphviz drew them
-        "want => JSON.stringify([...document.querySelectorAll("
-        "'[data-testid=stGraphVizChart] svg g.node text')].map(t => t.textContent).sort()) "
-        "=== JSON.stringify(want)", arg=sorted(expected), timeout=SLOW)
+    expect_merge_tree(page, default_tok.merge_tree(spans[k].id))
     assert_no_exception(page)
     page.screenshot(path=screenshot_dir / "tokenize-merge-tree.png", full_page=True)
 
@@ -118,10 +141,7 @@ def test_clicking_a_token_draws_its_merge_tree(page: Page, app_url: str, default
 def test_the_address_carries_text_and_tokenizer(page: Page, app_url: str) -> None:
     open_tokenize(page, app_url, "?text=" + quote("héllo wörld 👋"))
     expect(text_area(page)).to_have_value("héllo wörld 👋", timeout=SLOW)
-    area = text_area(page)
-    area.fill("low lower")
-    area.press("Control+Enter")
-    wait_for_app(page)
+    enter_text(page, "low lower")
     expect(page).to_have_url(re.compile(r"[?&]text=low(\+|%20)lower"), timeout=SLOW)
     expect(page).to_have_url(re.compile(r"[?&]tokenizer="), timeout=SLOW)
 
@@ -143,20 +163,9 @@ def test_an_uploaded_tiktoken_file_encodes_like_tiktoken(page: Page, app_url: st
     rank_file = b"".join(base64.b64encode(t) + b" %d\n" % r
                          for t, r in sorted(ranks.items(), key=lambda kv: kv[1]))
     open_tokenize(page, app_url)
-    page.get_by_text("Load a tokenizer").click()
-    choose(page, "Format", ".tiktoken rank file")
-    page.locator('.st-key-tok_load_tiktoken_0 input[type="file"]').set_input_files(
-        files=[{"name": "made.tiktoken", "mimeType": "text/plain", "buffer": rank_file}])
-    wait_for_app(page)
-    page.get_by_role("button", name="Load", exact=True).click()
-    wait_for_app(page)
-    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(
-        "made", timeout=SLOW)
+    load_file(page, "tiktoken", "made.tiktoken", rank_file, named="made")
     text = "The lowest price: 12345 — naïve café, 你好! 😀"
-    area = text_area(page)
-    area.fill(text)
-    area.press("Control+Enter")
-    wait_for_app(page)
+    enter_text(page, text)
     page.get_by_role("radiogroup", name="View").get_by_role("radio", name="Ids").click()
     wait_for_app(page)
     enc = tiktoken.Encoding("made", pat_str=CL100K_PATTERN, mergeable_ranks=ranks,

@@ -1,0 +1,192 @@
+"""The pages with a model's tokenizer.json loaded through them, run headless with AppTest: the
+files have the shapes of Llama 2 (normalizer, byte fallback), Llama 3 (ids out of merge order,
+ignore_merges, a BOS template), an NFKC model and a model without byte fallback; the
+``tokenizers`` library says which ids are right."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import bpe_core
+from bpe_core.analysis.premium import count_tokens
+from tests.app.test_languages_page import open_page as open_languages
+from tests.app.test_tokenize_page import active, metric, open_page, token_html, type_text
+from tests.app.test_vocabulary_page import open_page as open_vocabulary
+from tests.model_files import hf, llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
+from ui import merge_tree, vocabulary_view
+from ui.samples import parallel_sample
+from ui.vocabulary_view import TAB_KEY, TABS, TOKEN_KEY
+
+BOX = re.compile(r'<span class="(t [^"]*)" title="([^"]*)" data-i="\d+">'
+                 r'((?:[^<]|<span class="m">[^<]*</span>)*)</span>')
+
+
+def load(at: AppTest, data: bytes, *, key: str = "tok_load") -> str:
+    """Upload ``data`` as a Hugging Face tokenizer.json in the load panel ``key``; its name."""
+    at.selectbox(key=f"{key}_format").set_value("hf").run()
+    at.file_uploader(key=f"{key}_hf_0").upload("tokenizer.json", data, "application/json").run()
+    at.button(key=f"{key}_load").click().run()
+    assert not at.exception and not at.error
+    return at.session_state["tokenizer"]
+
+
+def shown_boxes(at: AppTest) -> list[tuple[str, str, str]]:
+    """(classes, tooltip, text shown) of every token box of the main output."""
+    return [(cls, html_lib.unescape(tip), html_lib.unescape(re.sub(r"<[^>]+>", "", body)))
+            for cls, tip, body in BOX.findall(token_html(at))]
+
+
+def ids_shown(at: AppTest) -> list[int]:
+    at.button_group(key="tok_view").set_value("Ids").run()
+    ids = [int(i) for i in re.findall(r'data-i="\d+">(\d+)</span>', token_html(at))]
+    at.button_group(key="tok_view").set_value("Coloured text").run()
+    return ids
+
+
+def captions(at: AppTest) -> str:
+    """Every caption, Markdown escapes taken out."""
+    return "\n".join(c.value for c in at.caption).replace("\\", "")
+
+
+def use_merges(at: AppTest, k: int) -> AppTest:
+    """Slide the merge slider to ``k`` (found afresh: an element of an older run is stale)."""
+    next(s for s in at.slider if s.key.startswith("tok_upto")).set_value(k).run()
+    assert not at.exception
+    return at
+
+
+def pick(at: AppTest, token_id: int) -> AppTest:
+    at.selectbox(key="tok_pick").set_value(token_id).run()
+    assert not at.exception
+    return at
+
+
+def test_a_llama2_file_shows_prefix_space_byte_fallback_special_and_trees() -> None:
+    at = open_page()
+    data = llama2_file()
+    name = load(at, data)
+    assert name.startswith("tokenizer (")  # the file's name is every model's: its size too
+    assert any(name in s.value.replace("\\", "") for s in at.success)
+    tok = active(at)
+    text = "Hello wörld 😀 <s> x"
+    type_text(at, text)
+    assert ids_shown(at) == hf(data).encode(text, add_special_tokens=False).ids
+    boxes = shown_boxes(at)
+    assert len(boxes) == int(metric(at, "Tokens"))
+    cls, tip, label = boxes[0]
+    assert "nz" in cls and label.startswith("·H") and "the text has 'H" in tip  # ▁ prepended
+    fallback = [b for b in boxes if " pb" in b[0]]
+    assert [b[2] for b in fallback] == ["<F0>", "<9F>", "<98>", "<80>"]
+    assert all("byte fallback; part of '😀'" in b[1] for b in fallback)
+    [special] = [b for b in boxes if " sp" in b[0]]
+    assert special[2] == "<s>" and "special token" in special[1]
+    assert "blue frame: a special token" in captions(at).lower()
+
+    merged = next(s.id for s in tok.spans(text) if tok.merge_for(s.id))
+    [chart] = pick(at, merged).get("graphviz_chart")
+    assert chart.proto.spec == merge_tree.tree_dot(tok.merge_tree(merged))
+    assert "the file records no pair counts" in captions(at)
+    for token_id, says in ((tok.special_tokens["<s>"], "is a special token"),
+                           (tok.model.vocab["<0xF0>"], "is a byte-fallback token")):
+        pick(at, token_id)
+        assert not at.get("graphviz_chart")
+        assert merge_tree.why_no_tree(tok, token_id) in captions(at) and says in captions(at)
+
+
+def test_a_llama3_file_with_ids_out_of_merge_order_slides_and_encodes_three_ways() -> None:
+    at = open_page()
+    data = llama3_file()
+    load(at, data)
+    tok = active(at)
+    assert not tok.merges.is_canonical(tok.n_base)
+    text = "The lowest price, 12345 naïve"
+    type_text(at, text)
+    assert ids_shown(at) == hf(data).encode(text, add_special_tokens=False).ids
+    use_merges(at, 0)
+    # No merges: one token per byte, each the file's own id for that byte's character.
+    byte_char = {b: c for c, b in bpe_core.decoders.CHAR_BYTES.items()}
+    vocab = hf(data).get_vocab()
+    assert ids_shown(at) == [vocab[byte_char[b]] for b in text.encode()]
+    assert "(ignore_merges) needs the full vocabulary" in captions(at)
+    use_merges(at, 40)
+    ids = ids_shown(at)
+    assert ids == tok.encode(text, upto=40)
+    assert all(tok.merge_for(i) is None or tok.merge_for(i).rank < 40 for i in ids)
+    use_merges(at, len(tok.merges))
+
+    at.radio(key="tok_method").set_value("merge-order").run()
+    assert ids_shown(at) == hf(data).encode(text, add_special_tokens=False).ids
+    assert "exactly the tokens of rank priority" in captions(at)
+    assert "looks a piece up whole when it is a token (ignore_merges)" in captions(at)
+    at.radio(key="tok_method").set_value("longest-match").run()
+    assert ids_shown(at) == tok.encode(text, method="longest-match")
+    assert not at.exception
+
+
+def test_nfkc_and_unknown_characters_are_shown_as_the_model_reads_them() -> None:
+    at = open_page()
+    load(at, nfkc_file())
+    type_text(at, "ﬁne")
+    rewritten = [b for b in shown_boxes(at) if " nz" in b[0]]
+    assert rewritten and "".join(b[2] for b in rewritten).startswith("fi")
+    assert all("the text has 'ﬁ" in b[1] for b in rewritten)
+    load(at, llama2_no_fallback_file())
+    type_text(at, "a ½")
+    [unknown] = [b for b in shown_boxes(at) if " uk" in b[0]]
+    assert unknown[2] == "<unk>" and "cannot spell '½'" in unknown[1]
+    assert "unknown token" in captions(at)
+
+
+def test_the_vocabulary_page_on_a_loaded_file(monkeypatch) -> None:
+    monkeypatch.setattr(vocabulary_view, "MAX_ROWS", 100)  # a model's 262k rows, in small
+    at = open_vocabulary()
+    at.session_state[TAB_KEY] = next(t for t in TABS if "Compare" in t)
+    at.run()
+    load(at, llama3_file(), key="vocab_load")
+    tok = active(at)
+    at.session_state[TAB_KEY] = next(t for t in TABS if "Browse" in t)
+    at.run()
+    df = next(d.value for d in at.dataframe if "script" in d.value.columns)
+    assert list(df["id"]) == tok.ids()[:100]  # the first rows only, and the page says so
+    assert f"{tok.vocab_size:,} of {tok.vocab_size:,} tokens; the table lists the first 100" in (
+        captions(at))
+    assert df["count"].isna().all()  # the file keeps no counts: unknown, not 0
+    assert "highest count when learned" not in at.selectbox(key="vocab_order").options
+    merged = tok.merges[len(tok.merges) // 2].token_id
+    at.number_input(key=TOKEN_KEY).set_value(merged).run()
+    [chart] = at.get("graphviz_chart")
+    assert chart.proto.spec == merge_tree.tree_dot(tok.merge_tree(merged))
+    assert not any("pair seen" in c.value for c in at.caption)
+    bos = tok.special_tokens["<|begin_of_text|>"]
+    at.number_input(key=TOKEN_KEY).set_value(bos).run()
+    assert not at.get("graphviz_chart")
+    assert merge_tree.why_no_tree(tok, bos) in captions(at)
+    at.session_state[TAB_KEY] = next(t for t in TABS if "Charts" in t)
+    at.run()
+    assert not at.exception
+    assert any("not how often each pair occurred" in i.value for i in at.info)
+
+
+def test_a_file_loaded_on_the_languages_page_joins_the_comparison() -> None:
+    at = open_languages()
+    name = load(at, llama2_file(), key="lang_load")
+    assert name in at.multiselect(key="lang_tokenizers").value
+    assert at.selectbox(key="lang_focus").value == name
+    table = at.dataframe[0].value
+    rows = table[table.Tokenizer == name].set_index("Code")
+    counts = count_tokens(active(at), parallel_sample())
+    assert {c: rows.loc[c, "Tokens"] for c in rows.index} == {
+        c: counts.total(c) for c in parallel_sample().codes}
+    assert not at.exception
+
+
+@pytest.mark.parametrize("data", [llama2_file], ids=["llama2"])
+def test_sessions_loading_the_same_file_share_one_tokenizer(data) -> None:
+    first, second = open_page(), open_page()
+    load(first, data())
+    load(second, data())
+    assert active(first).model is active(second).model

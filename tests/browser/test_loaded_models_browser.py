@@ -1,0 +1,56 @@
+"""A model's tokenizer.json loaded on the Tokenize page in Chromium: the boxes say what the model
+reads (a prefix space, byte fallback, a special token), clicking a merged token draws its tree
+and clicking a special token says why it has none."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+import bpe_core
+from tests.browser.conftest import assert_no_exception, wait_for_app
+from tests.browser.test_tokenize_browser import (BOXES, SLOW, enter_text, expect_merge_tree,
+                                                 load_file, open_tokenize)
+from tests.model_files import llama2_file
+from ui import merge_tree
+from ui.tokenize_data import token_table
+
+
+def test_a_llama2_file_shows_what_the_model_reads_and_explains_its_trees(
+        page: Page, app_url: str, screenshot_dir) -> None:
+    data = llama2_file()
+    tok = bpe_core.loads(data, source="tokenizer.json")
+    open_tokenize(page, app_url)
+    load_file(page, "hf", "tokenizer.json", data, named=f"tokenizer ({tok.vocab_size} tokens)")
+    text = "Hello wörld 😀 <s> lower"
+    enter_text(page, text)
+    spans = tok.spans(text)
+    boxes = page.locator(BOXES)
+    expect(boxes).to_have_count(len(spans), timeout=SLOW)
+    assert boxes.all_inner_texts() == list(token_table(tok, spans, text)["token"])
+    # The space Llama 2 puts before the text is drawn, under a dotted line; the bytes of 😀
+    # are hex in monospace; <s> is framed.
+    first = boxes.nth(0)
+    assert first.inner_text().startswith("·")
+    assert first.evaluate("e => getComputedStyle(e).textDecorationStyle") == "dotted"
+    fallback = [k for k, s in enumerate(spans) if s.partial]
+    assert [boxes.nth(k).inner_text() for k in fallback] == ["<F0>", "<9F>", "<98>", "<80>"]
+    assert "monospace" in boxes.nth(fallback[0]).evaluate("e => getComputedStyle(e).fontFamily")
+    special = next(k for k, s in enumerate(spans) if s.special)
+    assert boxes.nth(special).evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+
+    picker = page.get_by_role("combobox", name="Token", exact=True)
+    merged = max((k for k, s in enumerate(spans) if tok.merge_for(s.id)),
+                 key=lambda k: len(tok.merge_tree(spans[k].id).leaves()))
+    for k in (merged, special):  # the second click must change what the picker shows
+        page.locator(f'{BOXES}[data-i="{k}"]').click()
+        expect(picker).to_have_value(re.compile(rf"\(id {spans[k].id}\)$"), timeout=SLOW)
+        wait_for_app(page)
+        if k == merged:
+            expect_merge_tree(page, tok.merge_tree(spans[k].id))
+    expect(page.get_by_text(merge_tree.why_no_tree(tok, spans[special].id))).to_be_visible(
+        timeout=SLOW)
+    expect(page.locator('[data-testid="stGraphVizChart"]')).to_have_count(0)
+    assert_no_exception(page)
+    page.screenshot(path=screenshot_dir / "tokenize-loaded-llama2.png", full_page=True)

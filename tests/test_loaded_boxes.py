@@ -1,0 +1,120 @@
+"""How the pages show a loaded model's tokens, without a browser: boxes that say what the model
+read where the text differs (a prefix space, NFKC, one character read as several tokens),
+byte-fallback and unknown tokens, and a sentence wherever a token has no merge tree."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import bpe_core
+from tests.model_files import llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
+from ui import colour, merge_tree, tokenize_data
+from ui.vocabulary_data import default_token
+
+
+def load(data: bytes) -> bpe_core.Tokenizer:
+    return bpe_core.loads(data, source="tokenizer.json")
+
+
+@pytest.fixture(scope="module")
+def llama2() -> bpe_core.Tokenizer:
+    return load(llama2_file())
+
+
+def shown(tok: bpe_core.Tokenizer, text: str) -> list[tuple[str, str]]:
+    """(label, style) of every box, labels with whitespace made visible."""
+    return [(colour.readable_token(b.label), b.style)
+            for b in colour.boxes(tok.spans(text), text)]
+
+
+def test_a_prefix_space_the_model_adds_is_shown_as_read(llama2) -> None:
+    boxes = shown(llama2, "Hello")
+    assert "".join(label for label, _ in boxes) == "·Hello"  # Llama 2 reads "▁Hello"
+    assert boxes[0][1] == "nz" and boxes[0][0].startswith("·")
+    assert all(style == "" for _, style in boxes[1:])
+    # The same word after a space is what the text has: nothing to flag.
+    assert all(style == "" for _, style in shown(llama2, "Hello Hello")[len(boxes):])
+
+
+def test_a_space_read_twice_is_flagged_on_the_second_token(llama2) -> None:
+    text = "<s> x"  # after a special token Llama 2 prepends "▁" again: the model reads "▁▁x"
+    spans = llama2.spans(text)
+    boxes = colour.boxes(spans, text)
+    assert spans[0].special and boxes[0].style == ""
+    rest = boxes[1:]
+    assert "".join(colour.readable_token(b.label) for b in rest) == "··x"
+    assert [b.style for b in rest].count("nz") >= 1
+    note = next(b.note for b in rest if b.style == "nz")
+    assert note.startswith("rewritten before BPE")
+
+
+def test_nfkc_boxes_show_what_the_model_reads_and_the_tooltip_what_the_text_has() -> None:
+    tok = load(nfkc_file())
+    text = "ﬁne ½"
+    spans = tok.spans(text)
+    boxes = colour.boxes(spans, text)
+    read = "".join(b.label for b in boxes if b.style != "pb")
+    assert read.startswith("fine")
+    fi = [b for s, b in zip(spans, boxes) if text[s.start:s.end].startswith("ﬁ")]
+    assert "".join(b.label for b in fi).startswith("fi")
+    assert all(b.style == "nz" and "the text has 'ﬁ" in b.note for b in fi)
+    # ½ is read as 1, ⁄ and 2: every token of it is flagged or shown as bytes, none shows ½.
+    half = [b for s, b in zip(spans, boxes) if text[s.start:s.end] == "½"]
+    assert len(half) >= 3 and all(b.style in ("nz", "pb") for b in half)
+    assert all("½" not in b.label for b in half)
+
+
+def test_byte_fallback_and_unknown_tokens_are_shown_honestly(llama2) -> None:
+    text = "a 😀"
+    spans, boxes = llama2.spans(text), colour.boxes(llama2.spans(text), text)
+    fallback = [(s, b) for s, b in zip(spans, boxes) if b.style == "pb"]
+    assert [b.label for _, b in fallback] == ["<F0>", "<9F>", "<98>", "<80>"]
+    assert all(tokenize_data.how_made(llama2, s.id) == "byte fallback" for s, _ in fallback)
+    html = tokenize_data.coloured_html(llama2, spans, text)
+    assert "part of &#x27;😀&#x27;" in html and "\ufffd" not in html
+    unk_tok = load(llama2_no_fallback_file())
+    spans = unk_tok.spans(text)
+    [unknown] = [b for b in colour.boxes(spans, text) if b.style == "uk"]
+    assert unknown.label == "<unk>" and "cannot spell '😀'" in unknown.note
+    assert "unknown token" in tokenize_data.legend(unk_tok, spans, text)
+
+
+def test_hex_runs_keep_their_spaces_where_whitespace_is_made_visible() -> None:
+    assert colour.readable_token(" <E4 BD>a b") == "·<E4 BD>a·b"
+    html = colour.tokens_html([bpe_core.TokenSpan(5, " <F0 9F>", b" \xf0\x9f", 0, 2, True)],
+                              " 😀")
+    assert "&lt;F0 9F&gt;" in html and '<span class="m">·</span>' in html
+
+
+def test_every_token_without_a_tree_gets_a_sentence_saying_why(llama2) -> None:
+    unk_tok = load(llama2_no_fallback_file())
+    cases = {
+        llama2.special_tokens["<s>"]: (llama2, "is a special token"),
+        llama2.model.vocab["<0xF0>"]: (llama2, "is a byte-fallback token"),
+        llama2.model.vocab["a"]: (llama2, "is a base character"),
+        unk_tok.model.vocab["<unk>"]: (unk_tok, "is the unknown token"),
+    }
+    for token_id, (tok, says) in cases.items():
+        assert tok.merge_tree(token_id).rank is None
+        sentence = merge_tree.why_no_tree(tok, token_id)
+        assert says in sentence and sentence.endswith("so it has no merge tree.")
+
+
+def test_trees_of_a_model_whose_ids_do_not_follow_the_merge_order() -> None:
+    tok = load(llama3_file())
+    assert not tok.merges.is_canonical(tok.n_base)
+    tree = tok.merge_tree(tok.encode(" the")[0])
+    ranks = [s.rank for s in merge_tree.recipe(tree)]
+    assert ranks == sorted(ranks) and ranks
+    assert tree.token == " the" and "".join(tree.leaves()) == " the"
+    assert merge_tree.summary(tree).endswith("the file records no pair counts.")
+
+
+def test_the_default_token_is_found_from_the_merge_arrays() -> None:
+    tok = load(llama3_file())
+    # The definition, spelled out over merge records.
+    uses = Counter(m.left_id for m in tok.merges) + Counter(m.right_id for m in tok.merges)
+    deep = [m for m in tok.merges if tok.merge_for(m.left_id) or tok.merge_for(m.right_id)]
+    assert default_token(tok) == max(deep, key=lambda m: (uses[m.token_id], m.rank)).token_id
