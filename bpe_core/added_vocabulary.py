@@ -97,6 +97,11 @@ class AddedVocabulary:
     def __init__(self, tokens: Iterable[AddedToken], normalize: Callable[[str], str] | None = None):
         self.tokens = tuple(tokens)
         self._by_id = {t.id: t for t in self.tokens}
+        #: id -> the text a normalized token decodes as: its content normalized, as Hugging
+        #: Face's decoder reads it (``tokenizers`` 0.23, whose skip_special_tokens then looks
+        #: for that text among the special tokens).
+        self.decoded = {t.id: normalize(t.content) for t in self.tokens
+                        if t.normalized and normalize is not None}
         raw = {t.content: t for t in self.tokens if not t.normalized}
         norm = {(normalize(t.content) if normalize else t.content): t
                 for t in self.tokens if t.normalized}

@@ -25,6 +25,8 @@ from .alphabet import BYTE_CHARS, CHAR_BYTES
 from .cuts import MIN_CUT_CHARS, Cutter
 from .gc_pause import gc_paused
 from .models import BPE
+from .spans import identity
+from .vocab_view import stages as flatten
 
 #: Pieces this long are cut before they are looked up (a whole text is no cache key); shorter
 #: ones are cut when first met (see cuts.py), and their parts are cached too.
@@ -55,6 +57,14 @@ def split_stages(pre_tokenizer) -> tuple[list, list]:
     return stages[:cut], stages[cut:]
 
 
+def _metaspace_first_after_others(normalizer, head: list) -> bool:
+    """Does a Metaspace stage with the "first" scheme come after a normalizer or another stage,
+    which may drop the start of the text?"""
+    stages = [s for stage in head for s in flatten(stage, "pretokenizers")]
+    return any(isinstance(s, pre_tokenizers.Metaspace) and s.prepend_scheme == "first"
+               and (normalizer is not None or k > 0) for k, s in enumerate(stages))
+
+
 def _byte_table(model: BPE) -> bytes | list[int] | None:
     """Byte value -> id of its byte character, when the model has all 256 of them."""
     ids = [model.vocab.get(c) for c in BYTE_CHARS]
@@ -81,7 +91,8 @@ class Plan:
                         self.whole.setdefault(bytes(map(CHAR_BYTES.__getitem__, t)).decode(), i)
                     except (KeyError, UnicodeDecodeError):
                         pass  # not byte characters, or part of a character: never a whole piece
-        self.plain = normalizer is None and not len(added)
+        self.start_by_offsets = _metaspace_first_after_others(normalizer, self.head)
+        self.plain = normalizer is None and not len(added) and not self.start_by_offsets
         self._caches: dict[int | None, _PieceCache] = {}
         # Long pieces are cut where no merge can cross (cuts.py): as characters when the model
         # sees the head's pieces as they are, as bytes when ByteLevel's mapping alone comes
@@ -129,8 +140,14 @@ class Plan:
 
     # -- pieces ------------------------------------------------------------------------------
 
-    def head_pieces(self, text: str, first: bool) -> list[str]:
-        """The pieces of ``text`` (already normalized) as the head stages cut it."""
+    def head_pieces(self, text: str, first: bool, ranges: list | None = None) -> list[str]:
+        """The pieces of ``text`` (already normalized) as the head stages cut it; with the
+        original ``ranges`` of its characters, cut as spans.py cuts it (see ``segments``)."""
+        if ranges is not None:
+            aligned = [(text, ranges)] if text else []
+            for stage in self.head:
+                aligned = stage.split_aligned(aligned)
+            return [p for p, _ in aligned]
         pieces = [text] if text else []
         for stage in self.head:
             pieces = stage.split(pieces, first)
@@ -144,19 +161,27 @@ class Plan:
         return piece
 
     def segments(self, text: str, split_special: bool):
-        """``(first, text, None)`` or ``(first, None, added id)``: the text with added tokens
-        split off and the rest normalized, as Hugging Face's added vocabulary does it. ``first``
-        says the segment starts the whole text (Metaspace's "first" prepend scheme needs it)."""
-        normalize = self.normalizer.normalize_str if self.normalizer is not None else None
+        """``(first, text, None, ranges)`` or ``(first, None, added id, None)``: the text with
+        added tokens split off and the rest normalized, as Hugging Face's added vocabulary does
+        it. ``first`` says the segment starts the whole text, for Metaspace's "first" scheme,
+        which prepends only to a piece that begins at the text's offset 0. Where a normalizer
+        or an earlier stage may have dropped the text's start, the first segment comes with its
+        characters' original ``ranges`` (else None) to tell."""
+        normalizer = self.normalizer
         for start, end, tid in self.added.split_raw(text, split_special_tokens=split_special):
             if tid is not None:
-                yield start == 0, None, tid
+                yield start == 0, None, tid, None
                 continue
-            seg = text[start:end]
-            if normalize is not None:
-                seg = normalize(seg)
+            seg, ranges = text[start:end], None
+            if start == 0 and self.start_by_offsets:
+                ranges = identity(0, end)
+                if normalizer is not None:
+                    seg, ranges = normalizer.normalize_aligned(seg, ranges)
+            elif normalizer is not None:
+                seg = normalizer.normalize_str(seg)
             for s, e, t in self.added.split_normalized(seg, split_special_tokens=split_special):
-                yield start == 0 and s == 0, seg[s:e] if t is None else None, t
+                yield (start == 0 and s == 0, seg[s:e] if t is None else None, t,
+                       None if ranges is None or t is not None else ranges[s:e])
 
     # -- ids ---------------------------------------------------------------------------------
 
@@ -168,11 +193,11 @@ class Plan:
         # The pieces of every segment in one list, an added token as its id (an int key, which
         # the cache maps to itself), so that all of them are looked up in one go.
         keys: list[str | int] = []
-        for first, seg, tid in self.segments(text, split_special):
+        for first, seg, tid, ranges in self.segments(text, split_special):
             if seg is None:
                 keys.append(tid)
             else:
-                keys += self.cut(self.head_pieces(seg, first))
+                keys += self.cut(self.head_pieces(seg, first, ranges))
         return self.encode_pieces(keys, limit, piece_encoder)
 
     def encode_pieces(self, pieces: list[str | int], limit: int | None,

@@ -106,7 +106,50 @@ class BPE:
             ids = list(map(self.vocab.get, piece))  # the common case, in C
             if None not in ids:
                 return ids
-        return self.symbols_with_lengths(piece)[0]
+        return self.symbols_with_offsets(piece)[0]
+
+    def symbols_with_offsets(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """``(ids, offsets)``: the first symbols and the UTF-8 bytes ``(start, end)`` of the piece
+        each stands for. Each byte-fallback token of a character stands for all of it (the
+        bytes of a prefix or suffix it also spells too); a character the model drops stands in
+        no symbol, so the offsets skip it."""
+        vocab, prefix, suffix = self.vocab, self.continuing_subword_prefix, self.end_of_word_suffix
+        ids: list[int] = []
+        offsets: list[tuple[int, int]] = []
+        unk: list[int] | None = None  # [id, start, end] of an unknown run not yet added
+        last, pos = len(piece) - 1, 0
+        for k, ch in enumerate(piece):
+            s = (prefix + ch if k and prefix else ch) + (suffix if k == last and suffix else "")
+            n = len(ch.encode("utf-8"))
+            i = vocab.get(s)
+            if i is not None:
+                if unk is not None:
+                    ids.append(unk[0])
+                    offsets.append((unk[1], unk[2]))
+                    unk = None
+                ids.append(i)
+                offsets.append((pos, pos + n))
+            elif self.byte_fallback and None not in (
+                    fallback := [vocab.get(f"<0x{b:02X}>") for b in s.encode("utf-8")]):
+                # Hugging Face spells each byte of what it looked up (prefix and suffix too), and
+                # each stands for the whole character. A pending unknown run is left pending
+                # here, as Hugging Face does.
+                ids += fallback
+                offsets += [(pos, pos + n)] * len(fallback)
+            elif self.unk_token is not None:
+                if unk is not None and self.fuse_unk:
+                    unk[2] = pos + n
+                else:
+                    if unk is not None:
+                        ids.append(unk[0])
+                        offsets.append((unk[1], unk[2]))
+                    unk = [vocab[self.unk_token], pos, pos + n]
+            # (No unk_token: Hugging Face drops the character.)
+            pos += n
+        if unk is not None:
+            ids.append(unk[0])
+            offsets.append((unk[1], unk[2]))
+        return ids, offsets
 
     def symbols_with_lengths(self, piece: str) -> tuple[list[int], list[int]]:
         """``(ids, lengths)``: the first symbols and how many UTF-8 bytes of the piece each
@@ -169,13 +212,9 @@ class BPE:
             return []
         if self.ignore_merges and limit is None and piece in self.vocab:
             return [(self.vocab[piece], 0, len(piece.encode("utf-8")))]
-        ids, lengths = self.symbols_with_lengths(piece)
-        ids, lengths = self._merge_heap(ids, self._limit(limit), lengths)
-        out, pos = [], 0
-        for i, n in zip(ids, lengths):
-            out.append((i, pos, pos + n))
-            pos += n
-        return out
+        ids, offsets = self.symbols_with_offsets(piece)
+        ids, offsets = self._merge_heap(ids, self._limit(limit), offsets)
+        return [(i, a, b) for i, (a, b) in zip(ids, offsets)]
 
     def _limit(self, limit: int | None) -> int:
         """The key no merge at or past ``limit`` (every merge, for None) reaches."""
@@ -188,7 +227,7 @@ class BPE:
             return ids
         stop = self._limit(limit)
         if len(ids) > LONG_PIECE:
-            return self._merge_heap(ids, stop)[0]
+            return self._merge_heap(ids, stop, None)[0]
         # Beside the ids, the key of each adjacent pair (``stop`` for none); min() and index()
         # find the leftmost lowest in C, and a merge re-keys only its two neighbours.
         get, mask = self._keys.get, (1 << self._shift) - 1
@@ -210,13 +249,14 @@ class BPE:
                 keys[i] = k if k < stop else stop
         return ids
 
-    def _merge_heap(self, ids: list[int], stop: int, lengths: list[int] | None = None
-                    ) -> tuple[list[int], list[int]]:
+    def _merge_heap(self, ids: list[int], stop: int, offsets: list[tuple[int, int]] | None
+                    ) -> tuple[list[int], list[tuple[int, int]] | None]:
         """The same merges in O(n log n): a heap of (key, position) over a linked list of
-        symbols. An entry whose pair has changed since it was pushed is skipped when popped."""
+        symbols. An entry whose pair has changed since it was pushed is skipped when popped.
+        ``offsets``, when given, follow the merges: a token spans what its parts span."""
         get, mask = self._keys.get, (1 << self._shift) - 1
         n = len(ids)
-        lengths = list(lengths) if lengths is not None else [1] * n
+        offsets = list(offsets) if offsets is not None else None
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
         heap = [(k, i) for i, k in enumerate(map(get, zip(ids, ids[1:]))) if k is not None
@@ -229,7 +269,9 @@ class BPE:
             if ids[i] < 0 or j >= n or get((ids[i], ids[j])) != k:
                 continue  # merged away, or its pair changed since
             ids[i] = new = k & mask
-            lengths[i] += lengths[j]
+            if offsets is not None:
+                (a, b), (c, d) = offsets[i], offsets[j]
+                offsets[i] = (min(a, c), max(b, d))
             ids[j] = -1
             m = nxt[j]
             nxt[i] = m
@@ -244,7 +286,7 @@ class BPE:
                 if k2 is not None and k2 < stop:
                     push(heap, (k2, p))
         keep = [k for k in range(n) if ids[k] >= 0]
-        return [ids[k] for k in keep], [lengths[k] for k in keep]
+        return [ids[k] for k in keep], None if offsets is None else [offsets[k] for k in keep]
 
     # -- the vocabulary ----------------------------------------------------------------------
 

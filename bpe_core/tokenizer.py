@@ -143,8 +143,8 @@ class Tokenizer(VocabularyMethods):
         ['Hi', ' there', '!']
         """
         plan = self._plan
-        return [p for first, seg, _ in plan.segments(text, False) if seg is not None
-                for p in plan.head_pieces(seg, first)]
+        return [p for first, seg, _, ranges in plan.segments(text, False) if seg is not None
+                for p in plan.head_pieces(seg, first, ranges)]
 
     def encode_piece(self, piece: str, *, upto: int | None = None) -> tuple[int, ...]:
         """Token ids of one already pre-tokenized piece (a training word), as the model sees
@@ -179,8 +179,8 @@ class Tokenizer(VocabularyMethods):
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         """Token ids to text, as Hugging Face's ``decode`` (special tokens skipped unless
         ``skip_special_tokens=False``; ids not in the vocabulary are skipped too)."""
-        view = self.view
-        tokens = [t for t in map(view.raw, ids)
+        ids, view, decoded = list(ids), self.view, self.added.decoded
+        tokens = [t for t in (decoded.get(i, r) for i, r in zip(ids, map(view.raw, ids)))
                   if t is not None and not (skip_special_tokens and t in view.special_texts)]
         if self.decoder is None:
             return " ".join(tokens)

@@ -92,7 +92,8 @@ def test_byte_fallback_spells_unknown_characters_as_bytes():
     vocab = {"a": 0, "<unk>": 1, **{f"<0x{b:02X}>": 2 + b for b in range(256)}}
     model = BPE.from_vocab(vocab, [], unk_token="<unk>", byte_fallback=True)
     assert model.tokenize("aé") == [0, 2 + 0xC3, 2 + 0xA9]
-    assert [(s, e) for _, s, e in model.tokenize_with_offsets("aé")] == [(0, 1), (1, 2), (2, 3)]
+    # Each byte token stands for the whole character it spells (UTF-8 bytes 1 to 3 of "aé").
+    assert [(s, e) for _, s, e in model.tokenize_with_offsets("aé")] == [(0, 1), (1, 3), (1, 3)]
 
 
 def test_an_unknown_character_without_unk_token_is_dropped_as_in_hugging_face():
