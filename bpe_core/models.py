@@ -151,48 +151,6 @@ class BPE:
             offsets.append((unk[1], unk[2]))
         return ids, offsets
 
-    def symbols_with_lengths(self, piece: str) -> tuple[list[int], list[int]]:
-        """``(ids, lengths)``: the first symbols and how many UTF-8 bytes of the piece each
-        covers (a byte-fallback token covers one byte of its character)."""
-        vocab, prefix, suffix = self.vocab, self.continuing_subword_prefix, self.end_of_word_suffix
-        ids: list[int] = []
-        lengths: list[int] = []
-        unk: list[int] | None = None  # [id, bytes] of an unknown run not yet added
-        last = len(piece) - 1
-        for k, ch in enumerate(piece):
-            s = (prefix + ch if k and prefix else ch) + (suffix if k == last and suffix else "")
-            n = len(ch.encode("utf-8"))
-            i = vocab.get(s)
-            if i is not None:
-                if unk is not None:
-                    ids.append(unk[0])
-                    lengths.append(unk[1])
-                    unk = None
-                ids.append(i)
-                lengths.append(n)
-                continue
-            if self.byte_fallback:
-                # Hugging Face spells each byte of what it looked up (prefix and suffix too).
-                fallback = [vocab.get(f"<0x{b:02X}>") for b in s.encode("utf-8")]
-                if None not in fallback:
-                    # (A pending unknown run is left pending here, as Hugging Face does.)
-                    ids += fallback
-                    lengths += [1] * len(fallback)
-                    continue
-            if self.unk_token is not None:
-                if unk is not None and self.fuse_unk:
-                    unk[1] += n
-                else:
-                    if unk is not None:
-                        ids.append(unk[0])
-                        lengths.append(unk[1])
-                    unk = [vocab[self.unk_token], n]
-            # No unk_token: Hugging Face drops the character.
-        if unk is not None:
-            ids.append(unk[0])
-            lengths.append(unk[1])
-        return ids, lengths
-
     # -- merging -----------------------------------------------------------------------------
 
     def tokenize(self, piece: str, limit: int | None = None) -> list[int]:

@@ -131,12 +131,14 @@ def _bounds(plan, view, model_piece: str, ids: Sequence[int], limit: int | None
 def _symbol_bounds(model, view, piece: str, ids: Sequence[int]) -> list[tuple[int, int]]:
     """The UTF-8 bytes of ``piece`` each token covers, for encoders that join the piece's first
     symbols by merges (replay, longest match): a token joins as many symbols as its merge tree
-    has leaves (a byte-fallback token is one symbol, one byte)."""
-    _, lengths = model.symbols_with_lengths(piece)
-    starts = [0, *accumulate(lengths)]
+    has leaves, and covers what they stand for."""
+    _, offsets = model.symbols_with_offsets(piece)
+    end = offsets[-1][1] if offsets else 0
     out, k = [], 0
     for i in ids:
         n = len(view.merge_tree(i).leaves())
-        out.append((starts[min(k, len(lengths))], starts[min(k + n, len(lengths))]))
+        joined = offsets[k:k + n]
+        out.append((min(a for a, _ in joined), max(b for _, b in joined)) if joined
+                   else (end, end))
         k += n
     return out
