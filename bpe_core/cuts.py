@@ -63,12 +63,13 @@ class Cutter:
         # Python's re reads a large character class from a bitmap (the regex module does not).
         self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]")
         sep = next((s for s in SEPARATORS if s in (known or ())), None)
-        self.sep = sep
+        before = set() if sep is None or sep in no_before else {
+            x for x in known - no_after if (x, sep) not in joined}
+        self.sep = sep if before else None
         # The separator where the character before it is known and no merge joins it to one;
         # the literal comes first, so that the engine looks for it before anything else.
-        self._at_sep = None if sep is None or sep in no_before else re.compile(
-            re.escape(sep) + f"(?<=[{_chars(x for x in known - no_after if (x, sep) not in joined)}]"
-                             f"{re.escape(sep)})")
+        self._at_sep = re.compile(re.escape(sep) + f"(?<=[{_chars(before)}]{re.escape(sep)})"
+                                  ) if before else None
 
     @classmethod
     def for_characters(cls, model: BPE) -> "Cutter | None":

@@ -46,15 +46,34 @@ def _is_map(stage) -> bool:
 
 
 def split_stages(pre_tokenizer) -> tuple[list, list]:
-    """``(head, tail)``: the stages that split, and the per-piece rewrites after them."""
+    """``(head, tail)``: the stages that split, and the per-piece rewrites after them. A last
+    ByteLevel that also cuts (its regex, its prefix space) is taken in two: its cutting joins
+    the head and its byte mapping alone is the tail, so that pieces stay text up to the model
+    (cached as text, their bytes read by a table, cut between characters: see cuts.py)."""
     if pre_tokenizer is None:
         return [], []
     stages = list(pre_tokenizer.pretokenizers) if isinstance(
         pre_tokenizer, pre_tokenizers.Sequence) else [pre_tokenizer]
+    if stages and isinstance(stages[-1], pre_tokenizers.ByteLevel) and not _is_map(stages[-1]):
+        last = stages.pop()
+        stages += [_ByteLevelCut(last), pre_tokenizers.ByteLevel(False, last.trim_offsets, False)]
     cut = len(stages)
     while cut and _is_map(stages[cut - 1]):
         cut -= 1
     return stages[:cut], stages[cut:]
+
+
+class _ByteLevelCut:
+    """The cutting half of a ByteLevel stage (see ``split_stages``)."""
+
+    def __init__(self, byte_level: pre_tokenizers.ByteLevel):
+        self.byte_level = byte_level
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        return self.byte_level.text_pieces(pieces)
+
+    def split_aligned(self, pieces):
+        return self.byte_level.text_pieces_aligned(pieces)
 
 
 def _metaspace_first_after_others(normalizer, head: list) -> bool:

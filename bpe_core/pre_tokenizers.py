@@ -210,8 +210,17 @@ class ByteLevel:
     trim_offsets: bool = True
     use_regex: bool = True
 
-    def _prepare(self, pieces):
-        """The aligned pieces before the byte mapping."""
+    def text_pieces(self, pieces: list[str]) -> list[str]:
+        """The pieces before the byte mapping: each with a space before it (add_prefix_space),
+        then cut by GPT-2's regex (use_regex)."""
+        if self.add_prefix_space:
+            pieces = [p if not p or p.startswith(" ") else " " + p for p in pieces]
+        if self.use_regex:
+            pieces = _BYTE_LEVEL_SPLIT.split(pieces)
+        return [p for p in pieces if p]
+
+    def text_pieces_aligned(self, pieces):
+        """The same for pieces that carry their characters' original ranges."""
         out = []
         for p, r in pieces:
             if self.add_prefix_space and p and not p.startswith(" "):
@@ -224,16 +233,12 @@ class ByteLevel:
         return out
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        if self.add_prefix_space:
-            pieces = [p if not p or p.startswith(" ") else " " + p for p in pieces]
-        if self.use_regex:
-            pieces = _BYTE_LEVEL_SPLIT.split(pieces)
-        return [byte_chars(p) for p in pieces if p]
+        return [byte_chars(p) for p in self.text_pieces(pieces)]
 
     def split_aligned(self, pieces):
         return [(byte_chars(p), [x for ch, x in zip(p, r)
                                  for _ in range(len(ch.encode("utf-8")))])
-                for p, r in self._prepare(pieces)]
+                for p, r in self.text_pieces_aligned(pieces)]
 
     def to_dict(self) -> dict:
         return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
