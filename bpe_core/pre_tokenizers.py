@@ -124,6 +124,11 @@ class Split(_Splitter):
         return _cuts(text, self._compiled, self.behavior, self.invert)
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        if self.literal and self.pattern and not self.invert and not any(
+                self.pattern in p for p in pieces):
+            # No match leaves a piece whole, whatever the behavior: Gemma's Split(" ") after its
+            # normalizer turned every space into "▁".
+            return [p for p in pieces if p]
         findall = self._findall
         if findall is None:
             return super().split(pieces, first)
