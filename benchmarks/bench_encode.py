@@ -36,7 +36,7 @@ def rank_file() -> str:
         print(f"training the {VOCAB:,} tokenizer (once)…", flush=True)
         tok = bpe_core.train(corpus_path("en-10mb"), VOCAB, pretokenizer="cl100k", unit="byte",
                              min_frequency=2)
-        tok.save(path, format="tiktoken")
+        bpe_core.save(tok, path, format="tiktoken")
     return str(path)
 
 

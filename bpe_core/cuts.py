@@ -95,12 +95,21 @@ class Cutter:
         """The cutter of a byte-level model (tokens spelled in GPT-2's byte characters)."""
         if not _spelled(model):
             return None
-        raw = [_bytes(t) for t in model.tokens]
-        ends = [None if b is None else _last_char(b) for b in raw]
-        starts = [None if b is None else _first_char(b) for b in raw]
+        ends, starts = [], []
+        for token in model.tokens:
+            data = _bytes(token)
+            if data is None:
+                ends.append(None)
+                starts.append(None)
+            elif data.isascii():  # most tokens: their first and last bytes are characters
+                ends.append(chr(data[-1]))
+                starts.append(chr(data[0]))
+            else:
+                ends.append(_last_char(data))
+                starts.append(_first_char(data))
         joined, no_after, no_before = set(), set(), set()
-        for a, b in zip(model.merges.left, model.merges.right):
-            x, y = ends[a], starts[b]
+        for x, y in set(zip(map(ends.__getitem__, model.merges.left),
+                            map(starts.__getitem__, model.merges.right))):
             if x is None or y is None:
                 continue  # a token of other characters, or one that ends or starts mid-character
             if isinstance(x, str) and isinstance(y, str):
@@ -152,10 +161,14 @@ def _spelled(model: BPE) -> bool:
 
 def _bytes(token: str | None) -> bytes | None:
     """A token of GPT-2's byte characters as its bytes (None for any other token)."""
-    try:
-        return bytes(map(CHAR_BYTES.__getitem__, token)) if token else None
-    except KeyError:
+    if not token or not _BYTE_CHARS.issuperset(token):
         return None
+    # Each byte character becomes the Latin-1 character of its value: then Latin-1 spells it.
+    return token.translate(_TO_LATIN1).encode("latin-1")
+
+
+_BYTE_CHARS = frozenset(CHAR_BYTES)
+_TO_LATIN1 = {ord(c): b for c, b in CHAR_BYTES.items()}
 
 
 def _lead(b: int) -> int:

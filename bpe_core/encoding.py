@@ -28,9 +28,13 @@ from .models import BPE
 from .spans import identity
 from .vocab_view import stages as flatten
 
-#: Pieces this long are cut before they are looked up (a whole text is no cache key); shorter
-#: ones are cut when first met (see cuts.py), and their parts are cached too.
+#: Pieces this long are not kept in the cache (a whole text, for a model with no pre-tokenizer,
+#: is one piece); their parts are.
 LONG_PIECE_CHARS = 256
+#: Pieces encoded with the first merges only (``upto``) are cut only from this long. Pieces of
+#: plain ASCII are never cut: a large vocabulary leaves next to no place to cut between ASCII
+#: characters, and looking costs more than it saves (cl100k on English: 8.3 -> 10 MB/s).
+LONG_WORD_CHARS = 16
 #: Pieces remembered per merge limit, and how many limits keep a cache.
 CACHE_PIECES = 200_000
 CACHED_LIMITS = 4
@@ -125,38 +129,6 @@ class Plan:
             self._cutter = build(self.model) or False
         return self._cutter or None
 
-    def cut(self, pieces: list[str]) -> list[str | tuple[str]]:
-        """The cache keys of ``pieces``: each piece, but a very long one (a whole text, for a
-        model with no pre-tokenizer) in parts, so that a text is never a key. A part is keyed
-        ``(part,)`` with ``ignore_merges``: only whole pieces are looked up as tokens."""
-        if self._cutter is False or max(map(len, pieces), default=0) < LONG_PIECE_CHARS:
-            return pieces
-        cutter = self.cutter()
-        if cutter is None:
-            return pieces
-        out: list[str | tuple[str]] = []
-        for p in pieces:
-            if len(p) < LONG_PIECE_CHARS or (self.whole is not None and p in self.whole):
-                out.append(p)
-                continue
-            parts = [q for part in cutter.split_at_separator(p)
-                     for q in (cutter.split(part) if len(part) >= LONG_PIECE_CHARS else [part])]
-            out += parts if self.whole is None else [(q,) for q in parts]
-        return out
-
-    def cut_aligned(self, pieces: list[tuple[str, list]]) -> list[tuple[str, list, object]]:
-        """The same for pieces that carry their characters' original ranges: ``(text, ranges,
-        cache key)`` per part."""
-        out = []
-        for p, r in pieces:
-            keys = self.cut([p])
-            start = 0
-            for key in keys:
-                n = len(key if isinstance(key, str) else key[0])
-                out.append((p[start:start + n], r[start:start + n], key))
-                start += n
-        return out
-
     # -- pieces ------------------------------------------------------------------------------
 
     def head_pieces(self, text: str, first: bool, ranges: list | None = None) -> list[str]:
@@ -207,8 +179,7 @@ class Plan:
     def encode(self, text: str, limit: int | None, split_special: bool,
                piece_encoder: PieceEncoder | None) -> list[int]:
         if self.plain:
-            return self.encode_pieces(self.cut(self.head_pieces(text, True)), limit,
-                                      piece_encoder)
+            return self.encode_pieces(self.head_pieces(text, True), limit, piece_encoder)
         # The pieces of every segment in one list, an added token as its id (an int key, which
         # the cache maps to itself), so that all of them are looked up in one go.
         keys: list[str | int] = []
@@ -216,7 +187,7 @@ class Plan:
             if seg is None:
                 keys.append(tid)
             else:
-                keys += self.cut(self.head_pieces(seg, first, ranges))
+                keys += self.head_pieces(seg, first, ranges)
         return self.encode_pieces(keys, limit, piece_encoder)
 
     def encode_pieces(self, pieces: list[str | int], limit: int | None,
@@ -224,18 +195,14 @@ class Plan:
         """Ids of head pieces (and of added tokens, given as their ids)."""
         if piece_encoder is not None:
             return [i for p in pieces for i in (
-                (p,) if isinstance(p, int)
-                else piece_encoder(self.to_model(p if isinstance(p, str) else p[0]), limit))]
+                (p,) if isinstance(p, int) else piece_encoder(self.to_model(p), limit))]
         # Every piece is looked up with C loops only (map, chain); the cache encodes a piece it
         # has not seen (__missing__). New pieces add a tuple each: see gc_pause.py for why.
         with gc_paused():
             return list(chain.from_iterable(map(self.cache(limit).__getitem__, pieces)))
 
     def encode_piece(self, piece: str, limit: int | None) -> tuple[int, ...]:
-        keys = self.cut([piece])
-        cache = self.cache(limit)
-        return cache[piece] if keys == [piece] else tuple(chain.from_iterable(map(
-            cache.__getitem__, keys)))
+        return self.cache(limit)[piece]
 
     def cache(self, limit: int | None) -> "_PieceCache":
         """The piece -> ids cache for ``limit`` (the full one and a few ``upto`` ones are kept)."""
@@ -249,16 +216,17 @@ class Plan:
             cache.clear()
         return cache
 
-    def encode_new(self, key: str | tuple[str], cache: "_PieceCache") -> tuple[int, ...]:
-        """Ids of a head piece not seen before, or of a part of one (keyed ``(part,)``). A piece
-        that can be cut is merged part by part, and its parts are cached too."""
-        piece, whole = (key, True) if isinstance(key, str) else (key[0], False)
+    def encode_new(self, piece: str, cache: "_PieceCache") -> tuple[int, ...]:
+        """Ids of a head piece not seen before. A piece that can be cut (cuts.py) is merged part
+        by part, and its parts are cached too; with ``ignore_merges`` only whole pieces are
+        looked up as tokens, so a part is keyed ``(part,)``, merged."""
         limit = cache.limit
-        if whole and self.whole is not None and limit is None:
+        if self.whole is not None and limit is None:
             i = self.whole.get(piece)
             if i is not None:
                 return (i,)
-        if self._cutter is not False and len(piece) >= MIN_CUT_CHARS:
+        if self._cutter is not False and not piece.isascii() and len(piece) >= (
+                MIN_CUT_CHARS if limit is None else LONG_WORD_CHARS):
             cutter = self.cutter()
             parts = cutter.split(piece) if cutter is not None else [piece]
             if len(parts) > 1:
@@ -267,7 +235,9 @@ class Plan:
                     k = q if self.whole is None else (q,)
                     ids = cache.get(k)
                     if ids is None:  # merged here: the parts of a cut piece are cut no further
-                        ids = cache[k] = self.merge(q, limit)
+                        ids = self.merge(q, limit)
+                        if len(q) < LONG_PIECE_CHARS:
+                            cache[k] = ids
                     out += ids
                 return tuple(out)
         return self.merge(piece, limit)
@@ -296,11 +266,11 @@ class _PieceCache(dict):
         super().__init__()
         self.plan, self.limit = weakref.ref(plan), limit
 
-    def __missing__(self, key: str | tuple[str] | int) -> tuple[int, ...]:
+    def __missing__(self, key: str | int) -> tuple[int, ...]:
         if isinstance(key, int):  # an added token's id
             ids = self[key] = (key,)
             return ids
         ids = self.plan().encode_new(key, self)
-        if len(key if isinstance(key, str) else key[0]) < LONG_PIECE_CHARS:
-            self[key] = ids  # a long piece that could not be cut is not kept: it may be a text
+        if len(key) < LONG_PIECE_CHARS:
+            self[key] = ids  # a long piece is not kept: it may be a whole text
         return ids

@@ -187,11 +187,11 @@ class BPE:
         if len(ids) > LONG_PIECE:
             return self._merge_heap(ids, stop, None)[0]
         # Beside the ids, the key of each adjacent pair (``stop`` for none); min() and index()
-        # find the leftmost lowest in C, and a merge re-keys only its two neighbours.
+        # find the leftmost lowest in C, and a merge re-keys only its two neighbours. A key past
+        # the limit is larger than every key within it, so it is only ever the minimum when no
+        # merge is left to make.
         get, mask = self._keys.get, (1 << self._shift) - 1
         keys = list(map(get, zip(ids, ids[1:]), repeat(stop)))
-        if limit is not None:
-            keys = [k if k < stop else stop for k in keys]
         while keys:
             best = min(keys)
             if best >= stop:
@@ -200,11 +200,9 @@ class BPE:
             ids[i] = new = best & mask
             del ids[i + 1], keys[i]
             if i:
-                k = get((ids[i - 1], new), stop)
-                keys[i - 1] = k if k < stop else stop
+                keys[i - 1] = get((ids[i - 1], new), stop)
             if i < len(keys):
-                k = get((new, ids[i + 1]), stop)
-                keys[i] = k if k < stop else stop
+                keys[i] = get((new, ids[i + 1]), stop)
         return ids
 
     def _merge_heap(self, ids: list[int], stop: int, offsets: list[tuple[int, int]] | None

@@ -63,9 +63,9 @@ def token_spans(plan, view, text: str, limit: int | None, split_special: bool,
             pieces = [(seg[s:e], ranges[s:e])] if e > s else []
             for stage in plan.head:
                 pieces = stage.split_aligned(pieces)
-            for piece, piece_ranges, key in plan.cut_aligned(pieces):
+            for piece, piece_ranges in pieces:
                 if piece_encoder is None:
-                    ids = plan.cache(limit)[key]
+                    ids = plan.cache(limit)[piece]
                 else:
                     ids = piece_encoder(plan.to_model(piece), limit)
                 out += _piece(plan, view, piece, piece_ranges, ids, limit)
