@@ -31,6 +31,8 @@ from .vocab_view import stages as flatten
 #: Pieces this long are not kept in the cache (a whole text, for a model with no pre-tokenizer,
 #: is one piece); their parts are.
 LONG_PIECE_CHARS = 256
+#: Characters of pieces that could be cut before a tokenizer builds its cutter (see ``Plan``).
+CUTTER_AFTER_CHARS = 20_000
 #: Pieces encoded with the first merges only (``upto``) are cut only from this long. Pieces of
 #: plain ASCII are never cut: a large vocabulary leaves next to no place to cut between ASCII
 #: characters, and looking costs more than it saves (cl100k on English: 8.3 -> 10 MB/s).
@@ -117,14 +119,21 @@ class Plan:
         self.start_by_offsets = _metaspace_first_after_others(normalizer, self.head)
         self.plain = normalizer is None and not len(added) and not self.start_by_offsets
         self._caches: dict[int | None, _PieceCache] = {}
-        # Long pieces are cut where no merge can cross (cuts.py): as characters when the model
-        # sees the head's pieces as they are, as bytes when ByteLevel's mapping alone comes
-        # after. The cutter is built the first time a long piece comes.
+        # Pieces are cut where no merge can cross (cuts.py): as characters when the model sees
+        # the head's pieces as they are, as bytes when ByteLevel's mapping alone comes after.
+        # The cutter costs about what merging CUTTER_AFTER_CHARS characters does, so it is
+        # built once that much text could have been cut (a short text never pays for it).
         self._cutter: Cutter | None | bool = (
             None if not self.tail or self.byte_table is not None else False)
+        self._uncut = 0  # characters of pieces that could have been cut, before the cutter
 
-    def cutter(self) -> Cutter | None:
-        if self._cutter is None:
+    def cutter(self, chars: int) -> Cutter | None:
+        """The cutter, once pieces of ``chars`` characters and those before could use it
+        (``chars=0``: the cutter if it is built)."""
+        if self._cutter is None and chars:
+            self._uncut += chars
+            if self._uncut < CUTTER_AFTER_CHARS:
+                return None
             build = Cutter.for_bytes if self.byte_table is not None else Cutter.for_characters
             self._cutter = build(self.model) or False
         return self._cutter or None
@@ -227,7 +236,9 @@ class Plan:
                 return (i,)
         if self._cutter is not False and not piece.isascii() and len(piece) >= (
                 MIN_CUT_CHARS if limit is None else LONG_WORD_CHARS):
-            cutter = self.cutter()
+            # (A replay of the first merges, ``upto``, does not build the cutter: it is for
+            # the encodings a page shows once, and the replay step that built it would wait.)
+            cutter = self.cutter(len(piece) if limit is None else 0)
             parts = cutter.split(piece) if cutter is not None else [piece]
             if len(parts) > 1:
                 out: list[int] = []

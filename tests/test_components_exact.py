@@ -29,6 +29,7 @@ from tokenizers import pre_tokenizers as P
 from tokenizers.trainers import BpeTrainer
 
 import bpe_core
+from bpe_core import encoding
 
 ADDED = ["<tool>", "[x]", "Hello", "<b>", "end", "<|x|>", "ﬁ", "The", "<a><b>", "<a>"]
 TRICKY = [
@@ -294,6 +295,13 @@ for name, processor in {
 
 
 # -- the checks ----------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def cut_from_the_first_piece(monkeypatch):
+    """Tokenizers build their cutter at once, not after 20,000 characters (encoding.py), so
+    that every text here is encoded through the cuts."""
+    monkeypatch.setattr(encoding, "CUTTER_AFTER_CHARS", 0)
+
 
 class Pair(NamedTuple):
     """Their tokenizer, ours read from its file, and what the checks need to know about it."""

@@ -15,6 +15,7 @@ from tokenizers import decoders, models, normalizers, pre_tokenizers
 from tokenizers.trainers import BpeTrainer
 
 import bpe_core
+from bpe_core import encoding
 from bpe_core.alphabet import BYTE_CHARS
 from bpe_core.cuts import Cutter
 from bpe_core.encoding import LONG_PIECE_CHARS
@@ -54,6 +55,13 @@ def bytes_whole_text(ignore_merges: bool = False) -> HFTokenizer:
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
     tok.decoder = decoders.ByteLevel()
     return _train(tok, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+
+
+@pytest.fixture(autouse=True)
+def cut_from_the_first_piece(monkeypatch):
+    """Tokenizers build their cutter at once, not after 20,000 characters (encoding.py), so
+    that every text here is encoded through the cuts."""
+    monkeypatch.setattr(encoding, "CUTTER_AFTER_CHARS", 0)
 
 
 BUILDERS = {"sentencepiece": sentencepiece_like, "bytes": bytes_whole_text,

@@ -18,6 +18,7 @@ from tokenizers import pre_tokenizers as P
 from tokenizers.trainers import BpeTrainer
 
 import bpe_core
+from bpe_core import encoding
 
 CORPUS = [
     "The quick brown fox jumps over the lazy dog. It's 2024, and they'll say 12345 words!",
@@ -137,6 +138,13 @@ def added_tokens_style():
                     HFAddedToken("café", normalized=True)])
     tok.add_special_tokens([HFAddedToken("<|x|>", lstrip=True)])
     return tok
+
+
+@pytest.fixture(autouse=True)
+def cut_from_the_first_piece(monkeypatch):
+    """Tokenizers build their cutter at once, not after 20,000 characters (encoding.py), so
+    that every text here is encoded through the cuts."""
+    monkeypatch.setattr(encoding, "CUTTER_AFTER_CHARS", 0)
 
 
 BUILDERS = [gpt2_style, llama3_style, deepseek_style, llama2_style, mistral_style, gemma_style,
