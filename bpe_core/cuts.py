@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from itertools import compress
-from operator import not_, or_
+from operator import itemgetter, not_, or_
 from typing import Iterable
 
 from .alphabet import CHAR_BYTES
@@ -83,9 +83,9 @@ class Cutter:
         last = [t[-1:] if t else "" for t in tokens]
         first_of, last_of = first.__getitem__, last.__getitem__
         # What the cuts rest on: a token starts as its left part does and ends as its right
-        # part does (checked in C loops; whole strings would cost ten times more).
-        if (list(map(first_of, m.result)) != list(map(first_of, m.left))
-                or list(map(last_of, m.result)) != list(map(last_of, m.right))):
+        # part does (so when merges spell their tokens; else checked here, in C loops).
+        if not model.spelled and (list(map(first_of, m.result)) != list(map(first_of, m.left))
+                                  or list(map(last_of, m.result)) != list(map(last_of, m.right))):
             return None
         joined = frozenset(zip(map(last_of, m.left), map(first_of, m.right)))
         return cls(joined, known=frozenset(t for t in model.vocab if len(t) == 1))
@@ -93,20 +93,18 @@ class Cutter:
     @classmethod
     def for_bytes(cls, model: BPE) -> "Cutter | None":
         """The cutter of a byte-level model (tokens spelled in GPT-2's byte characters)."""
-        if not _spelled(model):
+        if not model.spells_merges():
             return None
-        ends, starts = [], []
-        for token in model.tokens:
-            data = _bytes(token)
-            if data is None:
-                ends.append(None)
-                starts.append(None)
-            elif data.isascii():  # most tokens: their first and last bytes are characters
-                ends.append(chr(data[-1]))
-                starts.append(chr(data[0]))
-            else:
-                ends.append(_last_char(data))
-                starts.append(_first_char(data))
+        # Most tokens begin and end with an ASCII byte, which is its own character: read in C
+        # loops. The others are decoded one by one. (A token of other characters may come out
+        # as anything: its merges never fire on bytes, so whatever they forbid is no loss.)
+        tokens = [t or "\x00" for t in model.tokens]
+        starts = list(map(_ASCII.get, map(itemgetter(0), tokens)))
+        ends = list(map(_ASCII.get, map(itemgetter(-1), tokens)))
+        for k in compress(range(len(tokens)), map(not_, map(all, zip(starts, ends)))):
+            data = _bytes(model.tokens[k])
+            starts[k] = None if data is None else starts[k] or _first_char(data)
+            ends[k] = None if data is None else ends[k] or _last_char(data)
         joined, no_after, no_before = set(), set(), set()
         for x, y in set(zip(map(ends.__getitem__, model.merges.left),
                             map(starts.__getitem__, model.merges.right))):
@@ -152,13 +150,6 @@ class Cutter:
         return parts
 
 
-def _spelled(model: BPE) -> bool:
-    """Does every merge make the token its two parts spell?"""
-    t, m = model.tokens, model.merges
-    get = t.__getitem__  # in C loops: half a million merges in Gemma 3
-    return list(map(str.__add__, map(get, m.left), map(get, m.right))) == list(map(get, m.result))
-
-
 def _bytes(token: str | None) -> bytes | None:
     """A token of GPT-2's byte characters as its bytes (None for any other token)."""
     if not token or not _BYTE_CHARS.issuperset(token):
@@ -168,6 +159,7 @@ def _bytes(token: str | None) -> bytes | None:
 
 
 _BYTE_CHARS = frozenset(CHAR_BYTES)
+_ASCII = {c: chr(b) for c, b in CHAR_BYTES.items() if b < 0x80}  # byte char -> its character
 _TO_LATIN1 = {ord(c): b for c, b in CHAR_BYTES.items()}
 
 

@@ -40,6 +40,9 @@ class BPE:
     continuing_subword_prefix: str | None = None
     end_of_word_suffix: str | None = None
     ignore_merges: bool = False
+    #: Does every merge make the token its two parts spell (``left + right``)? None: not known
+    #: yet, see :meth:`spells_merges`.
+    spelled: bool | None = field(default=None, repr=False, compare=False)
     vocab: dict[str, int] = field(init=False, repr=False)
     # (left id, right id) -> the merge's rank and result id in one int: rank << _shift | result.
     # Ints compare by rank first, so the lowest is the merge to make, and the result comes
@@ -96,7 +99,19 @@ class BPE:
                              f"{'is' if len(set(missing)) == 1 else 'are'} not in the "
                              f"vocabulary")
         shown = tuple(tokens)
-        return cls(shown, MergeList(left=left, right=right, result=result, shown=shown), **options)
+        return cls(shown, MergeList(left=left, right=right, result=result, shown=shown),
+                   spelled=not cut, **options)
+
+    def spells_merges(self) -> bool:
+        """Does every merge make the token its two parts spell? So for a model read from a
+        file's strings (without a ``continuing_subword_prefix``) or trained here; otherwise
+        found out once, in C loops."""
+        if self.spelled is None:
+            get, m = self.tokens.__getitem__, self.merges
+            spelled = (list(map(str.__add__, map(get, m.left), map(get, m.right)))
+                       == list(map(get, m.result)))
+            object.__setattr__(self, "spelled", spelled)
+        return self.spelled
 
     # -- from a piece to its first symbols ---------------------------------------------------
 

@@ -88,7 +88,7 @@ def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
                              f"exist before it")
         tokens.append(tokens[left] + tokens[right])
     shown = tuple(tokens)
-    model = BPE(shown, MergeList.canonical(len(base), pairs, shown),
+    model = BPE(shown, MergeList.canonical(len(base), pairs, shown), spelled=True,
                 unk_token=UNK if base.unit == "char" and not base.byte_fallback else None,
                 byte_fallback=base.byte_fallback, ignore_merges=ignore_merges)
     if not isinstance(special_tokens, Mapping):
