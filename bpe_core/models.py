@@ -222,22 +222,25 @@ class BPE:
 
     def _merge_heap(self, ids: list[int], stop: int, offsets: list[tuple[int, int]] | None
                     ) -> tuple[list[int], list[tuple[int, int]] | None]:
-        """The same merges in O(n log n): a heap of (key, position) over a linked list of
+        """The same merges in O(n log n): a heap of candidate merges over a linked list of
         symbols. An entry whose pair has changed since it was pushed is skipped when popped.
-        ``offsets``, when given, follow the merges: a token spans what its parts span."""
+        ``offsets``, when given, follow the merges: a token spans what its parts span.
+
+        An entry is one int, key * n + position: ints compare faster than tuples, and the
+        lowest is still the lowest key, leftmost."""
         get, mask = self._keys.get, (1 << self._shift) - 1
         n = len(ids)
         offsets = list(offsets) if offsets is not None else None
         nxt = list(range(1, n + 1))
         prv = list(range(-1, n - 1))
-        heap = [(k, i) for i, k in enumerate(map(get, zip(ids, ids[1:]))) if k is not None
-                and k < stop]
+        heap = [k * n + i for i, k in enumerate(map(get, zip(ids, ids[1:]), repeat(stop)))
+                if k < stop]
         heapq.heapify(heap)
         pop, push = heapq.heappop, heapq.heappush
         while heap:
-            k, i = pop(heap)
+            k, i = divmod(pop(heap), n)
             j = nxt[i]
-            if ids[i] < 0 or j >= n or get((ids[i], ids[j])) != k:
+            if j >= n or ids[i] < 0 or get((ids[i], ids[j])) != k:
                 continue  # merged away, or its pair changed since
             ids[i] = new = k & mask
             if offsets is not None:
@@ -248,14 +251,14 @@ class BPE:
             nxt[i] = m
             if m < n:
                 prv[m] = i
-                k2 = get((new, ids[m]))
-                if k2 is not None and k2 < stop:
-                    push(heap, (k2, i))
+                k2 = get((new, ids[m]), stop)
+                if k2 < stop:
+                    push(heap, k2 * n + i)
             p = prv[i]
             if p >= 0:
-                k2 = get((ids[p], new))
-                if k2 is not None and k2 < stop:
-                    push(heap, (k2, p))
+                k2 = get((ids[p], new), stop)
+                if k2 < stop:
+                    push(heap, k2 * n + p)
         keep = [k for k in range(n) if ids[k] >= 0]
         return [ids[k] for k in keep], None if offsets is None else [offsets[k] for k in keep]
 
