@@ -49,6 +49,7 @@ class BPE:
     # with it at no cost (no second table, no second lookup).
     _keys: dict[tuple[int, int], int] = field(init=False, repr=False)
     _shift: int = field(init=False, repr=False)
+    _all: int = field(init=False, repr=False)
 
     def __post_init__(self):
         # Two ids with one string (a trained model can have them): the first. Built backwards in
@@ -61,6 +62,7 @@ class BPE:
         # A pair listed twice keeps its last rank, as in Hugging Face's merge map.
         shift = max(len(self.tokens), 1).bit_length()
         set_(self, "_shift", shift)
+        set_(self, "_all", len(self.merges) << shift)  # the key no merge reaches
         set_(self, "_keys", dict(zip(zip(self.merges.left, self.merges.right),
                                      [r << shift | t for r, t in enumerate(self.merges.result)])))
         if self.unk_token is not None and self.unk_token not in vocab:
@@ -198,7 +200,7 @@ class BPE:
         """Apply the merges (the first ``limit`` of them) to a list of ids, in place."""
         if len(ids) < 2:
             return ids
-        stop = self._limit(limit)
+        stop = self._all if limit is None else self._limit(limit)
         if len(ids) > LONG_PIECE:
             return self._merge_heap(ids, stop, None)[0]
         # Beside the ids, the key of each adjacent pair (``stop`` for none); min() and index()
@@ -206,14 +208,19 @@ class BPE:
         # the limit is larger than every key within it, so it is only ever the minimum when no
         # merge is left to make.
         get, mask = self._keys.get, (1 << self._shift) - 1
+        if len(ids) == 2:  # one pair: one lookup
+            k = get((ids[0], ids[1]), stop)
+            return [k & mask] if k < stop else ids
         keys = list(map(get, zip(ids, ids[1:]), repeat(stop)))
-        while keys:
+        while True:
             best = min(keys)
             if best >= stop:
                 break
             i = keys.index(best)
             ids[i] = new = best & mask
             del ids[i + 1], keys[i]
+            if not keys:
+                break
             if i:
                 keys[i - 1] = get((ids[i - 1], new), stop)
             if i < len(keys):
