@@ -26,7 +26,8 @@ fresh process per model (``TOKENIZERS_PARALLELISM=false``, ``RAYON_NUM_THREADS=1
 * speed, when Debian's ``linux-doc`` is installed (``benchmarks/corpus.py``): one long string,
   one thread, 2 MB of the English documentation and 0.5 MB of the Japanese, Korean and Chinese
   translations, ids checked identical too. Throughput is MB of UTF-8 per second, the best of
-  ``--repeat`` calls (1 by default: both tokenizers freshly loaded, caches cold);
+  ``--repeat`` calls (1 by default), each by tokenizers loaded afresh for it: caches cold, and
+  what bpe_core builds once per tokenizer (the cutter of ``bpe_core/cuts.py``) built then;
 * growth: how much longer bpe_core takes on 200 kB than on 10 kB of the same kind of text, each
   on a freshly loaded tokenizer: English prose, random CJK ideographs and one letter repeated
   (for a model with no pre-tokenizer each is a single piece); ~20x is linear, and the issue
@@ -280,20 +281,31 @@ def check(hf, ours, text: str) -> str | None:
     return None if got == want else decode_difference(want, got)
 
 
-def best(repeat: int, fn):
-    """Fastest of ``repeat`` calls of ``fn()``: (seconds, result)."""
-    return min((clock(fn) for _ in range(repeat)), key=lambda r: r[0])
+def cold(load, encode_with, repeat: int):
+    """Fastest of ``repeat`` encodes, each by a tokenizer loaded afresh (its caches empty and
+    nothing built yet): ``(seconds, result)``."""
+    runs = []
+    for _ in range(repeat):
+        tok = load()
+        runs.append(clock(encode_with, tok))
+    return min(runs, key=lambda r: r[0])
 
 
-def timed(hf, ours, text: str, repeat: int) -> dict:
-    """Throughput of both on one long string, the ids checked identical."""
+def timed(path: str, hf, ours, text: str, repeat: int) -> dict:
+    """Throughput of both on one long string, each on freshly loaded tokenizers, the ids
+    checked identical."""
+    import tokenizers
+
+    import bpe_core
+
     mb = len(text.encode("utf-8")) / 1e6
-    hf_s, enc = best(repeat, lambda: hf.encode(text, add_special_tokens=False))
+    hf_s, enc = cold(lambda: tokenizers.Tokenizer.from_file(path),
+                     lambda tok: tok.encode(text, add_special_tokens=False), repeat)
     figures = {"mb": mb, "hf_mbs": mb / hf_s}
     if ours is None:
         return figures
     try:
-        ours_s, got = best(repeat, lambda: ours.encode(text))
+        ours_s, got = cold(lambda: bpe_core.load(path), lambda tok: tok.encode(text), repeat)
     except Exception as e:  # noqa: BLE001
         return figures | {"error": f"encode raised {_error(e)}"}
     figures["ours_mbs"] = mb / ours_s
@@ -363,7 +375,8 @@ def run(path: str, repeat: int, with_long: bool) -> None:
         figures["differ"] = [f"{name}: {msg}" for name, msg in differ]
         figures["growth"] = growth(path, with_long)
     if with_long:
-        figures["long"] = {name: timed(hf, ours, text, repeat) for name, text in long_texts().items()}
+        figures["long"] = {name: timed(path, hf, ours, text, repeat)
+                           for name, text in long_texts().items()}
     emit(**figures)
 
 
