@@ -21,6 +21,7 @@ from .training.trainer import TIE_BREAKS, UNITS, Trainer
 _COLOURS = ["\x1b[48;5;153m", "\x1b[48;5;223m", "\x1b[48;5;194m", "\x1b[48;5;225m",
             "\x1b[48;5;230m"]
 _RESET = "\x1b[0m"
+SHOWN_SPECIAL = 12  # special tokens info lists by name (Llama 3 has 256)
 
 
 def _cmd_train(args) -> int:
@@ -89,8 +90,11 @@ def _cmd_info(args) -> int:
     print(f"pipeline:      {tok.describe()}")
     print(f"vocab_size:    {tok.vocab_size:,} ({len(tok.merges):,} merges, "
           f"{len(tok.special_tokens)} special)")
-    print(f"special:       {', '.join(tok.special_tokens) or '(none)'}")
-    print(f"stop reason:   {tok.stop_reason or 'unknown'}")
+    special = list(tok.special_tokens)
+    more = f" and {len(special) - SHOWN_SPECIAL:,} more" if len(special) > SHOWN_SPECIAL else ""
+    print(f"special:       {', '.join(special[:SHOWN_SPECIAL]) or '(none)'}{more}")
+    if tok.stop_reason:  # only a tokenizer trained here knows why its training stopped
+        print(f"stop reason:   {tok.stop_reason}")
     if tok.ignore_merges:
         print("ignore_merges: a piece that is a whole token is not merged (as in tiktoken)")
     for m in tok.merges[: args.merges]:

@@ -49,3 +49,21 @@ def test_a_tiktoken_rank_file_needs_and_takes_its_pretokenizer(tmp_path):
     assert r.returncode == 2 and "cl100k" in r.stderr
     r = run("encode", str(path), "--pretokenizer", "cl100k", stdin="hello there")
     assert r.stdout.split() == [str(i) for i in tok.encode("hello there")]
+
+
+def test_info_on_a_model_file_names_a_few_special_tokens_and_no_stop_reason(tmp_path):
+    from tokenizers import Tokenizer as HFTokenizer
+    from tokenizers import models, pre_tokenizers
+    from tokenizers.trainers import BpeTrainer
+
+    hf = HFTokenizer(models.BPE())
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    specials = [f"<|special_{k}|>" for k in range(20)]
+    hf.train_from_iterator(["hug pug pun bun hugs"] * 5, BpeTrainer(
+        vocab_size=300, special_tokens=specials, show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    path = tmp_path / "tokenizer.json"
+    hf.save(str(path))
+    info = run("info", str(path)).stdout
+    assert "20 special" in info and "<|special_11|> and 8 more" in info
+    assert "<|special_12|>" not in info and "stop reason" not in info
