@@ -18,8 +18,8 @@ same merges win in the same order), and so do replaying the merges and the longe
 [('a', 'b'), ('▁', 'a')]
 >>> cutter.positions("▁ab▁a▁b")  # no merge joins "b" to "▁", "a" to "▁", nor "▁" to "b"
 [3, 5, 6]
->>> cutter.split("▁ab▁a▁b"), cutter.split_at_separator("▁ab▁a▁b")
-(['▁ab', '▁a', '▁', 'b'], ['▁ab', '▁a', '▁b'])
+>>> cutter.split("▁ab▁a▁b")
+['▁ab', '▁a', '▁', 'b']
 
 Characters: only characters that are tokens of their own are cut between (an unknown
 character's byte-fallback or ``[UNK]`` symbols fuse across it), and only when the first symbols
@@ -48,9 +48,6 @@ from .models import BPE
 
 #: Pieces shorter than this are encoded whole: looking for cuts would cost more than it saves.
 MIN_CUT_CHARS = 4
-#: Word separators of the common model alphabets (SentencePiece's, a space, GPT-2's): when the
-#: model has one, a whole text is first cut at it with one regex split, the fastest way there is.
-SEPARATORS = ("▁", " ", "Ġ")
 
 
 class Cutter:
@@ -63,14 +60,6 @@ class Cutter:
         self.no_after, self.no_before = no_after, no_before  # never cut after / before these
         # Python's re reads a large character class from a bitmap (the regex module does not).
         self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]")
-        sep = next((s for s in SEPARATORS if s in (known or ())), None)
-        before = set() if sep is None or sep in no_before else {
-            x for x in known - no_after if (x, sep) not in joined}
-        self.sep = sep if before else None
-        # The separator where the character before it is known and no merge joins it to one;
-        # the literal comes first, so that the engine looks for it before anything else.
-        self._at_sep = re.compile(re.escape(sep) + f"(?<=[{_chars(before)}]{re.escape(sep)})"
-                                  ) if before else None
 
     @classmethod
     def for_characters(cls, model: BPE) -> "Cutter | None":
@@ -140,14 +129,6 @@ class Cutter:
         """``piece`` cut at every safe place."""
         cuts = self.positions(piece)
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
-
-    def split_at_separator(self, piece: str) -> list[str]:
-        """``piece`` cut before each separator where that is safe (in C: one regex split)."""
-        if self._at_sep is None:
-            return [piece]
-        sep, parts = self.sep, self._at_sep.split(piece)
-        parts[1:] = [sep + p for p in parts[1:]]
-        return parts
 
 
 def _bytes(token: str | None) -> bytes | None:

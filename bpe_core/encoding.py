@@ -5,7 +5,10 @@ stages split the text into pieces, the *tail* stages only rewrite each piece (By
 characters, the end-of-word marker). Pieces repeat (" the" thousands of times), so each piece's
 ids are cached as it first comes out of the head, and the tail and the model run once per
 distinct piece. When the tail is ByteLevel alone, a piece's UTF-8 bytes map straight to ids
-through a table, without building the byte-character string.
+through a table, without building the byte-character string. A piece not seen before is cut
+where no merge can cross (cuts.py) and merged part by part, the parts cached too: a whole text
+(for a model with no pre-tokenizer) or a run of Chinese becomes words and characters that
+repeat.
 
 >>> from bpe_core import train
 >>> tok = train("hug pug hugs", unit="byte", pretokenizer="gpt2", max_merges=2, min_frequency=1)

@@ -143,13 +143,3 @@ def test_a_merge_across_a_character_boundary_mid_bytes_is_never_cut():
     text = "中文中文abc中文"
     assert 1 not in cutter.positions(text)
     assert ours.encode(text) == theirs.encode(text).ids
-
-
-def test_a_separator_no_character_may_be_cut_before():
-    """A model whose only merges join "▁" to "▁": no character may be cut before a "▁"."""
-    from bpe_core.models import BPE
-
-    model = BPE.from_vocab({"▁": 0, "▁▁": 1}, [("▁", "▁")])
-    cutter = Cutter.for_characters(model)
-    assert cutter.sep is None
-    assert cutter.split_at_separator("▁▁▁") == ["▁▁▁"] and cutter.positions("▁▁▁") == []
