@@ -55,7 +55,7 @@ class Cutter:
 
     def __init__(self, joined: frozenset[tuple[str, str]], *, known: frozenset[str] | None = None,
                  no_after: frozenset[str] = frozenset(), no_before: frozenset[str] = frozenset()):
-        self.joined = joined  # (x, y) for each x and y some merge joins: x ends a part, y starts one
+        self.joined = joined  # (x, y) where some merge joins a part ending in x to one starting y
         self.known = known  # the characters that may be cut beside (None: all)
         self.no_after, self.no_before = no_after, no_before  # never cut after / before these
         # Python's re reads a large character class from a bitmap (the regex module does not).

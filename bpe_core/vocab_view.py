@@ -66,7 +66,6 @@ class MergeTree:
         return self.left.leaves() + self.right.leaves()
 
 
-
 class _Lazy(Sequence[str]):
     """``f(i)`` for every id, computed when first read (a large vocabulary is mostly never
     shown, and loading it should not pay for every token's text)."""

@@ -5,7 +5,7 @@
 [1, 2]
 >>> from bpe_core import train
 >>> tok = train("hug pug", max_merges=1, min_frequency=1)
->>> encode_batch(tok, ["hug", "pug"], processes=2, options={}) == [tok.encode("hug"), tok.encode("pug")]
+>>> encode_batch(tok, ["hug", "pug"], processes=2, options={}) == [tok.encode(t) for t in ("hug", "pug")]
 True
 """
 

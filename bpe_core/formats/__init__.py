@@ -104,8 +104,9 @@ def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
               pretokenizer: str | None = None) -> Tokenizer:
     """Read GPT-2's ``vocab.json`` and ``merges.txt``; the pre-tokenizer defaults to "gpt2"."""
     vocab_path, merges_path = Path(vocab_path), Path(merges_path)
-    return gpt2.from_gpt2(_read(vocab_path), _read(merges_path), pretokenizer=pretokenizer or "gpt2",
-                        source=f"{vocab_path} + {merges_path.name}", name=_stem(vocab_path.name))
+    return gpt2.from_gpt2(_read(vocab_path), _read(merges_path),
+                          pretokenizer=pretokenizer or "gpt2",
+                          source=f"{vocab_path} + {merges_path.name}", name=_stem(vocab_path.name))
 
 
 def loads(data: bytes, *, source: str = "the file", pretokenizer: str | None = None) -> Tokenizer:
