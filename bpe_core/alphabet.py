@@ -28,6 +28,21 @@ for _i, _b in enumerate(sorted(set(range(256)) - set(_PRINTABLE))):
 for _b in _PRINTABLE:
     BYTE_CHARS[_b] = chr(_b)
 CHAR_BYTES = {c: b for b, c in enumerate(BYTE_CHARS)}
+_BYTE_CHAR_SET = frozenset(CHAR_BYTES)
+_TO_LATIN1 = {ord(c): b for c, b in CHAR_BYTES.items()}
+
+
+def spelled_bytes(chars: str) -> bytes | None:
+    """The bytes a string of GPT-2's byte characters stands for (None if it holds another
+    character).
+
+    >>> spelled_bytes("Ġhé"), spelled_bytes("ä¸Ń"), spelled_bytes("中")
+    (b' h\xe9', b'\xe4\xb8\xad', None)
+    """
+    if not _BYTE_CHAR_SET.issuperset(chars):
+        return None
+    # Each byte character becomes the Latin-1 character of its value, which Latin-1 spells.
+    return chars.translate(_TO_LATIN1).encode("latin-1")
 
 
 def show_bytes(data: bytes) -> str:

@@ -43,7 +43,7 @@ from itertools import compress
 from operator import itemgetter, not_, or_
 from typing import Iterable
 
-from .alphabet import CHAR_BYTES
+from .alphabet import CHAR_BYTES, spelled_bytes
 from .models import BPE
 
 #: Pieces shorter than this are encoded whole: looking for cuts would cost more than it saves.
@@ -91,7 +91,8 @@ class Cutter:
         starts = list(map(_ASCII.get, map(itemgetter(0), tokens)))
         ends = list(map(_ASCII.get, map(itemgetter(-1), tokens)))
         for k in compress(range(len(tokens)), map(not_, map(all, zip(starts, ends)))):
-            data = _bytes(model.tokens[k])
+            token = model.tokens[k]
+            data = spelled_bytes(token) if token else None
             starts[k] = None if data is None else starts[k] or _first_char(data)
             ends[k] = None if data is None else ends[k] or _last_char(data)
         joined, no_after, no_before = set(), set(), set()
@@ -131,17 +132,7 @@ class Cutter:
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
 
 
-def _bytes(token: str | None) -> bytes | None:
-    """A token of GPT-2's byte characters as its bytes (None for any other token)."""
-    if not token or not _BYTE_CHARS.issuperset(token):
-        return None
-    # Each byte character becomes the Latin-1 character of its value: then Latin-1 spells it.
-    return token.translate(_TO_LATIN1).encode("latin-1")
-
-
-_BYTE_CHARS = frozenset(CHAR_BYTES)
 _ASCII = {c: chr(b) for c, b in CHAR_BYTES.items() if b < 0x80}  # byte char -> its character
-_TO_LATIN1 = {ord(c): b for c, b in CHAR_BYTES.items()}
 
 
 def _lead(b: int) -> int:

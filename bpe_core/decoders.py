@@ -18,7 +18,7 @@ from typing import Any
 
 import regex
 
-from .alphabet import CHAR_BYTES
+from .alphabet import spelled_bytes
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 
 SUPPORTED = "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, BPEDecoder and Sequence"
@@ -31,10 +31,8 @@ class _Decoder:
 
 def _byte_level_bytes(token: str) -> bytes:
     """A token of GPT-2 byte characters as its bytes (one outside the table: its UTF-8)."""
-    try:
-        return bytes(map(CHAR_BYTES.__getitem__, token))
-    except KeyError:
-        return token.encode("utf-8")
+    data = spelled_bytes(token)
+    return token.encode("utf-8") if data is None else data
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from itertools import chain
 from typing import Callable, Sequence
 
 from . import pre_tokenizers
-from .alphabet import BYTE_CHARS, CHAR_BYTES
+from .alphabet import BYTE_CHARS, spelled_bytes
 from .cuts import MIN_CUT_CHARS, Cutter
 from .gc_pause import gc_paused
 from .models import BPE
@@ -114,11 +114,12 @@ class Plan:
         if self.byte_table is not None and model.ignore_merges:
             self.whole = {}
             for i, t in enumerate(model.tokens):
-                if t is not None:
-                    try:
-                        self.whole.setdefault(bytes(map(CHAR_BYTES.__getitem__, t)).decode(), i)
-                    except (KeyError, UnicodeDecodeError):
-                        pass  # not byte characters, or part of a character: never a whole piece
+                data = spelled_bytes(t) if t is not None else None
+                try:
+                    if data is not None:
+                        self.whole.setdefault(data.decode(), i)
+                except UnicodeDecodeError:
+                    pass  # part of a character: never a whole piece
         self.start_by_offsets = _metaspace_first_after_others(normalizer, self.head)
         self.plain = normalizer is None and not len(added) and not self.start_by_offsets
         self._caches: dict[int | None, _PieceCache] = {}

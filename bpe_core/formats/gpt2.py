@@ -54,8 +54,7 @@ def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",
         raise TokenizerFileError(f"{source}: vocab.json must map token strings to integer ids")
     preset, pattern = resolve(pretokenizer)
     try:
-        pairs = [models.pair(line, k) for k, line in
-                 enumerate(x for x in lines if x and not x.startswith("#version"))]
+        pairs = models.pairs([line for line in lines if line])
         made = {a + b for a, b in pairs}
         last = 256 + len(pairs)
         specials = {t: i for t, i in table.items() if i >= last and t not in made}

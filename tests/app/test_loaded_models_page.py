@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
+from bpe_core.alphabet import BYTE_CHARS
 from bpe_core.analysis.premium import count_tokens
 from tests.app.test_languages_page import open_page as open_languages
 from tests.app.test_tokenize_page import active, metric, open_page, token_html, type_text
@@ -108,9 +109,8 @@ def test_a_llama3_file_with_ids_out_of_merge_order_slides_and_encodes_three_ways
     assert ids_shown(at) == hf(data).encode(text, add_special_tokens=False).ids
     use_merges(at, 0)
     # No merges: one token per byte, each the file's own id for that byte's character.
-    byte_char = {b: c for c, b in bpe_core.decoders.CHAR_BYTES.items()}
     vocab = hf(data).get_vocab()
-    assert ids_shown(at) == [vocab[byte_char[b]] for b in text.encode()]
+    assert ids_shown(at) == [vocab[BYTE_CHARS[b]] for b in text.encode()]
     assert "(ignore_merges) needs the full vocabulary" in captions(at)
     use_merges(at, 40)
     ids = ids_shown(at)
