@@ -27,9 +27,9 @@ from . import pre_tokenizers
 from .alphabet import BYTE_CHARS, spelled_bytes
 from .cuts import MIN_CUT_CHARS, Cutter
 from .gc_pause import gc_paused
+from .identity import flatten
 from .models import BPE
 from .spans import identity
-from .vocab_view import stages as flatten
 
 #: Pieces this long are not kept in the cache (a whole text, for a model with no pre-tokenizer,
 #: is one piece); their parts are.
@@ -59,10 +59,7 @@ def split_stages(pre_tokenizer) -> tuple[list, list]:
     ByteLevel that also cuts (its regex, its prefix space) is taken in two: its cutting joins
     the head and its byte mapping alone is the tail, so that pieces stay text up to the model
     (cached as text, their bytes read by a table, cut between characters: see cuts.py)."""
-    if pre_tokenizer is None:
-        return [], []
-    stages = list(pre_tokenizer.pretokenizers) if isinstance(
-        pre_tokenizer, pre_tokenizers.Sequence) else [pre_tokenizer]
+    stages = list(flatten(pre_tokenizer))
     if stages and isinstance(stages[-1], pre_tokenizers.ByteLevel) and not _is_map(stages[-1]):
         last = stages.pop()
         stages += [_ByteLevelCut(last), pre_tokenizers.ByteLevel(False, last.trim_offsets, False)]
@@ -88,9 +85,8 @@ class _ByteLevelCut:
 def _metaspace_first_after_others(normalizer, head: list) -> bool:
     """Does a Metaspace stage with the "first" scheme come after a normalizer or another stage,
     which may drop the start of the text?"""
-    stages = [s for stage in head for s in flatten(stage, "pretokenizers")]
     return any(isinstance(s, pre_tokenizers.Metaspace) and s.prepend_scheme == "first"
-               and (normalizer is not None or k > 0) for k, s in enumerate(stages))
+               and (normalizer is not None or k > 0) for k, s in enumerate(head))
 
 
 def _byte_table(model: BPE) -> bytes | list[int] | None:

@@ -15,7 +15,7 @@ Both read only the stages, so they work on any tokenizer, trained or loaded:
 from __future__ import annotations
 
 import hashlib
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .added_vocabulary import AddedToken
 from .models import BPE
@@ -24,13 +24,27 @@ from .models import BPE
 _PARTS = ("normalizers", "pretokenizers", "decoders", "processors")
 
 
+def flatten(component) -> Iterator:
+    """The components of a stage, (possibly nested) Sequences opened, in order; none for None.
+
+    >>> from bpe_core import pre_tokenizers as P
+    >>> [type(s).__name__ for s in flatten(P.Sequence([P.Digits(), P.Sequence([P.Whitespace()])]))]
+    ['Digits', 'Whitespace']
+    """
+    if component is None:
+        return
+    inner = next((getattr(component, a) for a in _PARTS if hasattr(component, a)), None)
+    if inner is None:
+        yield component
+    else:
+        for c in inner:
+            yield from flatten(c)
+
+
 def _names(component, preset: str | None = None) -> str:
     """``Split(gpt2) + ByteLevel``: a stage's type names, Sequences flattened."""
-    inner = next((getattr(component, a) for a in _PARTS if hasattr(component, a)), None)
-    if inner is not None:
-        return " + ".join(_names(c, preset) for c in inner)
-    name = type(component).__name__
-    return f"{name}({preset})" if preset and name == "Split" else name
+    return " + ".join(f"{name}({preset})" if preset and name == "Split" else name
+                      for name in (type(c).__name__ for c in flatten(component)))
 
 
 def describe(normalizer, pre_tokenizer, model: BPE, decoder, post_processor, *,

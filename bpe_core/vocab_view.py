@@ -15,34 +15,23 @@ steps make of it, with bytes that are not whole UTF-8 characters shown as hex:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Sequence
 
 from . import decoders
 from .alphabet import END_OF_WORD, show_bytes
 from .end_of_word import EndOfWord
+from .identity import flatten
 from .merges import Merge, MergeList
 from .models import BPE
-
-
-def stages(component, attr: str) -> Iterator:
-    """The components of a (possibly nested) Sequence, in order."""
-    if component is None:
-        return
-    inner = getattr(component, attr, None)
-    if inner is None:
-        yield component
-    else:
-        for c in inner:
-            yield from stages(c, attr)
 
 
 def end_of_word_marker(model: BPE, pre_tokenizer, decoder) -> str | None:
     """The suffix that marks a token as ending a word: the playground's end-of-word step's,
     the BPE decoder's, else the model's."""
-    for p in stages(pre_tokenizer, "pretokenizers"):
+    for p in flatten(pre_tokenizer):
         if isinstance(p, EndOfWord):
             return p.marker
-    for d in stages(decoder, "decoders"):
+    for d in flatten(decoder):
         if type(d).__name__ == "BPEDecoder":
             return d.suffix
     return model.end_of_word_suffix
@@ -92,7 +81,7 @@ class VocabView:
         self.model, self.decoder, self.added = model, decoder, added
         self.size = max(len(model.tokens), max((t.id + 1 for t in added), default=0))
         self.marker = end_of_word_marker(model, pre_tokenizer, decoder)
-        self.byte_level = any(type(d).__name__ == "ByteLevel" for d in stages(decoder, "decoders"))
+        self.byte_level = any(type(d).__name__ == "ByteLevel" for d in flatten(decoder))
         self.special_texts = frozenset(t.content for t in added if t.special)
         self._added = {t.id: t for t in added}
         # The unknown token is "unk" even when the file also lists it as a special token (as

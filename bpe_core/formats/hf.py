@@ -25,10 +25,10 @@ from typing import Any, Mapping
 from .. import decoders, models, normalizers, post_processors, pre_tokenizers
 from ..added_vocabulary import AddedToken
 from ..end_of_word import EndOfWord
+from ..identity import flatten
 from ..oniguruma import convert_pattern
 from ..presets import PRESETS
 from ..tokenizer import Tokenizer
-from ..vocab_view import stages as flat
 from .errors import TokenizerFileError
 
 _WORD_END = r"(?<=\S)(?!\S)"  # where the end-of-word normalizer puts the marker: after each word
@@ -36,7 +36,7 @@ _WORD_END = r"(?<=\S)(?!\S)"  # where the end-of-word normalizer puts the marker
 
 def _preset_name(tok_pre) -> str | None:
     """The preset a ``Split`` regex (read back from a file) stands for, if any."""
-    for stage in flat(tok_pre, "pretokenizers"):
+    for stage in flatten(tok_pre):
         if isinstance(stage, pre_tokenizers.Split):
             return next((name for name, p in PRESETS.items() if p == stage.pattern), None)
     return None
@@ -47,7 +47,7 @@ def _preset_name(tok_pre) -> str | None:
 def to_dict(tok: Tokenizer) -> dict[str, Any]:
     """The ``tokenizer.json`` content for ``tok`` (raises ValueError when HF cannot express it)."""
     normalizer, pre = tok.normalizer, tok.pre_tokenizer
-    steps = list(flat(pre, "pretokenizers"))
+    steps = list(flatten(pre))
     eow = [s for s in steps if isinstance(s, EndOfWord)]
     if eow:
         if tok.view.byte_level:
