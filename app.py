@@ -5,7 +5,7 @@ Run with ``streamlit run app.py``.
 
 import streamlit as st
 
-from ui import sidebar, state
+from ui.shared import sidebar, state
 
 st.set_page_config(page_title="BPE Playground", page_icon="🧩", layout="wide",
                    menu_items={"About": "BPE Playground: watch byte-pair encoding learn a "

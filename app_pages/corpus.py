@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from ui import corpus_view, state
+from ui.corpus import view
+from ui.shared import state
 
 st.title("Corpus")
 st.markdown(
@@ -12,6 +13,6 @@ st.markdown(
     "other pages train and count on. Below, see what a tokenizer will meet: how many words, "
     "which ones repeat, and which writing systems they use."
 )
-corpus_view.render_source()
+view.render_source()
 st.divider()
-corpus_view.render_stats(state.active_corpus())
+view.render_stats(state.active_corpus())

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import languages, languages_view as view
+from ui.languages import data, view
 
 st.title(":material/translate: Languages: the tokenization premium", anchor=False)
 st.markdown(view.INTRO)
@@ -11,7 +11,7 @@ choice = view.controls(source)
 view.train_panel(source)
 view.load_panel()
 if choice is not None:
-    table = languages.results_table(source, choice.tokenizers, choice.baseline)
+    table = data.results_table(source, choice.tokenizers, choice.baseline)
     view.headline(table, choice, source)
     tabs = st.tabs(view.TABS)
     with tabs[0]:

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from ui import loaders, state, tokenize_view as view
+from ui.shared import loaders, state
+from ui.tokenize import view
 
 st.title("🔤 Tokenize", anchor=False)
 st.markdown(

@@ -3,7 +3,8 @@ compressor)."""
 
 import streamlit as st
 
-from ui import state, training, training_config, training_gage, training_view
+from ui.shared import state
+from ui.train import config, gage, runs, view
 
 st.title("Train — watch the vocabulary grow", anchor=False)
 st.markdown(
@@ -13,28 +14,28 @@ st.markdown(
     "watch the merges arrive, the corpus shrink and a passage get re-segmented.")
 
 corpus = state.active_corpus()
-training_config.apply_defaults(corpus)
+config.apply_defaults(corpus)
 st.caption(f"Corpus: **{corpus.name}** — pick another on the Corpus page.")
 
 
 
 def train() -> None:
-    settings, problem = training_config.render(corpus)
+    settings, problem = config.render(corpus)
     if st.button("Start training", type="primary", disabled=problem is not None, key="train_start"):
         try:
             with st.spinner("Counting the words of the corpus…"):
-                training_view.begin(training.start(corpus, settings))
+                view.begin(runs.start(corpus, settings))
         except ValueError as exc:  # PatternError and CorpusReadError are ValueErrors too
             st.error(f"Training cannot start: {exc}")
-    run = training.current()
+    run = runs.current()
     if run is not None:
         if run.corpus.digest != corpus.digest:
             st.info(f"This run was trained on {run.corpus.name}; press Start training to train "
                     f"on {corpus.name}.")
-        training_view.render()
+        view.render()
 
 
-if training_config.mode() == "compress":
-    training_gage.render(corpus)
+if config.mode() == "compress":
+    gage.render(corpus)
 else:
     train()

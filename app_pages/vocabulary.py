@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from ui import state, vocabulary_view as view
-from ui.tokenize_data import md_literal
+from ui.shared import state
+from ui.shared.annotate import md_literal
+from ui.vocabulary import view
 
 tok, corpus = state.active_tokenizer(), state.active_corpus()
 st.title("📖 Vocabulary", anchor=False)

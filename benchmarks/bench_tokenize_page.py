@@ -14,10 +14,10 @@ import statistics
 import time
 
 import bpe_core
-from ui.samples import samples
-from ui.state import DEFAULT_SETTINGS
-from ui.tokenize_data import coloured_html
-from ui.tokenize_presets import presets
+from ui.shared.annotate import coloured_html
+from ui.shared.samples import samples
+from ui.shared.state import DEFAULT_SETTINGS
+from ui.tokenize.presets import presets
 
 CHARS = 10_000
 RUNS = 7

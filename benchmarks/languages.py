@@ -23,7 +23,7 @@ from pathlib import Path
 
 import bpe_core
 from bpe_core.analysis import premium
-from ui.samples import parallel_sample, samples
+from ui.shared.samples import parallel_sample, samples
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 

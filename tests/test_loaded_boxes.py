@@ -10,8 +10,8 @@ import pytest
 
 import bpe_core
 from tests.model_files import llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
-from ui import colour, merge_tree, tokenize_data
-from ui.vocabulary_data import default_token
+from ui.shared import annotate, merge_tree, tokens as colour
+from ui.vocabulary.data import default_token
 
 
 def load(data: bytes) -> bpe_core.Tokenizer:
@@ -71,14 +71,14 @@ def test_byte_fallback_and_unknown_tokens_are_shown_honestly(llama2) -> None:
     spans, boxes = llama2.spans(text), colour.boxes(llama2.spans(text), text)
     fallback = [(s, b) for s, b in zip(spans, boxes) if b.style == "pb"]
     assert [b.label for _, b in fallback] == ["<F0>", "<9F>", "<98>", "<80>"]
-    assert all(tokenize_data.how_made(llama2, s.id) == "byte fallback" for s, _ in fallback)
-    html = tokenize_data.coloured_html(llama2, spans, text)
+    assert all(annotate.how_made(llama2, s.id) == "byte fallback" for s, _ in fallback)
+    html = annotate.coloured_html(llama2, spans, text)
     assert "part of &#x27;😀&#x27;" in html and "\ufffd" not in html
     unk_tok = load(llama2_no_fallback_file())
     spans = unk_tok.spans(text)
     [unknown] = [b for b in colour.boxes(spans, text) if b.style == "uk"]
     assert unknown.label == "<unk>" and "cannot spell '😀'" in unknown.note
-    assert "unknown token" in tokenize_data.legend(unk_tok, spans, text)
+    assert "unknown token" in annotate.legend(unk_tok, spans, text)
 
 
 def test_hex_runs_keep_their_spaces_where_whitespace_is_made_visible() -> None:

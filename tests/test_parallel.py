@@ -13,7 +13,7 @@ import bpe_core
 from bpe_core.analysis import parallel, premium
 from bpe_core.analysis.parallel import ParallelCorpusError, identify, read_line_files, read_table
 from bpe_core.analysis.parallel import read_upload as read_parallel_upload
-from ui.samples import PARALLEL, parallel_sample
+from ui.shared.samples import PARALLEL, parallel_sample
 
 LANGUAGES = Path(parallel.__file__).with_name("languages.json")
 

@@ -10,8 +10,9 @@ import re
 import pytest
 
 import bpe_core
-from ui import colour, loaders, merge_tree, tokenize_data, tokenize_presets
-from ui.tokenize_data import differences, readable, text_counts, token_table, url_params
+from ui.shared import annotate, loaders, merge_tree, tokens as colour
+from ui.tokenize import data as tokenize_data, presets as tokenize_presets
+from ui.tokenize.data import differences, readable, text_counts, token_table, url_params
 
 
 @pytest.fixture(scope="module")
@@ -56,9 +57,9 @@ def test_table_has_one_row_per_token_with_ids_bytes_and_spans(tok) -> None:
 
 def test_tooltip_gives_rank_and_pair_count_of_learned_tokens(tok) -> None:
     m = tok.merges[3]
-    tip = tokenize_data.tooltip(tok, m.token_id)
+    tip = annotate.tooltip(tok, m.token_id)
     assert "merge #3" in tip and f"seen {m.count:,} times" in tip
-    assert tokenize_data.tooltip(tok, ord("t")) == "base byte"
+    assert annotate.tooltip(tok, ord("t")) == "base byte"
 
 
 def test_readable_names_invisible_and_control_characters() -> None:
@@ -85,7 +86,7 @@ def test_url_holds_the_text_only_when_short() -> None:
 
 
 def test_markdown_in_names_is_shown_literally() -> None:
-    assert tokenize_data.md_literal("[x](javascript:alert(1))") == (
+    assert annotate.md_literal("[x](javascript:alert(1))") == (
         r"\[x\]\(javascript\:alert\(1\)\)")
 
 
@@ -220,7 +221,7 @@ def test_split_characters_are_named_in_the_tooltip(tok) -> None:
     spans = tok.spans(text)
     parts = [s for s in spans if s.partial]
     assert parts  # the zero-width space (E2 80 8B) is split into bytes by this tokenizer
-    assert all(tokenize_data.details(tok, s, text).endswith(
+    assert all(annotate.details(tok, s, text).endswith(
         "part of '⟨ZWSP⟩' (U+200B, 3 bytes)") for s in parts)
 
 

@@ -2,7 +2,7 @@
 
 import gc
 
-from ui import state
+from ui.shared import state
 
 
 def test_startup_objects_are_frozen_once(monkeypatch):

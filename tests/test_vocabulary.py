@@ -11,8 +11,8 @@ import bpe_core
 from bpe_core.analysis import vocabulary as engine
 from bpe_core.analysis.vocabulary import (BYTES, MARKER, VocabularySearchError, built_from, diff,
                                           matches, not_utf8, vocabulary)
-from ui import vocabulary_data, vocabulary_view
-from ui.vocabulary_data import (allocation_figure, count_figure, default_token, diff_frame,
+from ui.vocabulary import data as vocabulary_data, view as vocabulary_view
+from ui.vocabulary.data import (allocation_figure, count_figure, default_token, diff_frame,
                                 length_figure, script_options, select, vocabulary_frame,
                                 with_frequencies)
 

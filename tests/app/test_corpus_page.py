@@ -18,9 +18,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from ui import charts_corpus, corpus_data, sidebar
-from ui.corpus_data import counts_stats, read_uploads
-from ui.samples import samples
+from ui.corpus import charts as charts_corpus, data as corpus_data
+from ui.corpus.data import counts_stats, read_uploads
+from ui.shared import sidebar
+from ui.shared.samples import samples
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000010000000100806000000") + bytes(300)
@@ -181,7 +182,7 @@ def test_sidebar_switches_between_this_sessions_corpora_and_tokenizers():
 
 def state_corpus(sample_id: str):
     """A bundled sample as the session keeps it (without Streamlit's resource cache)."""
-    from ui.state import make_corpus
+    from ui.shared.state import make_corpus
 
     s = samples()[sample_id]
     return make_corpus(s.title, documents=s.documents(), source="sample", sample=s)

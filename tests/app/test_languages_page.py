@@ -10,8 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from ui import charts_languages, languages
-from ui.samples import parallel_sample
+from ui.languages import charts as charts_languages, data as languages
+from ui.shared.samples import parallel_sample
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/languages.py"

@@ -18,9 +18,10 @@ from tests.app.test_languages_page import open_page as open_languages
 from tests.app.test_tokenize_page import active, metric, open_page, token_html, type_text
 from tests.app.test_vocabulary_page import open_page as open_vocabulary
 from tests.model_files import hf, llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
-from ui import merge_tree, vocabulary_view
-from ui.samples import parallel_sample
-from ui.vocabulary_view import TAB_KEY, TABS, TOKEN_KEY
+from ui.shared import merge_tree
+from ui.shared.samples import parallel_sample
+from ui.vocabulary import view as vocabulary_view
+from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
 
 BOX = re.compile(r'<span class="(t [^"]*)" title="([^"]*)" data-i="\d+">'
                  r'((?:[^<]|<span class="m">[^<]*</span>)*)</span>')

@@ -8,8 +8,8 @@ import re
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from ui import merge_tree
-from ui.tokenize_presets import presets
+from ui.shared import merge_tree
+from ui.tokenize.presets import presets
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/tokenize.py"
@@ -285,7 +285,7 @@ def test_encoders_can_be_compared_and_their_differences_are_outlined() -> None:
 
 def test_fetching_a_reference_offline_says_why(monkeypatch) -> None:
     from bpe_core.formats.openai import ReferenceUnavailableError
-    from ui import loaders
+    from ui.shared import loaders
 
     def offline(name):
         raise ReferenceUnavailableError(f"cannot fetch the reference encoding {name!r}: offline")
@@ -306,7 +306,7 @@ def test_fetching_a_reference_offline_says_why(monkeypatch) -> None:
 
 
 def test_an_address_naming_a_reference_fetches_it(monkeypatch) -> None:
-    from ui import loaders
+    from ui.shared import loaders
 
     fake = bpe_core.train("the lowest price " * 5, unit="byte", pretokenizer="gpt2",
                           max_merges=5, min_frequency=1, name="gpt2")

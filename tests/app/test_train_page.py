@@ -18,9 +18,10 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core import TokenSpan
-from ui import charts, colour, training_gage, training_results
-from ui.samples import samples
-from ui.state import make_corpus
+from ui.shared import charts, tokens as colour
+from ui.shared.samples import samples
+from ui.shared.state import make_corpus
+from ui.train import gage as training_gage, results as training_results
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/train.py"

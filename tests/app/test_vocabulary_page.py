@@ -12,9 +12,9 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core.analysis.vocabulary import diff, token_frequencies, vocabulary
-from ui import merge_tree
-from ui.state import make_corpus
-from ui.vocabulary_view import TAB_KEY, TABS, TOKEN_KEY
+from ui.shared import merge_tree
+from ui.shared.state import make_corpus
+from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/vocabulary.py"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
-from ui.samples import parallel_sample
+from ui.shared.samples import parallel_sample
 
 CSV = ("en,German,Japanese\n"
        '"Good morning, friends.","Guten Morgen, Freunde.",おはよう、みなさん。\n'

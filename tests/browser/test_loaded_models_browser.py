@@ -13,8 +13,8 @@ from tests.browser.conftest import assert_no_exception, wait_for_app
 from tests.browser.test_tokenize_browser import (BOXES, SLOW, enter_text, expect_merge_tree,
                                                  load_file, open_tokenize)
 from tests.model_files import llama2_file
-from ui import merge_tree
-from ui.tokenize_data import token_table
+from ui.shared import merge_tree
+from ui.tokenize.data import token_table
 
 
 def test_a_llama2_file_shows_what_the_model_reads_and_explains_its_trees(

@@ -11,10 +11,10 @@ from playwright.sync_api import Page, expect
 
 import bpe_core
 from tests.browser.conftest import assert_no_exception, choose, wait_for_app
-from ui import loaders, merge_tree
-from ui.samples import samples
-from ui.state import DEFAULT_SETTINGS
-from ui.tokenize_presets import presets
+from ui.shared import loaders, merge_tree
+from ui.shared.samples import samples
+from ui.shared.state import DEFAULT_SETTINGS
+from ui.tokenize.presets import presets
 
 BOXES = ".bpe-pick .bpe-tokens span[data-i]"
 SLOW = 30_000  # ms: a loaded two-core machine can take a while to redraw

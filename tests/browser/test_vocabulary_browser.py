@@ -10,9 +10,9 @@ from playwright.sync_api import Page, expect
 import bpe_core
 from bpe_core.analysis.vocabulary import vocabulary
 from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
-from ui.samples import DEFAULT_SAMPLE, samples
-from ui.state import DEFAULT_SETTINGS
-from ui.vocabulary_data import default_token
+from ui.shared.samples import DEFAULT_SAMPLE, samples
+from ui.shared.state import DEFAULT_SETTINGS
+from ui.vocabulary.data import default_token
 
 ROW_PX = 35  # the height of a header or body row of st.dataframe's grid
 TALL = {"width": 1400, "height": 2400}  # the main area scrolls inside the page: show it all

@@ -13,7 +13,8 @@ import streamlit as st
 import bpe_core
 from bpe_core import formats as files
 
-from . import charts, state, training, training_superbpe
+from ..shared import charts, state
+from . import runs, superbpe
 
 #: The file name each format is saved under ({} is the tokenizer's name, made file-safe). A
 #: format that writes several files (GPT-2's vocab.json + merges.txt) is downloaded as a zip.
@@ -54,7 +55,7 @@ def tokenizer_file(tok: bpe_core.Tokenizer, fmt: str, stem: str) -> tuple[str, b
         return f"{stem}-{fmt}.zip", buffer.getvalue()
 
 
-def _file(run: training.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
+def _file(run: runs.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
     """The run's tokenizer in ``fmt``, or why it cannot be (str); cached per name."""
     key = ("file", fmt, name)
     if key not in run.extras:
@@ -68,7 +69,7 @@ def _file(run: training.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
     return run.extras[key]
 
 
-def _lengths(run: training.Run) -> tuple[dict[int, tuple[int, str]], str]:
+def _lengths(run: runs.Run) -> tuple[dict[int, tuple[int, str]], str]:
     """Token id -> (length, "base" or "learned") over the vocabulary, and the length unit."""
     tok = run.result()
     chars = not tok.view.byte_level
@@ -83,7 +84,7 @@ def _lengths(run: training.Run) -> tuple[dict[int, tuple[int, str]], str]:
     return out, "characters" if chars else "bytes"
 
 
-def render(run: training.Run) -> None:
+def render(run: runs.Run) -> None:
     if run.superbpe:
         try:
             with st.spinner("SuperBPE stage 2: learning superwords…"):
@@ -92,7 +93,7 @@ def render(run: training.Run) -> None:
         except ValueError as exc:
             st.error(f"SuperBPE's stage 2 cannot run with these settings: {exc}")
             return
-        training_superbpe.render(run, tok)
+        superbpe.render(run, tok)
     else:
         tok = run.result()
         used, tokens = run.result_counts()
@@ -100,7 +101,7 @@ def render(run: training.Run) -> None:
     reason = tok.stop_reason
     if run.superbpe and reason == "max_merges":  # stage 2 is run for the merges left to make
         reason = "vocab_size"
-    st.success(f"Training stopped because {training.STOP_REASONS[reason]}.")
+    st.success(f"Training stopped because {runs.STOP_REASONS[reason]}.")
     m = st.columns(4)
     m[0].metric("Merges learned", f"{len(tok.merges):,}")
     m[1].metric("Vocabulary size", f"{tok.vocab_size:,}",
@@ -122,7 +123,7 @@ def render(run: training.Run) -> None:
         _downloads(run, _keep(run))
 
 
-def _keep(run: training.Run) -> str:
+def _keep(run: runs.Run) -> str:
     """The name box and the "keep" button; returns the tokenizer's name."""
     st.markdown("**Keep it**")
     if run.kept_as:
@@ -138,7 +139,7 @@ def _keep(run: training.Run) -> str:
     return name or run.settings["name"]
 
 
-def _downloads(run: training.Run, name: str) -> None:
+def _downloads(run: runs.Run, name: str) -> None:
     st.markdown("**Download**")
     stem = slug(name)
     for fmt in files.FORMATS:

@@ -8,13 +8,13 @@ import streamlit as st
 
 import bpe_core
 
-from . import training
-from .colour import tokens_html, visible
+from ..shared.tokens import tokens_html, visible
+from . import runs
 
 TOP_ROWS = 200
 
 
-def render(run: training.Run, tok: bpe_core.Tokenizer) -> None:
+def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
     """Stage 2 of a finished SuperBPE run: its merges and the passage before and after."""
     n1 = tok.config["stage1_merges"]
     stage2 = tok.merges[n1:]

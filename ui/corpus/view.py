@@ -15,12 +15,12 @@ import streamlit as st
 from bpe_core.analysis.stats import CorpusStats, corpus_stats
 from bpe_core.presets import PRESETS
 
-from . import state
-from .charts_corpus import COMMON_HINT, scripts_figure
-from .colour import md_escape, visible
-from .corpus_data import (PREVIEW_CHARS, TOP_WORDS, counts_stats, inspect_upload, read_uploads,
-                          top_words_table)
-from .samples import Sample, samples
+from ..shared import state
+from ..shared.samples import Sample, samples
+from ..shared.tokens import md_escape, visible
+from .charts import COMMON_HINT, scripts_figure
+from .data import (PREVIEW_CHARS, TOP_WORDS, counts_stats, inspect_upload, read_uploads,
+                   top_words_table)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

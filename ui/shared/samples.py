@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bpe_core.analysis.parallel import ParallelCorpus, read_table
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 SAMPLES = ASSETS / "samples"
 PARALLEL = ASSETS / "parallel"
 DEFAULT_SAMPLE = "english"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bpe_core import MergeTree, Tokenizer
 
-from .colour import PALETTE, readable_token
+from .tokens import PALETTE, readable_token
 
 LEAF_FILL = "#eef1f6"
 

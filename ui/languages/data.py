@@ -17,8 +17,8 @@ import bpe_core
 from bpe_core.analysis import parallel, premium
 from bpe_core.analysis.parallel import ParallelCorpus
 
-from . import state
-from .samples import parallel_sample
+from ..shared import state
+from ..shared.samples import parallel_sample
 
 #: Session key of the parallel corpus the page measures (the bundled sample until an upload).
 CORPUS_KEY = "languages_corpus"

@@ -19,7 +19,7 @@ from bpe_core.formats.openai import (REFERENCE_ENCODINGS, ReferenceUnavailableEr
                                      reference_encoding)
 
 from . import state
-from .tokenize_data import md_literal
+from .annotate import md_literal
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 from functools import lru_cache
 
-from .samples import ASSETS
+from ..shared.samples import ASSETS
 
 PARALLEL = ASSETS / "parallel" / "sentences.tsv"
 

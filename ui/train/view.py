@@ -12,8 +12,9 @@ import html
 
 import streamlit as st
 
-from . import charts, training, training_results, training_tables
-from .colour import tokens_html, visible
+from ..shared import charts
+from ..shared.tokens import tokens_html, visible
+from . import results, runs, tables
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 #: The merge log shows at most this many of the newest merges (the CSV download has them all).
@@ -26,13 +27,13 @@ _CHIP = ("display:inline-block;padding:0 6px;margin:0 2px;border-radius:4px;"
          "font-family:monospace;background:{bg}")
 
 
-def default_speed(run: training.Run) -> int:
+def default_speed(run: runs.Run) -> int:
     return 1 if run.is_small() else 10
 
 
-def begin(run: training.Run) -> None:
+def begin(run: runs.Run) -> None:
     """Start playing a new run."""
-    training.set_playing(True)
+    runs.set_playing(True)
 
 
 def render() -> None:
@@ -41,23 +42,23 @@ def render() -> None:
     The controls sit outside the fragment: a click on them reruns the whole page, which starts
     or stops the fragment's timer.
     """
-    playing = training.playing()
-    _controls(training.current(), playing)
-    st.fragment(run_every=training.TICK_SECONDS if playing else None)(_live)()
+    playing = runs.playing()
+    _controls(runs.current(), playing)
+    st.fragment(run_every=runs.TICK_SECONDS if playing else None)(_live)()
 
 
-def _speed_key(run: training.Run) -> str:
+def _speed_key(run: runs.Run) -> str:
     return f"{SPEED}_{id(run)}"  # a key per run, so each run starts at its own default
 
 
 def _live() -> None:
-    run = training.current()
-    playing = training.playing()
+    run = runs.current()
+    playing = runs.playing()
     if playing:
         run.advance(st.session_state.get(_speed_key(run)) or default_speed(run),
-                    seconds=training.BATCH_SECONDS)
+                    seconds=runs.BATCH_SECONDS)
         if run.done:
-            training.set_playing(False)
+            runs.set_playing(False)
             st.rerun()  # the whole page: stop the timer
     _progress(run)
     k = _replay(run, playing)
@@ -71,38 +72,38 @@ def _live() -> None:
     _passage(run, k)
     _tables(run, k, playing)
     if run.done:
-        training_results.render(run)
+        results.render(run)
 
 
-def _tables(run: training.Run, k: int, playing: bool) -> None:
+def _tables(run: runs.Run, k: int, playing: bool) -> None:
     if playing and not run.is_small():
         st.caption("The step tables of this big corpus appear when you pause.")
         return
     st.subheader("Step tables", anchor=False)
     words = len(run.trainer.word_counts)
-    if words > training.HUGE_CORPUS_WORDS and not st.toggle(
+    if words > runs.HUGE_CORPUS_WORDS and not st.toggle(
             f"Count the pairs of all {words:,} distinct words for this step (takes a while)",
             key=TABLES):
         return
-    training_tables.render(run.tables(k), small=run.is_small())
+    tables.render(run.tables(k), small=run.is_small())
 
 
 def _play(on: bool) -> None:
-    training.set_playing(on)
+    runs.set_playing(on)
 
 
 def _step() -> None:
-    training.set_playing(False)
-    training.current().advance(1)
+    runs.set_playing(False)
+    runs.current().advance(1)
 
 
 def _finish() -> None:
-    training.set_playing(False)
+    runs.set_playing(False)
     with st.spinner("Making the remaining merges…"):
-        training.current().finish()
+        runs.current().finish()
 
 
-def _controls(run: training.Run, playing: bool) -> None:
+def _controls(run: runs.Run, playing: bool) -> None:
     """The play / pause, step and finish buttons and the speed (merges per update)."""
     c1, c2, c3, c4 = st.columns([1, 1, 1, 3], vertical_alignment="bottom")
     c1.button("Pause" if playing else "Play", on_click=_play, args=(not playing,),
@@ -117,11 +118,11 @@ def _controls(run: training.Run, playing: bool) -> None:
                      key=_speed_key(run))
 
 
-def _progress(run: training.Run) -> None:
+def _progress(run: runs.Run) -> None:
     shown, target = run.shown, max(run.target, 1)
     stage = "SuperBPE stage 1 · " if run.superbpe else ""
     if run.done:
-        reason = training.STOP_REASONS[run.trainer.stop_reason]
+        reason = runs.STOP_REASONS[run.trainer.stop_reason]
         if run.superbpe and run.trainer.stop_reason == "vocab_size":
             reason = "the vocabulary reached the transition point; stage 2 follows below"
         text = f"{stage}Done after {shown:,} merges: {reason}."
@@ -131,7 +132,7 @@ def _progress(run: training.Run) -> None:
     st.progress(1.0 if run.done else min(shown / target, 1.0), text=text)
 
 
-def _replay(run: training.Run, playing: bool) -> int:
+def _replay(run: runs.Run, playing: bool) -> int:
     """The step to show: the newest while playing, else the replay slider's."""
     if run.shown == 0:
         return 0
@@ -147,7 +148,7 @@ def _chip(text: str, bg: str = "#e8eefc") -> str:
     return f'<span style="{_CHIP.format(bg=bg)}">{html.escape(visible(text))}</span>'
 
 
-def _headline(run: training.Run, k: int) -> str:
+def _headline(run: runs.Run, k: int) -> str:
     """One sentence about the step shown: the merge that made it, or the one to come."""
     if k == 0:
         nxt = run.steps[0] if run.steps else None
@@ -167,7 +168,7 @@ def _headline(run: training.Run, k: int) -> str:
             f"{s.count:,} times{ties}.</div>")
 
 
-def _merge_log(run: training.Run, k: int) -> None:
+def _merge_log(run: runs.Run, k: int) -> None:
     st.markdown("**Merge log** (newest first)")
     log = run.merge_log(upto=k).iloc[::-1].head(LOG_ROWS)
     frame = log.assign(merge=[f"{visible(a)} + {visible(b)}" for a, b in zip(log.left, log.right)],
@@ -186,7 +187,7 @@ def _merge_log(run: training.Run, k: int) -> None:
                "count.")
 
 
-def _passage(run: training.Run, k: int) -> None:
+def _passage(run: runs.Run, k: int) -> None:
     st.subheader("A passage, re-segmented at this step", anchor=False)
     tok = run.tokenizer()
     spans = tok.spans(run.passage, upto=k)

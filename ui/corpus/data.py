@@ -22,7 +22,7 @@ from bpe_core.analysis.scripts import script_counts
 from bpe_core.analysis.stats import CorpusStats
 from bpe_core.analysis.uploads import CorpusError, iter_upload, upload_fields
 
-from .colour import visible
+from ..shared.tokens import visible
 
 #: ``progress(fraction, message)``: how far a long job has got, from 0.0 to 1.0.
 Progress = Callable[[float, str], object]

@@ -12,13 +12,14 @@ import streamlit as st
 
 from bpe_core import Tokenizer, TokenSpan
 
-from . import loaders, state, tokenize_browser
-from .merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
-from .sidebar import describe
-from .tokenize_data import (TextCounts, choice_label, coloured_html, differences, legend,
-                            md_literal, merge_step_note, occurrences, text_counts, token_table,
-                            url_params)
-from .tokenize_presets import presets
+from ..shared import loaders, state
+from ..shared.annotate import coloured_html, legend, md_literal
+from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
+from ..shared.sidebar import describe
+from . import browser
+from .data import (TextCounts, choice_label, differences, merge_step_note, occurrences, text_counts,
+                   token_table, url_params)
+from .presets import presets
 
 #: Longest text the page tokenizes; past it, the first this many characters are shown.
 MAX_CHARS = 20_000
@@ -112,7 +113,7 @@ def input_panel(tok: Tokenizer) -> Options:
     text = st.text_area("Text", key=TEXT_KEY, height=200, persist_state="session",
                         help="The colouring follows as you type. Nothing you type is run or "
                              "interpreted: HTML, markdown and invisible characters show as text.")
-    tokenize_browser.attach(text_key=TEXT_KEY, key="tok_helper", on_pick=_clicked)
+    browser.attach(text_key=TEXT_KEY, key="tok_helper", on_pick=_clicked)
     if len(text) > MAX_CHARS:
         st.warning(f"This text has {len(text):,} characters; the page tokenizes the first "
                    f"{MAX_CHARS:,}. Whole documents belong on the Corpus page.")
@@ -195,7 +196,7 @@ def output_panel(tok: Tokenizer, opts: Options) -> list[TokenSpan]:
         label = "id" if opts.view == "Ids" else "text"
         html = coloured_html(tok, spans, opts.text, show_whitespace=opts.show_whitespace,
                              marked=marked, label=label)
-        st.html(f'<div class="{tokenize_browser.PICK_CLASS}">{html}</div>')
+        st.html(f'<div class="{browser.PICK_CLASS}">{html}</div>')
         styles = legend(tok, spans, opts.text)
         st.caption("Hover a token for its id, bytes and how it was learned; click one to see "
                    "its merge tree below. Neighbouring tokens never share a colour."

@@ -8,7 +8,7 @@ import streamlit as st
 from bpe_core.analysis.compress import Compression, compress, decompress, symbol_names
 from bpe_core.analysis.compress import render as show
 
-from .state import SessionCorpus
+from ..shared.state import SessionCorpus
 
 TEXT = "train_gage_text"
 #: Longer inputs are cut to this many bytes: each round recounts every pair.

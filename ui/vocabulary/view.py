@@ -2,7 +2,7 @@
 
 Tables are built once per tokenizer (keyed by ``Tokenizer.fingerprint``, so equal
 tokenizers share them across sessions) and frequencies once per (tokenizer, corpus digest);
-each rerun only filters them with pandas. The data side is ``vocabulary_data``.
+each rerun only filters them with pandas. The data side is ``ui.vocabulary.data``.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from bpe_core import Merge, Tokenizer
 from bpe_core.analysis.vocabulary import (VocabDiff, VocabularySearchError, built_from, diff,
                                           token_frequencies)
 
-from . import loaders, state
-from .merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
-from .state import SessionCorpus
-from .tokenize_data import how_made, md_literal
-from .vocabulary_data import (allocation_figure, count_figure, default_token, diff_frame,
-                              diff_summary, length_figure, orders, script_options, select,
-                              vocabulary_frame, with_frequencies)
+from ..shared import loaders, state
+from ..shared.annotate import how_made, md_literal
+from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
+from ..shared.state import SessionCorpus
+from .data import (allocation_figure, count_figure, default_token, diff_frame, diff_summary,
+                   length_figure, orders, script_options, select, vocabulary_frame,
+                   with_frequencies)
 
 #: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
 #: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.

@@ -10,7 +10,7 @@ import streamlit as st
 
 from bpe_core.training.steps import TIED, WINNER, StepTables
 
-from .colour import visible
+from ..shared.tokens import visible
 
 TOP_ROWS = 30
 WIN_BG, TIE_BG, GAIN_BG, LOSS_BG, GONE = "#c9f2d9", "#fff1b8", "#dff5e8", "#fde2e1", "#9aa3b2"

@@ -1,6 +1,6 @@
 """The Tokenize page's data: counts, the token table, tooltips, differences and the shareable URL.
 
-Nothing here draws; the page and ``tokenize_view`` do. Everything takes the ``TokenSpan`` list
+Nothing here draws; the page and ``ui.tokenize.view`` do. Everything takes the ``TokenSpan`` list
 that ``Tokenizer.spans`` gives:
 
 >>> from bpe_core import train
@@ -16,20 +16,18 @@ TextCounts(tokens=6, characters=10, bytes=10, words=2)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Sequence
+from typing import Sequence
 
 import pandas as pd
 
 from bpe_core import Tokenizer, TokenSpan
 
-from .colour import boxes, md_escape, readable, readable_token, tokens_html
+from ..shared.annotate import how_made
+from ..shared.tokens import boxes, readable, readable_token
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
 MAX_URL_BYTES = 1000
 
-KIND_NAMES = {"byte": "base byte", "char": "base character", "unk": "unknown character",
-              "eow": "end-of-word marker", "special": "special token", "added": "added token",
-              "vocab": "in the vocabulary, made by no merge"}
 
 
 @dataclass(frozen=True)
@@ -54,64 +52,6 @@ def text_counts(text: str, spans: Sequence[TokenSpan]) -> TextCounts:
     """Counts of ``text`` cut into ``spans``; words are runs of non-space characters."""
     return TextCounts(len(spans), len(text), len(text.encode("utf-8", "surrogatepass")),
                       len(text.split()))
-
-
-def how_made(tok: Tokenizer, token_id: int) -> str:
-    """Where a token comes from, in words: ``merge #3: 'l' + 'o'`` or ``base byte``."""
-    m = tok.merge_for(token_id)
-    kind = tok.kind(token_id)
-    if m is None:
-        if kind == "byte" and tok.unit == "char":
-            return "byte fallback"  # a <0xNN> token: a character the vocabulary lacks, in bytes
-        return KIND_NAMES.get(kind, kind)
-    made = f"merge #{m.rank}: {readable_token(m.left)!r} + {readable_token(m.right)!r}"
-    return f"{KIND_NAMES[kind]}, also made by {made}" if kind in ("added", "special") else made
-
-
-def tooltip(tok: Tokenizer, token_id: int) -> str:
-    """The tooltip line about how a token was learned: rank and pair count when known."""
-    m = tok.merge_for(token_id)
-    if m is None:
-        return how_made(tok, token_id)
-    seen = f"; the pair was seen {m.count:,} times" if m.count else ""
-    return f"{how_made(tok, token_id)}{seen}"
-
-
-def details(tok: Tokenizer, span: TokenSpan, text: str) -> str:
-    """A box's tooltip line: how its token was learned, and for a token holding part of a
-    character, which character (named, since it may be invisible)."""
-    line = tooltip(tok, span.id)
-    if span.partial and span.end > span.start:
-        c = text[span.start]
-        line += f"; part of {readable(c)!r} (U+{ord(c):04X}, {len(c.encode('utf-8'))} bytes)"
-    return line
-
-
-def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
-                  show_whitespace: bool = True, marked: Collection[int] = (),
-                  label: str = "text") -> str:
-    """The colouring HTML with this page's tooltips (merge rank, pair count, split characters)."""
-    added = [k for k, s in enumerate(spans) if tok.kind(s.id) == "added"]
-    return tokens_html(spans, text, show_whitespace=show_whitespace,
-                       details=[details(tok, s, text) for s in spans], marked=marked,
-                       added=added, label=label)
-
-
-#: What each box style means, in the order the legend lists them.
-LEGEND = {"sp": "blue frame: a special token", "ad": "blue underline: an added token, "
-          "found whole before BPE runs", "nz": "dotted underline: what the model reads where "
-          "the text differs (normalized, or a space the tokenizer adds)",
-          "pb": "<hex>: bytes of part of a character", "uk": "dotted frame: text the "
-          "vocabulary cannot spell, read as the unknown token"}
-
-
-def legend(tok: Tokenizer, spans: Sequence[TokenSpan], text: str) -> str:
-    """The meaning of the box styles that ``spans`` use, as one line ("" when none does)."""
-    used = {b.style for b in boxes(spans, text)}
-    used |= {"sp"} if any(s.special for s in spans) else set()
-    used |= {"ad"} if any(tok.kind(s.id) == "added" for s in spans) else set()
-    line = " · ".join(v for k, v in LEGEND.items() if k in used)
-    return line[:1].upper() + line[1:]
 
 
 def merge_step_note(tok: Tokenizer, k: int) -> str:
@@ -194,15 +134,6 @@ def differences(a: Sequence[TokenSpan], b: Sequence[TokenSpan]) -> tuple[set[int
     ka, kb = byte_bounds(a), byte_bounds(b)
     sa, sb = set(ka), set(kb)
     return {i for i, k in enumerate(ka) if k not in sb}, {i for i, k in enumerate(kb) if k not in sa}
-
-
-def md_literal(text: str) -> str:
-    r"""``text`` escaped so that Markdown shows it as it is.
-
-    >>> md_literal("**x** [a](b)")
-    '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
-    """
-    return md_escape(readable(text, whitespace=False))
 
 
 def url_params(text: str, tokenizer: str) -> dict[str, str]:

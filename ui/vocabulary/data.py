@@ -22,8 +22,8 @@ import plotly.graph_objects as go
 from bpe_core import Tokenizer
 from bpe_core.analysis.vocabulary import TokenRow, VocabDiff, matches, vocabulary
 
-from .charts import BLUE, GREY, length_histogram
-from .colour import readable_token
+from ..shared.charts import BLUE, GREY, length_histogram
+from ..shared.tokens import readable_token
 
 #: How the table can be ordered: label -> (column, ascending). Missing values always go last.
 ORDERS = {

@@ -23,7 +23,7 @@ import bpe_core
 from bpe_core.analysis.vocabulary import token_frequencies
 from bpe_core.training.steps import StepTables, step_tables
 
-from .state import SessionCorpus
+from ..shared.state import SessionCorpus
 
 RUN, PLAYING = "train_run", "train_playing"
 #: Seconds between updates while playing, and the most one update may spend merging.

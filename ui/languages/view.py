@@ -16,11 +16,11 @@ import bpe_core
 from bpe_core.analysis import premium
 from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
-from . import charts_languages as charts
-from . import languages as data
-from . import loaders, state
-from .colour import md_escape as md
-from .tokenize_data import coloured_html
+from ..shared import loaders, state
+from ..shared.annotate import coloured_html
+from ..shared.tokens import md_escape as md
+from . import charts
+from . import data
 
 INTRO = """
 The same sentence costs a different number of tokens in each language. **Petrov et al. (2023)**

@@ -12,8 +12,8 @@ import bpe_core
 from bpe_core import TokenSpan
 from bpe_core.presets import iter_pieces, resolve
 
-from .colour import tokens_html
-from .state import DEFAULT_SETTINGS, SessionCorpus
+from ..shared.state import DEFAULT_SETTINGS, SessionCorpus
+from ..shared.tokens import tokens_html
 
 CUSTOM = "custom"
 PRETOKENIZERS = {
