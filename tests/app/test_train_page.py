@@ -202,9 +202,14 @@ def test_big_corpus_tables_show_top_rows():
     assert progress(at).startswith("Merge 10 of 744")
     assert any("appear when you pause" in c.value for c in at.caption)
     at = click(at, "train_play")  # pause
-    words = frame(at, "word")
+    # GPT-2's pieces, not whitespace words: the table and its caption say so, and a newline
+    # (a piece of its own) shows as ↵.
+    words = frame(at, "piece")
     assert len(words) == 30 and list(words["count"]) == sorted(words["count"], reverse=True)
-    assert any("Showing the 30 most frequent of 5,620" in c.value for c in at.caption)
+    assert "↵" in list(words["piece"])
+    assert any(m.value == "**Pieces after 10 merges**" for m in at.markdown)
+    assert any(c.value.endswith("the 30 most frequent of 5,620 distinct pieces (split by the "
+                                "gpt2 pre-tokenizer).") for c in at.caption)
 
 
 # --- SuperBPE ------------------------------------------------------------------------------
