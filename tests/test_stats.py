@@ -90,3 +90,22 @@ def test_progress_reports_bytes_read(monkeypatch):
     seen: list[int] = []
     corpus_stats(("abcdef" for _ in range(5)), progress=seen.append)
     assert seen == [12, 24, 30]
+
+
+@pytest.mark.parametrize("pretokenizer", ["whitespace", "gpt2", "o200k", "none"])
+def test_a_long_document_counts_as_its_lines_would(pretokenizer):
+    # One uploaded file is one document, however long: it is read in parts, cut where no
+    # piece is split, so the counts are those of the text read in pieces of lines.
+    lines = [f"line {i}: naïve café,  done\n\n" if i % 3 else f"{i}   spaced  \n"
+             for i in range(40_000)]  # 1 MB: four parts
+    whole = corpus_stats(["".join(lines)], pretokenizer=pretokenizer, top=50)
+    by_lines = corpus_stats(["".join(lines[i:i + 1000]) for i in range(0, len(lines), 1000)],
+                            pretokenizer=pretokenizer, top=50)
+    assert whole == by_lines
+    assert whole.lines == 40_000 + len([i for i in range(40_000) if i % 3])
+
+
+def test_progress_is_reported_within_one_long_document():
+    seen = []
+    corpus_stats(["word " * 600_000], progress=seen.append)  # 3 MB in one document
+    assert len(seen) >= 3 and seen == sorted(seen) and seen[-1] == 3_000_000

@@ -68,6 +68,11 @@ _ASCII_CONTROLS = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE 
 CONTROL = {**{chr(i): name for i, name in enumerate(_ASCII_CONTROLS) if chr(i) not in WHITESPACE},
            "\x7f": "DEL", **{chr(i): f"U+{i:04X}" for i in range(0x80, 0xa0)}}
 
+#: The notation in one sentence (Markdown), for the help of toggles and table columns.
+NOTATION_HELP = ("Space `·`, tab `→`, newline `↵`, carriage return `␍`; other spaces, zero-width "
+                 "and control characters by name, as `⟨NBSP⟩`, `⟨ZWSP⟩`, `⟨NUL⟩`; bytes that "
+                 "are not a whole character in hex, as `<E4 BD>`; `</w>` ends a word.")
+
 CSS = (
     ".bpe-tokens{line-height:2.1;font-size:1.05rem;white-space:pre-wrap;word-break:break-word}"
     ".bpe-tokens .t{display:inline-block;margin:1px;padding:0 3px;border-radius:4px;"
@@ -236,7 +241,7 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
             out.append(_text_html(text[pos:span.start], show_whitespace))
         pos = max(pos, span.end)
         hex_bytes = span.bytes.hex(" ").upper() or "none"
-        tip = f"{id_label} {span.id} · bytes {hex_bytes} · {span.token!r}"
+        tip = f"{id_label} {span.id} · bytes {hex_bytes} · {readable_token(span.token)!r}"
         tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "") if line)
         kind = " ".join(filter(None, (f"t c{colour}", "sp" if span.special else shown.style,
                                       "ad" if k in added else "", "d" if k in marked else "")))
@@ -276,8 +281,10 @@ def column_width(texts: Iterable[str], *, least: int = 48, most: int = 480) -> i
 def fitted_columns(frame: pd.DataFrame, *names: str,
                    labels: Mapping[str, str] | None = None) -> dict[str, object]:
     """``column_config`` for ``st.dataframe`` giving each named text column the width that
-    shows its longest cell, and its heading (``labels[name]``, else the name), whole."""
+    shows its longest cell, and its heading (``labels[name]``, else the name), whole, and the
+    notation as its help."""
     labels = labels or {}
-    return {name: st.column_config.TextColumn(labels.get(name), width=column_width(
-                [labels.get(name, name), *frame[name].astype(str)]))
+    return {name: st.column_config.TextColumn(labels.get(name), help=NOTATION_HELP,
+                                               width=column_width([labels.get(name, name),
+                                                                   *frame[name].astype(str)]))
             for name in names}

@@ -13,7 +13,8 @@ import html
 import streamlit as st
 
 from ..shared import charts, wording
-from ..shared.tokens import fitted_columns, readable_pair, readable_token, tokens_html
+from ..shared.tokens import (NOTATION_HELP, fitted_columns, readable_pair, readable_token,
+                             tokens_html)
 from . import results, runs, tables
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
@@ -194,7 +195,8 @@ def _passage(run: runs.Run, k: int) -> None:
     st.subheader("A passage, re-segmented at this step", anchor=False)
     tok = run.tokenizer()
     spans = tok.spans(run.passage, upto=k)
-    show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", value=True, key=SHOW_WS)
+    show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", value=True, key=SHOW_WS,
+                        help=NOTATION_HELP)
     st.html(tokens_html(spans, run.passage, show_whitespace=show_ws))
     n_bytes = len(run.passage.encode("utf-8"))
     st.caption(f"{len(spans):,} tokens for {len(run.passage):,} characters "
