@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from bpe_core.analysis import stats
 from bpe_core.analysis import uploads as corpus
 from bpe_core.analysis.stats import CorpusStats, corpus_stats
 from bpe_core.analysis.uploads import iter_upload
-from bpe_core.presets import PatternError
+from bpe_core.presets import PatternError, split
 
 TEXT = "the cat and the hat\nthe end\n"
 
@@ -93,15 +95,19 @@ def test_progress_reports_bytes_read(monkeypatch):
 
 
 @pytest.mark.parametrize("pretokenizer", ["whitespace", "gpt2", "o200k", "none"])
-def test_a_long_document_counts_as_its_lines_would(pretokenizer):
+def test_a_long_document_counts_as_the_whole_text(pretokenizer):
     # One uploaded file is one document, however long: it is read in parts, cut where no
-    # piece is split, so the counts are those of the text read in pieces of lines.
+    # piece is split, so its pieces are exactly those of the whole text.
     lines = [f"line {i}: naïve café,  done\n\n" if i % 3 else f"{i}   spaced  \n"
              for i in range(40_000)]  # 1 MB: four parts
-    whole = corpus_stats(["".join(lines)], pretokenizer=pretokenizer, top=50)
-    by_lines = corpus_stats(["".join(lines[i:i + 1000]) for i in range(0, len(lines), 1000)],
-                            pretokenizer=pretokenizer, top=50)
-    assert whole == by_lines
+    text = "".join(lines)
+    whole = corpus_stats([text], pretokenizer=pretokenizer, top=50)
+    pieces = Counter(split(text, pretokenizer))
+    assert (whole.words, whole.unique_words) == (pieces.total(), len(pieces))
+    assert whole.top_words == pieces.most_common(50)
+    by_lines = corpus_stats(lines, pretokenizer=pretokenizer, top=50)
+    assert (whole.bytes, whole.characters, whole.lines, whole.scripts, whole.preview) == (
+        by_lines.bytes, by_lines.characters, by_lines.lines, by_lines.scripts, by_lines.preview)
     assert whole.lines == 40_000 + len([i for i in range(40_000) if i % 3])
 
 
