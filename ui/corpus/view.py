@@ -47,7 +47,8 @@ def text_stats(digest: str, pretokenizer: str, _documents: Sequence[str]) -> Cor
             yield document
 
     def tick(n_bytes: int) -> None:
-        bar.progress(min(1.0, seen / total), text=f"Counting {many}: {n_bytes / 2**20:,.1f} MB read")
+        bar.progress(min(1.0, seen / total),
+                     text=f"Counting {many}: {n_bytes / 2**20:,.1f} MB read")
 
     stats = corpus_stats(documents(), pretokenizer=pretokenizer, top=TOP_WORDS,
                          preview_chars=PREVIEW_CHARS, progress=tick)

@@ -271,11 +271,11 @@ def column_width(texts: Iterable[str], *, least: int = 48, most: int = 480) -> i
     cuts a cell short with "…" otherwise); wide characters (CJK) count double.
 
     >>> column_width(["·the", "·language"]), column_width(["語彙"]), column_width([])
-    (113, 68, 48)
+    (105, 60, 48)
     """
     units = max((sum(2 if east_asian_width(c) in "WF" else 1 for c in t) for t in texts),
                 default=0)
-    return max(least, min(most, 9 * units + 32))
+    return max(least, min(most, 9 * units + 24))
 
 
 def fitted_columns(frame: pd.DataFrame, *names: str,

@@ -76,7 +76,8 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
         st.markdown("**Pair counts**")
         frame = pairs_frame(t, limit)
         st.dataframe(frame.style.apply(_pair_style, axis=1), hide_index=True,
-                     height=_height(len(t.pairs), limit), column_config=fitted_columns(frame, "pair"))
+                     height=_height(len(t.pairs), limit),
+                     column_config=fitted_columns(frame, "pair"))
         if t.winner:
             w = t.winner
             tied = len(t.ties)
@@ -92,7 +93,8 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
         st.markdown("**Token frequencies**")
         frame = frequencies_frame(t, limit)
         st.dataframe(frame.style.apply(_frequency_style, axis=1), hide_index=True,
-                     height=_height(len(frame), limit), column_config=fitted_columns(frame, "token"))
+                     height=_height(len(frame), limit),
+                     column_config=fitted_columns(frame, "token"))
         st.caption(_frequency_caption(t))
 
 

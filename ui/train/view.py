@@ -176,8 +176,9 @@ def _merge_log(run: runs.Run, k: int) -> None:
     steps = [run.steps[rank - 1] for rank in log["rank"]]
     frame = log.assign(merge=[readable_pair(a, b) for a, b in zip(log.left, log.right)],
                        token=[readable_token(t) for t in log.token],
-                       ties=[f"{s.n_tied}: {', '.join(readable_pair(t.left, t.right) for t in s.ties)}"
-                             if s.n_tied else "" for s in steps])
+                       ties=[f"{s.n_tied}: " + ", ".join(readable_pair(t.left, t.right)
+                                                         for t in s.ties) if s.n_tied else ""
+                             for s in steps])
     st.dataframe(frame[["rank", "merge", "token", "count", "ties"]], hide_index=True,
                  height=min(38 + 35 * max(k, 1), 320),
                  column_config={"rank": st.column_config.NumberColumn("#", width="small"),
