@@ -16,14 +16,13 @@ TEXT = "a" * 46 + "!"
 
 
 @pytest.fixture(autouse=True)
-
-
 def short_limit(monkeypatch):
     monkeypatch.setattr(presets, "REGEX_SECONDS", 0.2)
 
 
 def test_training_with_a_catastrophic_pre_tokenizer_stops_with_a_sentence():
-    with pytest.raises(bpe_core.PatternTimeout, match=r"took more than 0\.2 s on 47 characters.*possessive"):
+    with pytest.raises(bpe_core.PatternTimeout,
+                       match=r"took more than 0\.2 s on 47 characters.*possessive"):
         bpe_core.train([TEXT], pretokenizer=CATASTROPHIC, vocab_size=300)
 
 
