@@ -31,3 +31,15 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 def repo_root() -> Path:
     """The repository's root folder (where app.py, assets/ and bpe_core/ live)."""
     return REPO_ROOT
+
+
+@pytest.fixture(autouse=True)
+def no_download_host(monkeypatch):
+    """Tests never use the network: the check whether a reference encoding could be downloaded
+    (a HEAD request to its host) finds the host unreachable, as on a machine offline."""
+    import requests
+
+    def unreachable(url, **_):
+        raise requests.ConnectionError(f"no network in tests ({url})")
+
+    monkeypatch.setattr(requests, "head", unreachable)
