@@ -184,8 +184,7 @@ def allocation_figure(df: pd.DataFrame, *, log: bool = False) -> go.Figure:
                           "(of %{customdata:,})<extra></extra>"))
     fig.update_layout(barmode="stack", height=max(220, 70 + 30 * len(names)),
                       margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
-                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1,
-                                  xanchor="right"))
+                      showlegend=False)  # a legend swatch has one colour; the page says it
     fig.update_xaxes(title_text="tokens in the vocabulary" + (" (log scale)" if log else ""),
                      gridcolor="#eef1f6", type="log" if log else "linear")
     fig.update_yaxes(automargin=True)
