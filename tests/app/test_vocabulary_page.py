@@ -346,7 +346,8 @@ def test_charts_are_titled_named_and_the_scripts_chart_has_a_log_scale() -> None
     assert json.loads(protos["vocab_scripts_chart"].spec)["layout"]["xaxis"].get("type") in (
         None, "linear")
     at.toggle(key="vocab_scripts_log").set_value(True).run()
-    [alloc] = [c.proto for c in at.get("plotly_chart") if c.proto.id.endswith("-vocab_scripts_chart")]
+    [alloc] = [c.proto for c in at.get("plotly_chart")
+               if c.proto.id.endswith("-vocab_scripts_chart")]
     assert json.loads(alloc.spec)["layout"]["xaxis"]["type"] == "log"
 
 

@@ -99,9 +99,10 @@ def train_balanced(source: ParallelCorpus, vocab_size: int) -> str:
 
 def trained_here(source: ParallelCorpus,
                  chosen: dict[str, bpe_core.Tokenizer]) -> list[str]:
-    """The chosen tokenizers trained on ``source``'s training sentences by :func:`train_balanced`."""
+    """The chosen tokenizers that :func:`train_balanced` trained on ``source``'s training part."""
     balanced = st.session_state.get(BALANCED_KEY, {})
-    return [name for name, tok in chosen.items() if balanced.get(tok.fingerprint()) == source.digest]
+    return [name for name, tok in chosen.items()
+            if balanced.get(tok.fingerprint()) == source.digest]
 
 
 def scored_corpus(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer]) -> ParallelCorpus:

@@ -75,9 +75,14 @@ def file_name(title: str) -> str:
 
 def titled(fig: go.Figure, title: str) -> go.Figure:
     """``fig`` with ``title`` (plain text: a name such as ``<b>`` shows as typed) above it, kept
-    in exported images, room made for it."""
+    in exported images, room made for it.
+
+    >>> titled(go.Figure(), "Vocabulary of <script>x</script>").layout.title.text
+    'Vocabulary of &lt;script&gt;x&lt;/script&gt;'
+    """
     top = fig.layout.margin.t or 0
-    fig.update_layout(title=dict(text=html.escape(title, quote=False), x=0, xanchor="left", font=dict(size=15)),
+    fig.update_layout(title=dict(text=html.escape(title, quote=False), x=0, xanchor="left",
+                                 font=dict(size=15)),
                       margin=dict(t=max(top, 50)))
     return fig
 
