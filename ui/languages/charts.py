@@ -67,7 +67,8 @@ def premium_heatmap(languages: Sequence[str], tokenizers: Sequence[str],
                       ticktext=[f"{t:g}×" for t in ticks]),
         hovertemplate="<b>%{y}</b> with %{x}: %{text} the tokens of " + baseline
                       + "<extra></extra>"))
-    fig.update_layout(height=max(300, 60 + 24 * len(languages)), **_LAYOUT)
+    fig.update_layout(height=max(300, 110 + 24 * len(languages)),
+                      **{**_LAYOUT, "margin": dict(l=10, r=10, t=90, b=10)})  # tokenizers on top
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(side="top")
     return titled(fig, title)

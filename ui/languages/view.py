@@ -246,8 +246,9 @@ def heatmap_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
     base = source.language(choice.baseline).label
     figure = charts.premium_heatmap(
         list(wide.index), list(wide.columns), wide.values.tolist(), baseline=base,
-        title=f"Tokenization premium of {len(wide.columns)} tokenizers in {len(wide.index)} "
-              f"languages (baseline {base})")
+        title=f"Tokenization premium of {len(wide.columns)} "
+              f"tokenizer{'s' * (len(wide.columns) != 1)} in {len(wide.index)} languages "
+              f"(baseline {base})")
     _chart(st, figure, key="lang_heatmap")
     st.caption("Every language with every tokenizer; languages sorted by their mean premium.")
 

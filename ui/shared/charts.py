@@ -81,7 +81,9 @@ def titled(fig: go.Figure, title: str) -> go.Figure:
     'Vocabulary of &lt;script&gt;x&lt;/script&gt;'
     """
     top = fig.layout.margin.t or 0
+    # At the very top, so axis labels drawn above the plot (a heatmap's) stay clear of it.
     fig.update_layout(title=dict(text=html.escape(title, quote=False), x=0, xanchor="left",
+                                 yref="container", y=1, yanchor="top", pad=dict(t=10),
                                  font=dict(size=15)),
                       margin=dict(t=max(top, 50)))
     return fig

@@ -121,7 +121,8 @@ REFERENCE_HELP = ("Run the app once with internet (tiktoken keeps what it downlo
 _RECHECK_SECONDS = 600
 
 
-@st.cache_resource(show_spinner=False, ttl=_RECHECK_SECONDS)
+@st.cache_resource(show_spinner="Checking which reference encodings can be fetched…",
+                   ttl=_RECHECK_SECONDS)
 def _unavailable(name: str) -> str | None:
     return unavailable(name)
 
