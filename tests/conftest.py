@@ -34,12 +34,14 @@ def repo_root() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def no_download_host(monkeypatch):
-    """Tests never use the network: the check whether a reference encoding could be downloaded
-    (a HEAD request to its host) finds the host unreachable, as on a machine offline."""
+def offline_with_no_reference_cache(monkeypatch, tmp_path_factory):
+    """Tests never use the network, nor what this machine's tiktoken cache holds: an empty cache
+    folder, and the check whether a reference encoding could be downloaded (a HEAD request to
+    its host) finds the host unreachable, as on a fresh machine offline."""
     import requests
 
     def unreachable(url, **_):
         raise requests.ConnectionError(f"no network in tests ({url})")
 
     monkeypatch.setattr(requests, "head", unreachable)
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "no-cache"))

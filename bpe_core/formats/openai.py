@@ -20,8 +20,6 @@ import tempfile
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import requests
-
 from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
 
 from ..presets import PRESETS
@@ -94,6 +92,8 @@ def unavailable(name: str, *, timeout: float = 3.0) -> str | None:
     missing = [url for url in ref.urls if not os.path.isfile(cache_path(url))]
     if not missing:
         return None
+    import requests  # tiktoken downloads with it; imported here, as only this check needs it
+
     try:
         requests.head(missing[0], timeout=timeout, allow_redirects=True)
     except requests.RequestException as exc:

@@ -284,7 +284,7 @@ def test_encoders_can_be_compared_and_their_differences_are_outlined() -> None:
 
 
 def test_references_that_cannot_load_are_not_offered() -> None:
-    # Offline (the suite's default) with an empty cache: one line says what is missing and why.
+    # Offline with an empty cache (the suite's default): one line says what is missing and why.
     from ui.shared import loaders
 
     loaders._unavailable.clear()
