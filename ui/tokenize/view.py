@@ -249,7 +249,7 @@ def compare_panel(tok: Tokenizer, opts: Options) -> None:
     """The same text under up to three more tokenizers, side by side, with counts."""
     st.subheader("Compare tokenizers")
     others = [n for n in state.tokenizers() if n != tok.name]
-    refs = [r for r in loaders.reference_names() if r not in state.tokenizers()]
+    refs = [r for r in loaders.loadable_references() if r not in state.tokenizers()]
     if not others + refs:
         st.caption("This session has one tokenizer. Train another on the Train page, or load "
                    "one above, to see how differently two tokenizers cut the same text.")
