@@ -52,10 +52,11 @@ PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a
            "#ffadad", "#d0f4de", "#e4c1f9", "#f1c0e8", "#b9fbc0")
 
 WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
-# Characters that take no room, or look like a space: named when whitespace is made visible.
+# Characters that take no room, or look like a space: named when whitespace is made visible
+# (by Unicode's abbreviation, or by code point where Unicode gives none).
 INVISIBLE = {"\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ",
              "\ufeff": "BOM", "\u200e": "LRM", "\u200f": "RLM", "\u00ad": "SHY",
-             "\u00a0": "NBSP", "\u202f": "NNBSP",  # the other spaces have no short name:
+             "\u00a0": "NBSP", "\u202f": "NNBSP",
              **{chr(i): f"U+{i:04X}" for i in [0x1680, *range(0x2000, 0x200b), 0x2028, 0x2029,
                                                 0x205f, 0x3000]}}
 # Bidi embeddings, overrides and isolates: shown as markers always, because left raw they would
