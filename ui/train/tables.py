@@ -69,7 +69,8 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
         st.dataframe(frame, hide_index=True, height=_height(len(t.words), limit),
                      column_config=fitted_columns(frame, pieces.one, "tokens"))
         shown = (f"the {TOP_ROWS} most frequent of {len(t.words):,} distinct {pieces.many}"
-                 if limit else f"all {len(t.words):,} distinct {pieces.many}")
+                 if limit and len(t.words) > limit else f"all {len(t.words):,} distinct "
+                                                        f"{pieces.many}")
         st.caption(f"Each training {pieces.one}, how often it occurs and its tokens at this "
                    f"step: {shown} ({pieces.split}).")
     with c2:
