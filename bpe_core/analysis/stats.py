@@ -41,13 +41,14 @@ def corpus_stats(
     pretokenizer: str = "whitespace",
     top: int = 20,
     preview_chars: int = 2000,
-    progress: Callable[[int], object] | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> CorpusStats:
     """Count bytes, characters, lines, words and scripts of ``documents``, one at a time.
 
     A line is a run of text ended by "\\n" or by the end of a document, so documents cut after
     newlines (as :func:`bpe_core.analysis.uploads.iter_upload` cuts text files) count like one text.
-    ``progress`` receives the number of UTF-8 bytes read so far.
+    ``progress(bytes, characters)`` receives how much has been read so far, in UTF-8 bytes and
+    in characters.
 
     >>> corpus_stats(["a b", "b\\nc\\n"], top=1).lines
     3
@@ -78,11 +79,11 @@ def corpus_stats(
                 preview.append(part[:preview_left])
                 preview_left -= len(preview[-1])
             if progress is not None and n_bytes - reported >= PROGRESS_EVERY:
-                progress(n_bytes)
+                progress(n_bytes, n_characters)
                 reported = n_bytes
         n_lines += not document.endswith("\n")
     if progress is not None:
-        progress(n_bytes)
+        progress(n_bytes, n_characters)
     words.pop("", None)  # a pattern such as \w* also matches the empty string between words
     return CorpusStats(
         bytes=n_bytes,

@@ -38,19 +38,12 @@ def text_stats(digest: str, pretokenizer: str, _documents: Sequence[str]) -> Cor
     many = wording.units(pretokenizer).many
     bar = st.progress(0.0, text=f"Counting {many}…")
     total = sum(len(d) for d in _documents) or 1
-    seen = 0
 
-    def documents():
-        nonlocal seen
-        for document in _documents:
-            seen += len(document)
-            yield document
-
-    def tick(n_bytes: int) -> None:
-        bar.progress(min(1.0, seen / total),
+    def tick(n_bytes: int, n_characters: int) -> None:
+        bar.progress(min(1.0, n_characters / total),
                      text=f"Counting {many}: {n_bytes / 2**20:,.1f} MB read")
 
-    stats = corpus_stats(documents(), pretokenizer=pretokenizer, top=TOP_WORDS,
+    stats = corpus_stats(_documents, pretokenizer=pretokenizer, top=TOP_WORDS,
                          preview_chars=PREVIEW_CHARS, progress=tick)
     bar.empty()
     return stats
