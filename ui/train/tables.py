@@ -68,11 +68,9 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
         frame = words_frame(t, limit, pieces=pieces)
         st.dataframe(frame, hide_index=True, height=_height(len(t.words), limit),
                      column_config=fitted_columns(frame, pieces.one, "tokens"))
-        shown = (f"the {TOP_ROWS} most frequent of {len(t.words):,} distinct {pieces.many}"
-                 if limit and len(t.words) > limit else f"all {len(t.words):,} distinct "
-                                                        f"{pieces.many}")
+        which = f"the {TOP_ROWS} most frequent of" if limit and len(t.words) > limit else "all"
         st.caption(f"Each training {pieces.one}, how often it occurs and its tokens at this "
-                   f"step: {shown} ({pieces.split}).")
+                   f"step: {which} {len(t.words):,} distinct {pieces.many} ({pieces.split}).")
     with c2:
         st.markdown("**Pair counts**")
         frame = pairs_frame(t, limit)
