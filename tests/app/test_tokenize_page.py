@@ -30,7 +30,7 @@ def active(at: AppTest) -> bpe_core.Tokenizer:
 
 def token_html(at: AppTest) -> str:
     """The main coloured output (the only one that can be clicked)."""
-    bodies = [h.proto.body for h in at.get("html") if 'class="bpe-pick"' in h.proto.body]
+    bodies = [h.proto.body for h in at.get("html") if 'class="bpe-pick ' in h.proto.body]
     assert len(bodies) == 1
     return bodies[0]
 
