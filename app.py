@@ -7,7 +7,7 @@ import streamlit as st
 
 from ui.shared import sidebar, state
 
-st.set_page_config(page_title="BPE Playground", page_icon="🧩", layout="wide",
+st.set_page_config(page_title="BPE Playground", page_icon=":material/extension:", layout="wide",
                    menu_items={"About": "BPE Playground: watch byte-pair encoding learn a "
                                         "vocabulary, merge by merge."})
 state.init()
