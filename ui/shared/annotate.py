@@ -76,8 +76,12 @@ LEGEND = {"sp": "blue frame: a special token", "ad": "blue underline: an added t
           "vocabulary cannot spell, read as the unknown token"}
 
 
-def legend(tok: Tokenizer, spans: Sequence[TokenSpan], text: str) -> str:
-    """The meaning of the box styles that ``spans`` use, as one line ("" when none does)."""
+def legend(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
+           window: range | None = None) -> str:
+    """The meaning of the box styles that ``spans`` use (those at the positions in ``window``,
+    all by default), as one line ("" when none does)."""
+    if window is not None:
+        spans = spans[window.start:window.stop]
     used = {b.style for b in boxes(spans, text)}
     used |= {"sp"} if any(s.special for s in spans) else set()
     used |= {"ad"} if any(tok.kind(s.id) == "added" for s in spans) else set()

@@ -43,6 +43,8 @@ INVISIBLE = {"\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ"
 BIDI = {c: f"U+{ord(c):04X}" for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}
 #: Hues of the colouring by token id: more than the palette, as neighbours may share one.
 ID_HUES = 30
+#: Tokens before a page that are looked at to draw it as the whole text would be drawn.
+LEAD = 64
 
 CSS = (
     ".bpe-tokens{line-height:2.1;font-size:1.05rem;white-space:pre-wrap;word-break:break-word}"
@@ -156,6 +158,14 @@ def boxes(spans: Sequence[TokenSpan], text: str) -> list[Box]:
     return out
 
 
+def window_boxes(spans: Sequence[TokenSpan], text: str, window: range) -> dict[int, Box]:
+    """The boxes of the spans at the positions in ``window``, by position, as :func:`boxes`
+    gives them. A box depends on the boxes before it, but only on the last few: those of a page
+    are found from a little before it, not from the start of a long text."""
+    lead = max(0, window.start - LEAD)
+    return dict(zip(range(lead, window.stop), boxes(spans[lead:window.stop], text)))
+
+
 def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
     """A palette colour per token: by id, moved on one when the left neighbour has it."""
     out: list[int] = []
@@ -245,9 +255,12 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
     in the direction of its text (see :mod:`ui.shared.bidi`).
     """
     window = window if window is not None else range(len(spans))
-    shown_boxes = boxes(spans, text)
-    hues = (_palette_indices(spans) if colours == "alternate"
-            else [len(PALETTE) + id_colour(s.id) for s in spans])
+    shown_boxes = window_boxes(spans, text, window)
+    lead = max(0, window.start - LEAD)  # a colour depends on the few before it too
+    near = spans[lead:window.stop]
+    hues = dict(zip(range(lead, window.stop),
+                    _palette_indices(near) if colours == "alternate"
+                    else [len(PALETTE) + id_colour(s.id) for s in near]))
     at16 = utf16_offsets(text)
     lines: list[list[tuple[str, str]]] = [[]]
 

@@ -24,7 +24,7 @@ import pandas as pd
 from bpe_core import Tokenizer, TokenSpan
 
 from ..shared.annotate import how_made
-from ..shared.tokens import boxes, readable, readable_token
+from ..shared.tokens import readable, readable_token, window_boxes
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
 MAX_URL_BYTES = 1000
@@ -81,7 +81,7 @@ def token_table(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
     """One row per token (of those at the positions in ``window``, all by default): position,
     id, token, bytes in hex, character span, how it was made."""
     window = window if window is not None else range(len(spans))
-    shown, part = boxes(spans, text), [spans[k] for k in window]
+    shown, part = window_boxes(spans, text, window), [spans[k] for k in window]
     return pd.DataFrame({
         "#": window,
         "id": [s.id for s in part],

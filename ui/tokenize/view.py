@@ -221,7 +221,7 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
                              chosen=chosen, over=over)
         st.html(f"<style>{SCROLL_CSS}</style>"
                 f'<div class="{browser.PICK_CLASS} bpe-scroll">{html}</div>')
-        styles = legend(tok, spans, opts.text)
+        styles = legend(tok, spans, opts.text, window=window)
         st.caption("Hover a token to see its characters in the text, or select characters to "
                    "mark their tokens; click a token to see its merge tree below."
                    + (" Neighbouring tokens never share a colour." if opts.colours == "alternate"
