@@ -226,3 +226,20 @@ def test_a_tokenizer_is_a_few_objects_for_the_garbage_collector(many_merges):
     made = len(gc.get_objects()) - before
     assert made < 3 * 20 < len(tok.merges), made
     assert copies[0].merges == tok.merges
+
+
+def test_renaming_makes_a_copy_and_leaves_the_shared_tokenizer_alone():
+    shared = bpe_core.train("low lower lowest", unit="byte", max_merges=3, name="default")
+    mine = shared.renamed("my tokenizer")
+    assert (shared.name, mine.name) == ("default", "my tokenizer")
+    assert mine.encode("lowest") == shared.encode("lowest")
+    with pytest.raises(AttributeError):
+        shared.name = "changed"  # frozen: a session cannot change what others hold
+
+
+def test_identity_covers_ignore_merges():
+    tok = bpe_core.train("low lower lowest", unit="byte", max_merges=3)
+    flipped = dataclasses.replace(tok.model, ignore_merges=not tok.model.ignore_merges)
+    other = bpe_core.Tokenizer(flipped, pre_tokenizer=tok.pre_tokenizer, decoder=tok.decoder)
+    assert other.fingerprint() != tok.fingerprint()
+    assert "ignore_merges" in (other.describe() + tok.describe())

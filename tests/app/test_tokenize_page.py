@@ -284,26 +284,52 @@ def test_encoders_can_be_compared_and_their_differences_are_outlined() -> None:
     assert any("4 token(s) that rank priority does not" in c.value for c in at.caption)
 
 
-def test_fetching_a_reference_offline_says_why(monkeypatch) -> None:
+def test_references_that_cannot_load_are_not_offered() -> None:
+    # Offline with an empty cache (the suite's default): one line says what is missing and why.
+    from ui.shared import loaders
+
+    loaders._unavailable.clear()
+    at = open_page()
+    at.radio(key="tok_load_source").set_value("fetch").run()
+    assert not at.exception
+    assert "tok_load_ref" not in [s.key for s in at.selectbox]
+    [line] = [i.value for i in at.info if "Not offered" in i.value]
+    assert line.startswith("Not offered: gpt2, cl100k_base, o200k_base, offline "
+                           "(openaipublic.blob.core.windows.net cannot be reached: "
+                           "ConnectionError) and not in tiktoken's cache (")
+    assert "\n" not in line
+    assert "tok_compare" not in [m.key for m in at.multiselect]  # nothing else to compare with
+
+
+def test_a_reference_that_fails_to_load_says_why_in_one_line(monkeypatch) -> None:
     from bpe_core.formats.openai import ReferenceUnavailableError
     from ui.shared import loaders
 
-    def offline(name):
-        raise ReferenceUnavailableError(f"cannot fetch the reference encoding {name!r}: offline")
+    def fails(name):
+        raise ReferenceUnavailableError("a wall of text\n" * 50) from ValueError("hash mismatch")
 
-    monkeypatch.setattr(loaders, "reference_encoding", offline)
-    at = open_page()
-    at.radio(key="tok_load_source").set_value("fetch").run()
-    at.selectbox(key="tok_load_ref").set_value("cl100k_base").run()
-    at.button(key="tok_load_fetch").click().run()
-    assert not at.exception
-    assert any("Could not fetch cl100k_base" in e.value and "offline" in e.value for e in at.error)
-    assert "cl100k_base" not in at.session_state["tokenizers"]
-    # Picked for comparison, it says the same in its column and the rest of the page stays.
-    at.multiselect(key="tok_compare").set_value(["gpt2"]).run()
-    assert not at.exception
-    assert any("Could not fetch gpt2" in w.value for w in at.warning)
-    assert len(boxes(token_html(at))) > 0
+    monkeypatch.setattr(loaders, "unavailable", lambda name: None)  # it looks loadable
+    monkeypatch.setattr(loaders, "reference_encoding", fails)
+    caches = (loaders._unavailable, loaders._failures, loaders._reference)
+    for cache in caches:
+        cache.clear()
+    try:
+        at = open_page()
+        at.radio(key="tok_load_source").set_value("fetch").run()
+        at.selectbox(key="tok_load_ref").set_value("cl100k_base").run()
+        at.button(key="tok_load_fetch").click().run()
+        assert not at.exception
+        [error] = [e.value for e in at.error]
+        assert error.startswith("Could not fetch cl100k_base: tiktoken failed "
+                                "(ValueError: hash mismatch). Run the app once with internet")
+        assert "\n" not in error and "cl100k_base" not in at.session_state["tokenizers"]
+        # Not offered again; the others still are.
+        at.run()
+        assert at.selectbox(key="tok_load_ref").options == ["gpt2 — GPT-2 (2019)",
+                                                            "o200k_base — GPT-4o (o200k_base)"]
+    finally:
+        for cache in caches:
+            cache.clear()
 
 
 def test_an_address_naming_a_reference_fetches_it(monkeypatch) -> None:
@@ -312,27 +338,31 @@ def test_an_address_naming_a_reference_fetches_it(monkeypatch) -> None:
     fake = bpe_core.train("the lowest price " * 5, unit="byte", pretokenizer="gpt2",
                           max_merges=5, min_frequency=1, name="gpt2")
     monkeypatch.setattr(loaders, "reference_encoding", lambda name: fake)
-    loaders._reference.clear()
+    monkeypatch.setattr(loaders, "unavailable", lambda name: None)  # as if online
+    caches = (loaders._unavailable, loaders._failures, loaders._reference)
+    for cache in caches:
+        cache.clear()
     try:
         at = open_page({"tokenizer": "gpt2", "text": "the lowest"})
         assert at.session_state["tokenizer"] == "gpt2"
         assert metric(at, "Tokens") == str(len(fake.encode("the lowest")))
     finally:
-        loaders._reference.clear()  # the fake must not outlive this test
+        for cache in caches:
+            cache.clear()  # the fake must not outlive this test
 
 
-def test_a_link_opens_the_view_its_sender_saw(monkeypatch) -> None:
-    from bpe_core.formats.openai import ReferenceUnavailableError
-    from ui.shared import loaders
-
-    def offline(name):
-        raise ReferenceUnavailableError(f"cannot fetch the reference encoding {name!r}: offline")
-
-    monkeypatch.setattr(loaders, "reference_encoding", offline)
+def test_a_link_opens_the_view_its_sender_saw() -> None:
     text = "the lowest price is lower"
-    at = open_page({"text": text, "view": "ids", "whitespace": "off", "merges": "5",
-                    "encoder": "merge-order", "colours": "id", "limit": "3",
-                    "compare": ["gpt2"]})
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    other = bpe_core.train(text * 3, unit="char", pretokenizer="whitespace", max_merges=3,
+                           min_frequency=1, name="tiny char")
+    at.session_state["tokenizers"]["tiny char"] = other  # the session has what the link names
+    at.query_params.update({"text": text, "view": "ids", "whitespace": "off", "merges": "5",
+                            "encoder": "merge-order", "colours": "id", "limit": "3",
+                            "compare": ["tiny char", "no such tokenizer"]})
+    at.switch_page(PAGE).run()
+    assert not at.exception
     tok = active(at)
     assert at.button_group(key="tok_view").value == "Ids"
     assert at.toggle(key="tok_ws").value is False
@@ -340,7 +370,7 @@ def test_a_link_opens_the_view_its_sender_saw(monkeypatch) -> None:
     assert at.radio(key="tok_method").value == "merge-order"
     assert at.radio(key="tok_colours").value == "id"
     assert at.number_input(key="tok_limit").value == 3
-    assert at.multiselect(key="tok_compare").value == ["gpt2"]
+    assert at.multiselect(key="tok_compare").value == ["tiny char"]  # the missing one left out
     spans = tok.spans(text, upto=5, method="merge-order")
     body = token_html(at)
     assert re.findall(r'data-i="\d+">(\d+)</span>', body) == [str(s.id) for s in spans]
@@ -351,7 +381,7 @@ def test_a_link_opens_the_view_its_sender_saw(monkeypatch) -> None:
     assert dict(at.query_params) == {"text": text, "tokenizer": tok.name, "view": "ids",
                                      "whitespace": "off", "merges": "5",
                                      "encoder": "merge-order", "colours": "id", "limit": "3",
-                                     "compare": "gpt2"}  # (AppTest shows one value as a string)
+                                     "compare": "tiny char"}  # (AppTest: one value as a string)
 
 
 def test_changing_an_option_puts_it_in_the_address() -> None:

@@ -289,7 +289,7 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
     """The same text under up to three more tokenizers, side by side, with counts."""
     st.subheader("Compare tokenizers")
     others = [n for n in state.tokenizers() if n != tok.name]
-    refs = [r for r in loaders.reference_names() if r not in state.tokenizers()]
+    refs = [r for r in loaders.loadable_references() if r not in state.tokenizers()]
     ss = st.session_state
     asked = ss.get("tok_compare") or []
     if any(n not in others + refs for n in asked):  # a link's names this session lacks
