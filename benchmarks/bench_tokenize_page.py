@@ -2,7 +2,7 @@
 app's default tokenizer.
 
     python -m benchmarks.bench_tokenize_page            # the server's share
-    python -m benchmarks.bench_tokenize_page --browser  # and the browser's (needs /usr/bin/chromium)
+    python -m benchmarks.bench_tokenize_page --browser  # and the browser's (/usr/bin/chromium)
 
 The server's share: the spans of the text ("cold", the tokenizer's piece cache empty, as after a
 fresh paste), the coloured HTML of the page of tokens drawn (``view.PAGE_TOKENS`` at most), and

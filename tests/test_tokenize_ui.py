@@ -10,7 +10,7 @@ import re
 import pytest
 
 import bpe_core
-from ui.shared import annotate, loaders, merge_tree, tokens as colour
+from ui.shared import annotate, bidi, loaders, merge_tree, tokens as colour
 from ui.tokenize import data as tokenize_data, presets as tokenize_presets
 from ui.tokenize.data import (Shared, differences, from_url, readable, text_counts, token_table,
                                url_params)
@@ -22,7 +22,8 @@ def tok() -> bpe_core.Tokenizer:
     return bpe_core.train(text, unit="byte", pretokenizer="gpt2", max_merges=40, min_frequency=2)
 
 
-@pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour, loaders])
+@pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour, loaders,
+                                    bidi])
 def test_worked_examples_in_docstrings_hold(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
@@ -314,7 +315,7 @@ def test_each_line_takes_its_text_direction_and_other_direction_boxes_form_runs(
                                       mixed).groups()
     plain = str.maketrans("", "", "[]")
     assert (before.translate(plain), after.translate(plain)) == ("Hello·", "·world↵")
-    assert run.count("[") == len("مرحبا".encode())  # a box per byte: this tokenizer knows no Arabic
+    assert run.count("[") == len("مرحبا".encode())  # a box per byte: it knows no Arabic
     # Digits in a right-to-left line read left to right, in a run of their own.
     assert re.search(r'<span class="run" dir="ltr">(<span class="t[^>]*>[^<]*\d[^<]*</span>)+'
                      r'</span>$', lines[3][1]), lines[3][1]

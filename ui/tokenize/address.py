@@ -42,7 +42,8 @@ def read_url() -> str | None:
     for name, key in KEYS.items():
         if name in options:
             value = options[name]
-            ss[key] = VIEWS[value] if name == "view" else list(value) if name == "compare" else value
+            ss[key] = (VIEWS[value] if name == "view" else list(value) if name == "compare"
+                       else value)
     name = params.get("tokenizer", [None])[-1]
     if "merges" in options:  # checked against the tokenizer's merges when the slider is drawn
         ss[merges_key(name or ss.tokenizer)] = options["merges"]

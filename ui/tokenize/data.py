@@ -239,8 +239,10 @@ def budget_note(text: str, spans: Sequence[TokenSpan], limit: int) -> str:
 
     >>> from bpe_core import TokenSpan as T
     >>> spans = [T(1, "ab", b"ab", 0, 2), T(2, " c", b" c", 2, 4), T(3, "d", b"d", 4, 5)]
-    >>> budget_note("ab cd", spans, 2)
-    "3 tokens: 1 over the budget of 2. The budget ends at character 4, before 'd'; the faded tokens are past it."
+    >>> for sentence in budget_note("ab cd", spans, 2).split(". "):
+    ...     print(sentence)
+    3 tokens: 1 over the budget of 2
+    The budget ends at character 4, before 'd'; the faded tokens are past it.
     >>> budget_note("ab cd", spans, 5)
     '3 tokens: 2 left of the budget of 5.'
     """
