@@ -411,7 +411,7 @@ def test_a_long_text_is_drawn_a_page_at_a_time_with_the_budget_crossing_shown() 
     at.number_input(key="tok_limit").set_value(6000).run()
     note = at.get("progress")[0].proto.text
     assert note.startswith(f"{len(spans):,} tokens: {len(spans) - 6000:,} over the budget of 6,000")
-    assert f"character {spans[6000].start:,}" in note
+    assert f"character {spans[6000].start:,}, before " in note and "(page 2); the faded" in note
     faded = [int(i) for i in re.findall(r'class="t [^"]*\bov\b[^"]*"[^>]*data-i="(\d+)"',
                                         token_html(at))]
     assert faded == list(range(6000, 2 * view.PAGE_TOKENS))

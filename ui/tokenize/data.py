@@ -234,8 +234,10 @@ def covering(spans: Sequence[TokenSpan], start: int, end: int) -> range:
     return range(bisect_left(starts, start), bisect_left(starts, end))
 
 
-def budget_note(text: str, spans: Sequence[TokenSpan], limit: int) -> str:
-    """How the text fares against a token budget, and where it crosses it.
+def budget_note(text: str, spans: Sequence[TokenSpan], limit: int, *,
+                page: int | None = None) -> str:
+    """How the text fares against a token budget, and where it crosses it (on ``page`` of
+    the tokens, when they are shown in pages).
 
     >>> from bpe_core import TokenSpan as T
     >>> spans = [T(1, "ab", b"ab", 0, 2), T(2, " c", b" c", 2, 4), T(3, "d", b"d", 4, 5)]
@@ -250,9 +252,10 @@ def budget_note(text: str, spans: Sequence[TokenSpan], limit: int) -> str:
     if n <= limit:
         return f"{n:,} tokens: {limit - n:,} left of the budget of {limit:,}."
     cut = spans[limit].start
+    where = f" (page {page:,})" if page else ""
     return (f"{n:,} tokens: {n - limit:,} over the budget of {limit:,}. The budget ends at "
-            f"character {cut:,}, before {readable(text[cut:cut + 20])!r}; the faded tokens are "
-            f"past it.")
+            f"character {cut:,}, before {readable(text[cut:cut + 20])!r}{where}; the faded "
+            f"tokens are past it.")
 
 
 def id_lists(spans: Sequence[TokenSpan]) -> tuple[str, str]:

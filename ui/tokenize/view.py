@@ -26,6 +26,8 @@ from .presets import presets
 MAX_CHARS = 500_000
 #: Tokens drawn at once; a longer text is shown a page of this many tokens at a time.
 PAGE_TOKENS = 5_000
+#: The box the tokens scroll in: a long text keeps the page's length, not its own.
+SCROLL_CSS = ".bpe-scroll{max-height:26rem;overflow:auto;padding-right:4px}"
 #: Tokenizers shown side by side at most, the active one included.
 MAX_COMPARE = 4
 DEFAULT_TEXT = "the lowest price is lower than the last one"
@@ -155,7 +157,10 @@ def budget(spans: list[TokenSpan], opts: Options) -> int | None:
     """The token budget's bar and note; returns the first position past it, if any is."""
     if opts.limit is None:
         return None
-    st.progress(min(1.0, len(spans) / opts.limit), text=budget_note(opts.text, spans, opts.limit))
+    paged = len(spans) > PAGE_TOKENS  # then say on which page the budget ends
+    note = budget_note(opts.text, spans, opts.limit,
+                       page=opts.limit // PAGE_TOKENS + 1 if paged else None)
+    st.progress(min(1.0, len(spans) / opts.limit), text=note)
     return opts.limit if len(spans) > opts.limit else None
 
 
@@ -229,10 +234,6 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
                    + (f"  \n{md_literal(styles)}." if styles else ""))
     id_list(spans)
     return Shown(spans, chosen, window)
-
-
-#: The box the tokens scroll in: a long text keeps the page's length, not its own.
-SCROLL_CSS = ".bpe-scroll{max-height:26rem;overflow:auto;padding-right:4px}"
 
 
 def id_list(spans: list[TokenSpan]) -> None:
