@@ -339,7 +339,7 @@ def test_boxes_carry_the_characters_they_cover_as_a_browser_counts_them(tok) -> 
     ({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "vocab_size": 32000},
      "is a model's config.json"),
     ({"a": 0, "b": 1}, "is a vocabulary of 2 tokens with ids and no merges"),
-    ([{"text": "hi"}], "is a JSON list of 1 items"),
+    ([{"text": "hi"}, {"text": "yo"}], "is a JSON list of 2 items"),
     ({"model": {"type": "WordPiece", "vocab": {"a": 0}}}, "the model is WordPiece, not BPE"),
     ({"model": {"type": "Unigram", "vocab": [["a", 0.0]]}}, "the model is Unigram, not BPE"),
     ({"title": "x", "year": 2024}, "is a JSON object with the keys 'title', 'year'"),

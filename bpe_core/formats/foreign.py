@@ -28,7 +28,7 @@ def what_json(obj: Any) -> str | None:
     'a JSON list of 3 items, not a tokenizer'
     """
     if isinstance(obj, list):
-        return f"a JSON list of {len(obj):,} items, not a tokenizer"
+        return f"a JSON list of {_many(len(obj), 'item')}, not a tokenizer"
     if not isinstance(obj, dict):
         return f"a single JSON {type(obj).__name__} value, not a tokenizer"
     if "format" in obj or "model" in obj:
@@ -43,9 +43,13 @@ def what_json(obj: Any) -> str | None:
     if "architectures" in obj or ("model_type" in obj and "vocab_size" in obj):
         return f"a model's config.json (its architecture, not its tokenizer); {_BESIDE}"
     if obj and all(isinstance(v, int) for v in obj.values()):
-        return (f"a vocabulary of {len(obj):,} tokens with ids and no merges (a GPT-2 "
+        return (f"a vocabulary of {_many(len(obj), 'token')} with ids and no merges (a GPT-2 "
                 "vocab.json holds at least the 256 byte tokens and comes with a merges.txt)")
     if "name" in obj and ("dependencies" in obj or "scripts" in obj):
         return "an npm package.json, not a tokenizer"
     keys = ", ".join(repr(k) for k in list(obj)[:5]) + (", …" if len(obj) > 5 else "")
     return f"a JSON object with the keys {keys}, not a tokenizer" if obj else "an empty JSON object"
+
+
+def _many(n: int, thing: str) -> str:
+    return f"{n:,} {thing}{'s' * (n != 1)}"
