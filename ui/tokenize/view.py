@@ -144,7 +144,8 @@ def method_note(tok: Tokenizer, opts: Options, spans: list[TokenSpan]) -> set[in
 
 
 def counts_row(counts: TextCounts) -> None:
-    cols = st.columns(6)
+    # Six figures fit one row until they reach five digits; then they take two rows of three.
+    cols = st.columns(6) if counts.bytes < 10_000 else [*st.columns(3), *st.columns(3)]
     cols[0].metric("Tokens", f"{counts.tokens:,}")
     cols[1].metric("Characters", f"{counts.characters:,}")
     cols[2].metric("Bytes", f"{counts.bytes:,}", help="UTF-8 bytes")
