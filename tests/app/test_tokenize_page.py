@@ -415,6 +415,14 @@ def test_a_long_text_is_drawn_a_page_at_a_time_with_the_budget_crossing_shown() 
     faded = [int(i) for i in re.findall(r'class="t [^"]*\bov\b[^"]*"[^>]*data-i="(\d+)"',
                                         token_html(at))]
     assert faded == list(range(6000, 2 * view.PAGE_TOKENS))
+    # A token picked in the list is framed on its page, which is shown.
+    late = next(s.id for s in spans[view.PAGE_TOKENS * 2:] if s.id not in
+                {t.id for t in spans[:view.PAGE_TOKENS * 2]})
+    at.selectbox(key="tok_pick").set_value(late).run()
+    first = next(k for k, s in enumerate(spans) if s.id == late)
+    assert at.selectbox(key="tok_page").value == first // view.PAGE_TOKENS
+    assert re.findall(r'class="t [^"]*\bon\b[^"]*"[^>]*data-i="(\d+)"', token_html(at)) == [
+        str(first)]
 
 
 def test_the_ids_can_be_copied_as_a_python_list_and_as_plain_numbers() -> None:

@@ -36,6 +36,7 @@ METHODS = {"rank": "Rank priority (tiktoken, Hugging Face)",
            "merge-order": "Replay merges in training order (textbook)",
            "longest-match": "Longest match first (greedy)"}
 PICK_KEY, CLICK_KEY, CHOSEN_KEY, PAGE_KEY = "tok_pick", "tok_clicked", "tok_chosen", "tok_page"
+JUMP_KEY = "tok_jump"  # set when a token is picked in the list: show the page of its box
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,10 @@ def _use_preset() -> None:
 
 def _clicked(position: int) -> None:
     st.session_state[CLICK_KEY] = position
+
+
+def _picked_in_list() -> None:
+    st.session_state[JUMP_KEY] = True
 
 
 def input_panel(tok: Tokenizer) -> Options:
@@ -184,7 +189,7 @@ def page_window(spans: list[TokenSpan]) -> range:
 
 def chosen_position(spans: list[TokenSpan]) -> int | None:
     """The position of the picked token's box to frame: the one clicked, else the first
-    occurrence of the token picked in the list."""
+    occurrence of the token picked in the list, whose page is then shown."""
     ss = st.session_state
     clicked = ss.pop(CLICK_KEY, None)
     if clicked is not None and clicked < len(spans):
@@ -192,7 +197,10 @@ def chosen_position(spans: list[TokenSpan]) -> int | None:
     chosen, picked = ss.get(CHOSEN_KEY), ss.get(PICK_KEY)
     if chosen is not None and chosen < len(spans) and spans[chosen].id == picked:
         return chosen
-    return next((k for k, s in enumerate(spans) if s.id == picked), None)
+    chosen = next((k for k, s in enumerate(spans) if s.id == picked), None)
+    if ss.pop(JUMP_KEY, False) and chosen is not None:  # picked in the list just now
+        ss[PAGE_KEY] = chosen // PAGE_TOKENS
+    return chosen
 
 
 @dataclass(frozen=True)
@@ -266,7 +274,7 @@ def explain_panel(tok: Tokenizer, shown: Shown) -> None:
         ss[PICK_KEY] = max(seen, key=lambda i: (len(tok.token_bytes(i)), -seen[i][0]))
     token_id = st.selectbox(
         "Token", list(seen), key=PICK_KEY,
-        format_func=lambda i: choice_label(tok, i),
+        format_func=lambda i: choice_label(tok, i), on_change=_picked_in_list,
         help="The text's distinct tokens, in order of first appearance. Or click a token above.")
     first, count = seen[token_id]
     at = chosen if chosen is not None and spans[chosen].id == token_id else first
