@@ -61,7 +61,7 @@ def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
     only the tokens at the positions in ``window`` (all by default) are drawn. The options are
     those of :func:`~ui.shared.tokens.tokens_html`."""
     window = window if window is not None else range(len(spans))
-    added = [k for k in window if tok.kind(spans[k].id) == "added"]
+    added = {k for k in window if tok.kind(spans[k].id) == "added"}
     return tokens_html(spans, text, show_whitespace=show_whitespace,
                        details={k: details(tok, spans[k], text) for k in window}, marked=marked,
                        added=added, label=label, colours=colours, window=window, chosen=chosen,

@@ -259,8 +259,8 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
     lead = max(0, window.start - LEAD)  # a colour depends on the few before it too
     near = spans[lead:window.stop]
     hues = dict(zip(range(lead, window.stop),
-                    _palette_indices(near) if colours == "alternate"
-                    else [len(PALETTE) + id_colour(s.id) for s in near]))
+                    [f"c{i}" for i in _palette_indices(near)] if colours == "alternate"
+                    else [f"h{id_colour(s.id)}" for s in near]))
     at16 = utf16_offsets(text)
     lines: list[list[tuple[str, str]]] = [[]]
 
@@ -281,8 +281,7 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
         hex_bytes = span.bytes.hex(" ").upper() or "none"
         tip = f"{id_label} {span.id} · bytes {hex_bytes} · {span.token!r}"
         tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "") if line)
-        hue = f"c{hues[k]}" if hues[k] < len(PALETTE) else f"h{hues[k] - len(PALETTE)}"
-        kind = " ".join(filter(None, (f"t {hue}", "sp" if span.special else shown.style,
+        kind = " ".join(filter(None, (f"t {hues[k]}", "sp" if span.special else shown.style,
                                       "ad" if k in added else "", "d" if k in marked else "",
                                       "on" if k == chosen else "",
                                       "ov" if over is not None and k >= over else "")))
