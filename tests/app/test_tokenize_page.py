@@ -483,3 +483,16 @@ def test_tokenizers_loaded_twice_are_told_apart_by_name_and_not_copied() -> None
     assert upload("llama3-tokenizer.json", a) == "llama3"  # the same file: picked, not copied
     assert list(at.session_state["tokenizers"]) == before
     assert not any("(2)" in name for name in before)
+
+
+def test_a_large_vocabulary_gets_an_exact_merge_box_beside_its_slider():
+    at = open_page()
+    tok = active(at)
+    n = len(tok.merges)
+    assert n > 500
+    key = f"tok_upto::{tok.name}"
+    at.number_input(key=key + "::box").set_value(437).run()
+    assert at.slider(key=key).value == 437
+    assert "#436" in " ".join(c.value for c in at.caption)
+    at.slider(key=key).set_value(n).run()
+    assert at.number_input(key=key + "::box").value == n

@@ -30,6 +30,9 @@ PAGE_TOKENS = 5_000
 SCROLL_CSS = ".bpe-scroll{max-height:26rem;overflow:auto;padding-right:4px}"
 #: Tokenizers shown side by side at most, the active one included.
 MAX_COMPARE = 4
+#: Past this many merges the slider is too coarse to pick one merge: a number box goes with it.
+SLIDER_MERGES = 500
+BOX = "::box"  # suffix of the number box's key beside a merges slider
 DEFAULT_TEXT = "the lowest price is lower than the last one"
 COLOURS = {"alternate": "Neighbours apart", "id": "By token id"}
 METHODS = {"rank": "Rank priority (tiktoken, Hugging Face)",
@@ -100,9 +103,13 @@ def input_panel(tok: Tokenizer) -> Options:
         key = merges_key(tok.name)
         if ss.get(key, 0) > n:  # a link may ask for more merges than this tokenizer has
             ss[key] = n
-        k = st.slider("Merges used", 0, n, n, key=key,
+        k = st.slider("Merges used", 0, n, n, key=key, on_change=_sync, args=(key, key + BOX),
                       help="The segmentation as of merge k of this tokenizer: 0 shows the base "
                            "symbols, the right end uses every merge it learned.")
+        if n > SLIDER_MERGES:  # a pixel of the slider is hundreds of merges: type the exact one
+            ss[key + BOX] = k
+            st.number_input("Exact number of merges", 0, n, step=1, key=key + BOX,
+                            on_change=_sync, args=(key + BOX, key))
         upto = None if k == n else k
         st.caption(merge_step_note(tok, k))
     method = st.radio("Encoder", list(METHODS), key="tok_method", format_func=METHODS.get,
@@ -119,6 +126,11 @@ def input_panel(tok: Tokenizer) -> Options:
                                  "text against it and fades the tokens past it.")
     return Options(text, show_ws, upto, view or "Coloured text", method, colours,
                    int(limit) if limit else None)
+
+
+def _sync(source: str, target: str) -> None:
+    """Keep a merges slider and its number box on the same value, whichever the user moved."""
+    st.session_state[target] = st.session_state[source]
 
 
 # --- output --------------------------------------------------------------------------------
