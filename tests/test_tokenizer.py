@@ -135,7 +135,8 @@ def test_native_file_round_trip(tmp_path, kwargs):
 @pytest.mark.parametrize("content, message", [
     (b"", "empty"),
     (b"\x89PNG\r\n\x1a\n\x00\x00", "not JSON"),
-    (b'{"hello": 1}', "not a BPE Playground tokenizer"),
+    (b'{"hello": 1}', "is a vocabulary of 1 token with ids and no merges"),
+    (b'{"hello": "x"}', "is a JSON object with the keys 'hello', not a tokenizer"),
     (b'{"format": "bpe-playground", "version": 99}', "version 99"),
     (b'{"format": "bpe-playground", "version": 1, "unit": "byte"}', "missing field"),
     (json.dumps({"format": "bpe-playground", "version": 1, "unit": "byte", "end_of_word": False,

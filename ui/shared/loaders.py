@@ -9,7 +9,9 @@ becomes the active one; what does not gets a message saying why.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
+from typing import Mapping
 
 import streamlit as st
 
@@ -68,17 +70,45 @@ def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
 
 
 def default_name(tok: bpe_core.Tokenizer) -> str:
-    """The name a loaded tokenizer gets when the user gives none: the file's name, with the
-    vocabulary size when the file has the name every Hugging Face model's file has.
+    """The name a loaded tokenizer gets when the user gives none: the file's name without the
+    word every such file has (``llama3-tokenizer.json`` -> ``llama3``), or, for a file with
+    the name every Hugging Face model's file has, the vocabulary size.
 
     >>> tok = bpe_core.train("hug", unit="byte", max_merges=0, name="tokenizer")
-    >>> default_name(tok), default_name(tok.renamed("llama"))
-    ('tokenizer (256 tokens)', 'llama')
+    >>> default_name(tok), default_name(tok.renamed("llama3-tokenizer"))
+    ('tokenizer (256 tokens)', 'llama3')
     """
-    if tok.name != "tokenizer":
-        return tok.name
+    name = _GENERIC_TAIL.sub("", tok.name)
+    return name if name and tok.name != "tokenizer" else f"tokenizer ({_size(tok)} tokens)"
+
+
+# "-tokenizer", "_tokenizer", ".tokenizer" at the end of a file's name add nothing to it.
+_GENERIC_TAIL = re.compile(r"(?<=.)[-_. ]tokenizer$", re.IGNORECASE)
+
+
+def _size(tok: bpe_core.Tokenizer) -> str:
     n = tok.vocab_size
-    return f"tokenizer ({f'{n / 1000:.0f}k' if n >= 10_000 else f'{n:,}'} tokens)"
+    return f"{n / 1000:.0f}k" if n >= 10_000 else f"{n:,}"
+
+
+def distinct_name(tok: bpe_core.Tokenizer, taken: Mapping[str, bpe_core.Tokenizer]) -> str:
+    """A name for ``tok`` that no other tokenizer of ``taken`` has: its own, or, when another
+    tokenizer has it, the same with what tells them apart (vocabulary size, pre-tokenizer, at
+    last a digest of the content). A name held by this very tokenizer (the same file loaded
+    again) is given back, so that loading a file twice does not make a copy.
+
+    >>> a = bpe_core.train("hug pug", unit="byte", max_merges=1, min_frequency=1, name="x")
+    >>> b = bpe_core.train("hug pug", unit="byte", max_merges=2, min_frequency=1, name="x")
+    >>> distinct_name(a, {}), distinct_name(a, {"x": a}), distinct_name(b, {"x": a})
+    ('x', 'x', 'x (258 tokens)')
+    """
+    size = f"{_size(tok)} tokens"
+    for name in (tok.name, f"{tok.name} ({size})",
+                 f"{tok.name} ({size}, {tok.config.get('pretokenizer') or tok.unit})",
+                 f"{tok.name} ({tok.fingerprint()[:8]})"):
+        if name not in taken or taken[name].fingerprint() == tok.fingerprint():
+            return name
+    return state.unique_name(tok.name)  # only if all of those are other tokenizers' names
 
 
 @st.cache_resource(show_spinner="Reading the tokenizer file…", max_entries=4)
@@ -215,7 +245,11 @@ def _upload_form(key: str) -> str | None:
     except (bpe_core.TokenizerFileError, ValueError) as exc:
         st.error(f"Could not load {' + '.join(n for n, _ in files)}: {exc}")
         return None
-    return state.add_tokenizer(tok)
+    name = distinct_name(tok, state.tokenizers())
+    if name in state.tokenizers():  # the same tokenizer, loaded before
+        state.set_active_tokenizer(name)
+        return name
+    return state.add_tokenizer(tok.renamed(name))
 
 
 def _fetch_form(key: str) -> str | None:

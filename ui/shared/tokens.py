@@ -47,6 +47,8 @@ import streamlit as st
 from bpe_core import TokenSpan, show_bytes
 from bpe_core.alphabet import END_OF_WORD
 
+from .bidi import direction, line_html
+
 #: Pastel backgrounds, readable under dark text, distinct from their neighbours in the list.
 PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a0c4ff",
            "#ffadad", "#d0f4de", "#e4c1f9", "#f1c0e8", "#b9fbc0")
@@ -74,10 +76,18 @@ NOTATION_HELP = ("Space `·`, tab `→`, newline `↵`, carriage return `␍`; o
                  "and control characters by name, as `⟨NBSP⟩`, `⟨ZWSP⟩`, `⟨NUL⟩`; bytes that "
                  "are not a whole character in hex, as `<E4 BD>`; `</w>` ends a word.")
 
+#: Hues of the colouring by token id: more than the palette, as neighbours may share one.
+ID_HUES = 30
+#: Tokens before a page that are looked at to draw it as the whole text would be drawn.
+LEAD = 64
+
 CSS = (
     ".bpe-tokens{line-height:2.1;font-size:1.05rem;white-space:pre-wrap;word-break:break-word}"
+    ".bpe-tokens .ln{min-height:2.1em}"  # an empty line keeps its height
+    ".bpe-tokens .run{unicode-bidi:isolate}"
     ".bpe-tokens .t{display:inline-block;margin:1px;padding:0 3px;border-radius:4px;"
-    "color:#1c2331;white-space:pre-wrap;word-break:break-all;line-height:1.6}"
+    "color:#1c2331;white-space:pre-wrap;word-break:break-all;line-height:1.6;"
+    "unicode-bidi:isolate}"
     ".bpe-tokens .sp{outline:2px solid #2f6fdb;font-weight:600}"
     ".bpe-tokens .pb{font-family:monospace;font-size:0.85em}"
     ".bpe-tokens .m{color:#6b7280;font-size:0.75em}"
@@ -85,8 +95,13 @@ CSS = (
     ".bpe-tokens .nz{text-decoration:underline dotted #4b5563;text-underline-offset:3px}"
     ".bpe-tokens .uk{font-family:monospace;font-size:0.85em;outline:2px dotted #b45309}"
     ".bpe-tokens .ad{box-shadow:inset 0 -3px 0 #2f6fdb}"
+    ".bpe-tokens .ov{opacity:0.4}"  # past the token budget
+    ".bpe-tokens .hl{outline:3px solid #f59e0b;outline-offset:0}"  # linked to selected text
+    ".bpe-tokens .on{outline:3px solid #111827;outline-offset:1px}"  # the token picked
     # One class per palette colour: a class costs the browser less than a style per box.
     + "".join(f".bpe-tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
+    + "".join(f".bpe-tokens .h{i}{{background:hsl({i * 360 // ID_HUES} 80% 84%)}}"
+              for i in range(ID_HUES))
 )
 
 
@@ -181,6 +196,14 @@ def boxes(spans: Sequence[TokenSpan], text: str) -> list[Box]:
     return out
 
 
+def window_boxes(spans: Sequence[TokenSpan], text: str, window: range) -> dict[int, Box]:
+    """The boxes of the spans at the positions in ``window``, by position, as :func:`boxes`
+    gives them. A box depends on the boxes before it, but only on the last few: those of a page
+    are found from a little before it, not from the start of a long text."""
+    lead = max(0, window.start - LEAD)
+    return dict(zip(range(lead, window.stop), boxes(spans[lead:window.stop], text)))
+
+
 def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
     """A palette colour per token: by id, moved on one when the left neighbour has it."""
     out: list[int] = []
@@ -189,6 +212,33 @@ def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
         if out and i == out[-1]:
             i = (i + 1) % len(PALETTE)
         out.append(i)
+    return out
+
+
+def id_colour(token_id: int) -> int:
+    """The hue class of a token id when colouring by id: the same id has the same colour in
+    every text and on every page. Ids are scattered (Knuth's multiplicative hash), so tokens
+    with neighbouring ids, which are often alike, do not get alike colours.
+
+    >>> [id_colour(i) for i in (0, 1, 2, 261)], id_colour(261) == id_colour(261)
+    ([0, 18, 7, 9], True)
+    """
+    return (token_id * 2654435761 % 2**32) * ID_HUES >> 32
+
+
+def utf16_offsets(text: str) -> Sequence[int]:
+    """Each character's offset in UTF-16 code units, as a browser counts the text (one more
+    entry for the end): what a text area's selection is measured in.
+
+    >>> list(utf16_offsets("a😀b"))
+    [0, 1, 3, 4]
+    """
+    if text.isascii() or max(text) < "\U00010000":
+        return range(len(text) + 1)
+    out, at = [0], 0
+    for c in text:
+        at += 2 if c >= "\U00010000" else 1
+        out.append(at)
     return out
 
 
@@ -222,37 +272,67 @@ def _box_html(shown: Box, show_whitespace: bool) -> str:
 
 
 def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool = True,
-                id_label: str = "id", details: Sequence[str] | None = None,
+                id_label: str = "id", details: Mapping[int, str] | Sequence[str] | None = None,
                 marked: Collection[int] = (), added: Collection[int] = (),
-                label: str = "text") -> str:
+                label: str = "text", colours: str = "alternate", window: range | None = None,
+                chosen: int | None = None, over: int | None = None) -> str:
     """HTML for ``text`` cut into ``spans`` (as ``Tokenizer.spans`` gives them).
 
     Text between spans (what a whitespace pre-tokenizer drops) is shown plain, without a box.
     Each box has a tooltip with ``id_label`` and the id, the bytes in hex and the display text,
     plus the line ``details[k]`` when given, and carries its position ``k`` as ``data-i`` (for
-    pages that pick a token by clicking it). A box shows what :func:`box` says, with its note
-    in the tooltip. Boxes at the positions in ``marked`` are outlined in red (say, where two
-    encoders disagree); those in ``added`` are underlined in blue (added tokens, matched whole
-    before BPE); special tokens are outlined in blue. ``label="id"`` shows the ids instead.
+    pages that pick a token by clicking it) and the characters it covers as ``data-s`` and
+    ``data-e``, counted as a browser counts them (UTF-16). A box shows what :func:`box` says,
+    with its note in the tooltip. Boxes at the positions in ``marked`` are outlined in red (say,
+    where two encoders disagree); those in ``added`` are underlined in blue (added tokens,
+    matched whole before BPE); special tokens are outlined in blue. ``label="id"`` shows the
+    ids instead. ``colours="id"`` colours each box by its id alone (:func:`id_colour`) rather
+    than keeping neighbours apart. Only the positions in ``window`` are drawn (all by default);
+    the box at ``chosen`` is framed, and those from ``over`` on are faded. Each line is laid out
+    in the direction of its text (see :mod:`ui.shared.bidi`).
     """
-    out, pos = [f"<style>{CSS}</style>"], 0
-    for k, (span, colour, shown) in enumerate(zip(spans, _palette_indices(spans),
-                                                  boxes(spans, text))):
+    window = window if window is not None else range(len(spans))
+    shown_boxes = window_boxes(spans, text, window)
+    lead = max(0, window.start - LEAD)  # a colour depends on the few before it too
+    near = spans[lead:window.stop]
+    hues = dict(zip(range(lead, window.stop),
+                    [f"c{i}" for i in _palette_indices(near)] if colours == "alternate"
+                    else [f"h{id_colour(s.id)}" for s in near]))
+    at16 = utf16_offsets(text)
+    lines: list[list[tuple[str, str]]] = [[]]
+
+    def plain(part: str) -> None:  # text between boxes, its newlines ending lines
+        for j, (raw, piece) in enumerate(zip(part.split("\n"),
+                                             _text_html(part, show_whitespace).split("<br>"))):
+            if j:
+                lines.append([])
+            if piece:
+                lines[-1].append((piece, direction(raw)))
+
+    pos = max((s.end for s in spans[:window.start]), default=0)
+    for k in window:
+        span, shown = spans[k], shown_boxes[k]
         if span.start > pos and label == "text":
-            out.append(_text_html(text[pos:span.start], show_whitespace))
+            plain(text[pos:span.start])
         pos = max(pos, span.end)
         hex_bytes = span.bytes.hex(" ").upper() or "none"
         tip = f"{id_label} {span.id} · bytes {hex_bytes} · {readable_token(span.token)!r}"
         tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "") if line)
-        kind = " ".join(filter(None, (f"t c{colour}", "sp" if span.special else shown.style,
-                                      "ad" if k in added else "", "d" if k in marked else "")))
+        kind = " ".join(filter(None, (f"t {hues[k]}", "sp" if span.special else shown.style,
+                                      "ad" if k in added else "", "d" if k in marked else "",
+                                      "on" if k == chosen else "",
+                                      "ov" if over is not None and k >= over else "")))
         body = _box_html(shown, show_whitespace) if label == "text" else str(span.id)
-        lines = shown.label.count("\n") if label == "text" else 0
-        out.append(f'<span class="{kind}" title="{html.escape(tip)}" '
-                   f'data-i="{k}">{body}</span>' + "<br>" * lines)
-    if pos < len(text) and label == "text":
-        out.append(_text_html(text[pos:], show_whitespace))
-    return '<div class="bpe-tokens">' + "".join(out) + "</div>"
+        lines[-1].append((f'<span class="{kind}" title="{html.escape(tip)}" '
+                          f'data-s="{at16[span.start]}" data-e="{at16[span.end]}" '
+                          f'data-i="{k}">{body}</span>',
+                          direction(text[span.start:span.end] or shown.label)))
+        if label == "text":
+            lines.extend([] for _ in range(shown.label.count("\n")))
+    if pos < len(text) and label == "text" and window.stop >= len(spans):
+        plain(text[pos:])
+    return (f'<div class="bpe-tokens"><style>{CSS}</style>'
+            + "".join(line_html(line) for line in lines) + "</div>")
 
 
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
