@@ -65,7 +65,7 @@ def test_tooltip_gives_rank_and_pair_count_of_learned_tokens(tok) -> None:
 
 
 def test_readable_names_invisible_and_control_characters() -> None:
-    assert readable("a\u200bb\u202ec\x07 \n") == "a⟨ZWSP⟩b⟨U+202E⟩c⟨U+0007⟩·↵"
+    assert readable("a\u200bb\u202ec\x07 \n") == "a⟨ZWSP⟩b⟨U+202E⟩c⟨BEL⟩·↵"
     assert readable("a b", whitespace=False) == "a b"
 
 

@@ -21,6 +21,7 @@ from ..shared import loaders, state
 from ..shared.annotate import coloured_html
 from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
+from ..shared.wording import WHITESPACE_WORDS
 from . import charts
 from . import data
 
@@ -358,7 +359,8 @@ def table_tab(table: pd.DataFrame) -> None:
         "Chars/token": st.column_config.NumberColumn(format="%.2f"),
         "Bytes/token": st.column_config.NumberColumn(format="%.2f"),
         "Tokens/word": st.column_config.NumberColumn(
-            format="%.2f", help="Empty where words are not separated by spaces."),
+            format="%.2f", help=f"Tokens per word (words {WHITESPACE_WORDS.split}); empty "
+                                "where words are not separated by spaces."),
         "Fallback share": st.column_config.NumberColumn(format="percent"),
     })
     st.download_button("Download CSV", table.to_csv(index=False).encode("utf-8"),

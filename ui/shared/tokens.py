@@ -11,8 +11,22 @@ rest of the page) are always shown as markers, and invisible characters are when
 ...                    "<b> x")
 >>> "&lt;b&gt;" in html and "<b>" not in html
 True
->>> visible(" a\\tb\\n")
-'·a→b↵'
+
+One notation for characters that would not show, on every page: in boxes, passages, tables and
+tooltips (:func:`readable` for text, :func:`readable_token` for a token's display text).
+
+- Whitespace, when it is made visible: space ``·`` (as code editors draw it), tab ``→``,
+  newline ``↵``, carriage return ``␍``; other spaces and zero-width characters by their Unicode
+  abbreviation, ``⟨NBSP⟩`` ``⟨ZWSP⟩`` ``⟨ZWJ⟩`` ``⟨BOM⟩``, or code point, ``⟨U+3000⟩``. In boxes
+  and passages a newline is also a line break, and a newline token is ``↵`` even with
+  whitespace hidden (an empty box would hide it).
+- Always: control characters by name, ``⟨NUL⟩`` ``⟨ESC⟩`` ``⟨DEL⟩`` (C1 ones by code point,
+  ``⟨U+0085⟩``), since raw they are invisible; bidi controls by code point, ``⟨U+202E⟩``, since
+  raw they reorder the page; bytes of part of a character in hex, ``<E4 BD>``; the end-of-word
+  marker ``</w>``, on merged tokens too (``low</w>``).
+
+>>> readable(" a\\tb\\n\\x00\\u200b\\u00a0"), readable_token("<E4 BD>est</w>")
+('·a→b↵⟨NUL⟩⟨ZWSP⟩⟨NBSP⟩', '<E4 BD>est</w>')
 
 A box shows the text it covers, unless the model read something else there: a prefix space
 the tokenizer added, text a normalizer rewrote (NFKC turns "ﬁ" into "fi"), an unknown character
@@ -24,9 +38,14 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Collection, Mapping, NamedTuple, Sequence
+from typing import Collection, Iterable, Mapping, NamedTuple, Sequence
+from unicodedata import east_asian_width
+
+import pandas as pd
+import streamlit as st
 
 from bpe_core import TokenSpan, show_bytes
+from bpe_core.alphabet import END_OF_WORD
 
 from .bidi import direction, line_html
 
@@ -35,12 +54,28 @@ PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a
            "#ffadad", "#d0f4de", "#e4c1f9", "#f1c0e8", "#b9fbc0")
 
 WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
-# Characters that take no room: shown as a marker when whitespace is made visible.
+# Characters that take no room, or look like a space: named when whitespace is made visible
+# (by Unicode's abbreviation, or by code point where Unicode gives none).
 INVISIBLE = {"\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ",
-             "\ufeff": "BOM", "\u200e": "LRM", "\u200f": "RLM", "\u00ad": "SHY"}
+             "\ufeff": "BOM", "\u200e": "LRM", "\u200f": "RLM", "\u00ad": "SHY",
+             "\u00a0": "NBSP", "\u202f": "NNBSP",
+             **{chr(i): f"U+{i:04X}" for i in [0x1680, *range(0x2000, 0x200b), 0x2028, 0x2029,
+                                                0x205f, 0x3000]}}
 # Bidi embeddings, overrides and isolates: shown as markers always, because left raw they would
 # flip the order of everything after them on the page.
 BIDI = {c: f"U+{ord(c):04X}" for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}
+# Control characters (other than tab and newlines) by their ASCII names, C1 ones by code point:
+# shown always, because raw they are invisible (a NUL token would be an empty box).
+_ASCII_CONTROLS = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 "
+                   "NAK SYN ETB CAN EM SUB ESC FS GS RS US").split()
+CONTROL = {**{chr(i): name for i, name in enumerate(_ASCII_CONTROLS) if chr(i) not in WHITESPACE},
+           "\x7f": "DEL", **{chr(i): f"U+{i:04X}" for i in range(0x80, 0xa0)}}
+
+#: The notation in one sentence (Markdown), for the help of toggles and table columns.
+NOTATION_HELP = ("Space `·`, tab `→`, newline `↵`, carriage return `␍`; other spaces, zero-width "
+                 "and control characters by name, as `⟨NBSP⟩`, `⟨ZWSP⟩`, `⟨NUL⟩`; bytes that "
+                 "are not a whole character in hex, as `<E4 BD>`; `</w>` ends a word.")
+
 #: Hues of the colouring by token id: more than the palette, as neighbours may share one.
 ID_HUES = 30
 #: Tokens before a page that are looked at to draw it as the whole text would be drawn.
@@ -70,32 +105,22 @@ CSS = (
 )
 
 
-def visible(text: str) -> str:
-    """``text`` with spaces, tabs and newlines drawn as ``·``, ``→`` and ``↵`` (plain text)."""
-    return text.translate(_VISIBLE)
-
-
-def _named(c: str) -> str | None:
-    name = INVISIBLE.get(c) or BIDI.get(c)
-    if name is None and (ord(c) < 32 or 127 <= ord(c) < 160):
-        name = f"U+{ord(c):04X}"
-    return f"⟨{name}⟩" if name else None
-
-
-_VISIBLE = str.maketrans(WHITESPACE)
-_NAMED = {ord(c): _named(c) for c in [*INVISIBLE, *BIDI, *map(chr, range(32)),
-                                      *map(chr, range(127, 160))]}
-# Whitespace wins over the names of control characters: a tab is drawn →, not ⟨U+0009⟩.
-_READABLE = {**_NAMED, **{ord(c): v for c, v in WHITESPACE.items()}}
+# What readable and the boxes draw for each character: with whitespace made visible, and without.
+_MARKS = {**{c: f"⟨{name}⟩" for c, name in {**INVISIBLE, **BIDI, **CONTROL}.items()},
+          **WHITESPACE}
+_ALWAYS = {c: f"⟨{name}⟩" for c, name in {**BIDI, **CONTROL}.items()}
+_READABLE = str.maketrans(_MARKS)
+_READABLE_PLAIN = str.maketrans(_ALWAYS)
 
 
 def readable(text: str, *, whitespace: bool = True) -> str:
-    """Plain text with whitespace made visible and invisible, bidi and control characters named.
+    """Plain text in the notation (see above); ``whitespace=False`` leaves whitespace and
+    invisible characters as they are, as boxes do with whitespace hidden.
 
-    >>> readable("a b\\u200b<\\x00>"), readable("a\\tb", whitespace=False)
-    ('a·b⟨ZWSP⟩<⟨U+0000⟩>', 'a⟨U+0009⟩b')
+    >>> readable("a b\\u200b<\\x00>\\u202e"), readable("a\\tb\\x1b", whitespace=False)
+    ('a·b⟨ZWSP⟩<⟨NUL⟩>⟨U+202E⟩', 'a\\tb⟨ESC⟩')
     """
-    return text.translate(_READABLE if whitespace else _NAMED)
+    return text.translate(_READABLE if whitespace else _READABLE_PLAIN)
 
 
 # A run of bytes that are not a whole character, as bpe_core.show_bytes writes it: <E4 BD>.
@@ -111,6 +136,15 @@ def readable_token(token: str) -> str:
     """
     parts = _HEX.split(token)
     return "".join(p if k % 2 else readable(p) for k, p in enumerate(parts))
+
+
+def readable_pair(left: str, right: str) -> str:
+    """A pair of tokens (display texts) in the notation, as merges are written.
+
+    >>> readable_pair(" langu", "age</w>")
+    '·langu + age</w>'
+    """
+    return f"{readable_token(left)} + {readable_token(right)}"
 
 
 class Box(NamedTuple):
@@ -129,6 +163,8 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     >>> from bpe_core import TokenSpan as T
     >>> box(T(5, " Hello", b" Hello", 0, 5), "Hello")  # a prefix space the tokenizer added
     Box(label=' Hello', style='nz', note="rewritten before BPE: the text has 'Hello', the model reads '·Hello'")
+    >>> box(T(9, "est</w>", b"est", 3, 6), "lowest").label  # the end-of-word marker stays
+    'est</w>'
     >>> box(T(0, "[UNK]", b"", 3, 4), "hi 😀")
     Box(label='[UNK]', style='uk', note="unknown: the vocabulary cannot spell '😀', so the model reads only [UNK]")
     """
@@ -145,6 +181,8 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
         return Box(span.token, "nz", f"rewritten before BPE: the tokens before it cover "
                                      f"{readable(covered)!r} already, and the model reads "
                                      f"{readable_token(span.token)!r} once more")
+    if span.token == covered + END_OF_WORD:  # the marker closes the word: shown, not hidden
+        return Box(span.token)
     return Box(covered or span.token)  # a bare </w> covers no characters
 
 
@@ -205,17 +243,16 @@ def utf16_offsets(text: str) -> Sequence[int]:
 
 
 def _text_html(text: str, show_whitespace: bool, *, in_box: bool = False) -> str:
-    """Escaped text, with whitespace and invisible characters drawn when asked.
+    """Escaped text in the notation; whitespace and invisible characters drawn when asked.
 
     In a box a newline is always drawn as ``↵`` (a newline token would be an empty box
     otherwise) and the line break itself is left to the caller, to come after the box.
     """
     parts = []
     for c in text:
-        if c in BIDI or (show_whitespace and c in INVISIBLE):
-            parts.append(f'<span class="m">⟨{BIDI.get(c) or INVISIBLE[c]}⟩</span>')
-        elif c in WHITESPACE and (show_whitespace or (in_box and c == "\n")):
-            parts.append(f'<span class="m">{WHITESPACE[c]}</span>')
+        mark = (_MARKS if show_whitespace or (in_box and c == "\n") else _ALWAYS).get(c)
+        if mark:
+            parts.append(f'<span class="m">{mark}</span>')
             if c == "\n" and not in_box:
                 parts.append("<br>")
         elif c == "\n":
@@ -279,7 +316,7 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
             plain(text[pos:span.start])
         pos = max(pos, span.end)
         hex_bytes = span.bytes.hex(" ").upper() or "none"
-        tip = f"{id_label} {span.id} · bytes {hex_bytes} · {span.token!r}"
+        tip = f"{id_label} {span.id} · bytes {hex_bytes} · {readable_token(span.token)!r}"
         tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "") if line)
         kind = " ".join(filter(None, (f"t {hues[k]}", "sp" if span.special else shown.style,
                                       "ad" if k in added else "", "d" if k in marked else "",
@@ -308,3 +345,27 @@ def md_escape(text: str) -> str:
     '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
     """
     return text.translate(_MARKDOWN_SPECIAL)
+
+
+def column_width(texts: Iterable[str], *, least: int = 48, most: int = 480) -> int:
+    """Pixels a table column needs to show the longest of ``texts`` whole (``st.dataframe``
+    cuts a cell short with "…" otherwise); wide characters (CJK) count double.
+
+    >>> column_width(["·the", "·language"]), column_width(["語彙"]), column_width([])
+    (105, 60, 48)
+    """
+    units = max((sum(2 if east_asian_width(c) in "WF" else 1 for c in t) for t in texts),
+                default=0)
+    return max(least, min(most, 9 * units + 24))
+
+
+def fitted_columns(frame: pd.DataFrame, *names: str,
+                   labels: Mapping[str, str] | None = None) -> dict[str, object]:
+    """``column_config`` for ``st.dataframe`` giving each named text column the width that
+    shows its longest cell, and its heading (``labels[name]``, else the name), whole, and the
+    notation as its help."""
+    labels = labels or {}
+    return {name: st.column_config.TextColumn(labels.get(name), help=NOTATION_HELP,
+                                               width=column_width([labels.get(name, name),
+                                                                   *frame[name].astype(str)]))
+            for name in names}

@@ -16,6 +16,8 @@ from ..shared import loaders, state
 from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
 from ..shared.sidebar import describe
+from ..shared.tokens import NOTATION_HELP
+from ..shared.wording import WHITESPACE_WORDS
 from . import browser
 from .address import TEXT_KEY, VIEWS, merges_key
 from .data import (TextCounts, budget_note, choice_label, covering, differences, id_lists,
@@ -91,7 +93,7 @@ def input_panel(tok: Tokenizer) -> Options:
                                 key="tok_view", required=True, persist_state="session")
     show_ws = st.toggle("Show whitespace and invisible characters", value=True, key="tok_ws",
                         persist_state="session",
-                        help="Space as ·, tab as →, newline as ↵; zero-width characters by name.")
+                        help=NOTATION_HELP)
     colours = st.radio("Colours", list(COLOURS), key="tok_colours", format_func=COLOURS.get,
                        horizontal=True, persist_state="session",
                        help="Neighbours apart: two tokens side by side never share a colour. "
@@ -166,7 +168,8 @@ def counts_row(counts: TextCounts) -> None:
     cols[0].metric("Tokens", f"{counts.tokens:,}")
     cols[1].metric("Characters", f"{counts.characters:,}")
     cols[2].metric("Bytes", f"{counts.bytes:,}", help="UTF-8 bytes")
-    cols[3].metric("Words", f"{counts.words:,}", help="Runs of characters between spaces")
+    cols[3].metric("Words", f"{counts.words:,}", help=f"{WHITESPACE_WORDS.phrase.capitalize()}: "
+                   "runs of characters between spaces, tabs and newlines.")
     cols[4].metric("Chars/token", f"{counts.chars_per_token:.2f}")
     cols[5].metric("Bytes/token", f"{counts.bytes_per_token:.2f}")
 

@@ -23,6 +23,7 @@ from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
+from ..shared.tokens import NOTATION_HELP
 from .data import (allocation_figure, count_figure, counts_known, default_token, diff_frame,
                    diff_summary, length_figure, orders, script_options, select, vocabulary_frame,
                    with_frequencies)
@@ -45,8 +46,7 @@ _NUM = st.column_config.NumberColumn
 _TEXT = st.column_config.TextColumn
 COLUMNS = {
     "id": _NUM("id", width="small", format="%d"),
-    "shown": _TEXT("token", help="Spaces show as ·, tabs as →, newlines as ↵; bytes that are not "
-                                 "a whole character as <hex>."),
+    "shown": _TEXT("token", help=NOTATION_HELP),
     "hex": _TEXT("bytes (hex)"),
     "n_bytes": _NUM("bytes", width="small", help="Length in bytes"),
     "chars": _NUM("chars", width="small", help="Length in characters (empty: not valid UTF-8)"),
