@@ -14,7 +14,8 @@
 """
 
 from .counting import Corpus, CorpusReadError, count_words, read_files
-from .superbpe import Stage2, StageReport, default_transition, stage_report, train_superbpe
+from .superbpe import (Stage2, StageReport, default_transition, stage_report,
+                       train_superbpe)
 from .textbook import reference_train
 from .trainer import MergeStep, TiedPair, Trainer, train, train_progress_line
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..tokenizer import Tokenizer
 from .trainer import Trainer
@@ -124,11 +125,11 @@ def _count(segments: list[tuple[int, ...]], counts: list[int]) -> tuple[Counter,
     for ids, c in zip(segments, counts):
         if c == 1:
             freq.update(ids)
-            pairs.update(zip(ids, ids[1:]))
+            pairs.update(pairwise(ids))
             continue
         for i, n in Counter(ids).items():
             freq[i] += n * c
-        for p, n in Counter(zip(ids, ids[1:])).items():
+        for p, n in Counter(pairwise(ids)).items():
             pairs[p] += n * c
     return freq, pairs
 

@@ -19,10 +19,9 @@ def test_superbpe_stage_2_has_its_own_bar():
     tok = run_of(at).result()
     made = len(tok.merges) - tok.config["stage1_merges"]
     assert made > 0
-    assert bars(at) == [
-        f"SuperBPE stage 1 · Done after {tok.config['stage1_merges']:,} merges: the vocabulary "
-        "reached the transition point; stage 2 follows below.",
-        f"SuperBPE stage 2 · Done after {made:,} superword merges."]
+    stage1 = (f"SuperBPE stage 1 · Done after {tok.config['stage1_merges']:,} merges: the "
+              "vocabulary reached the transition point; stage 2 follows below.")
+    assert bars(at) == [stage1, f"SuperBPE stage 2 · Done after {made:,} superword merges."]
 
 
 def test_the_transition_follows_the_vocabulary_size_until_the_user_sets_it():
