@@ -77,7 +77,8 @@ def render(t: StepTables, *, small: bool) -> None:
     with c1:
         st.markdown(f"**Words after {k} merge{'s' * (k != 1)}**")
         st.dataframe(words_frame(t, limit), hide_index=True, height=_height(len(t.words), limit))
-        more = f" Showing the {TOP_ROWS} most frequent of {len(t.words):,}." if limit else ""
+        more = (f" Showing the {TOP_ROWS} most frequent of {len(t.words):,}."
+                if limit and len(t.words) > limit else "")
         st.caption("Each training word (a piece from the pre-tokenizer), how often it occurs and "
                    f"its tokens at this step.{more}")
     with c2:
