@@ -32,6 +32,9 @@ from collections import defaultdict
 
 from ..alphabet import Base, token_display
 
+#: A word longer than this is rewritten by copying rather than in place (see ``_merge_long``).
+LONG_WORD = 256
+
 
 class PairState:
     """The incremental data structures (see the module docstring)."""
@@ -78,11 +81,23 @@ class PairState:
         # merge every symbol but </w> (always last) is one base symbol long, so the offset of a
         # pair in its first word is its index there.
         self.heap = heap = []
+        firsts: dict[int, dict[tuple[int, int], int]] = {}  # word index -> pair -> first index
         for p, c in counts.items():
-            if c >= floor:
-                wi = found[p][0]
-                heap.append((-c, wi, _find(words[wi], *p), *p, 0) if self.first
-                            else (-c, *p, *p, 0))
+            if c < floor:
+                continue
+            if not self.first:
+                heap.append((-c, *p, *p, 0))
+                continue
+            wi = found[p][0]
+            at = firsts.get(wi)
+            if at is None:
+                # Every pair's first index in the word at once, in C (the last write of a key
+                # wins, so the pairs go in backwards): looking each pair up on its own would
+                # scan a long word (a whole document, with "none") once per distinct pair.
+                w = words[wi]
+                at = firsts[wi] = dict(zip(reversed(list(zip(w, w[1:]))),
+                                           range(len(w) - 2, -1, -1)))
+            heap.append((-c, wi, at[p], *p, 0))
         heapq.heapify(self.heap)
 
     def display(self, i: int) -> str:
@@ -183,6 +198,10 @@ class PairState:
             if not todo:
                 continue  # stale: the pair left this word in an earlier merge
             c = wcounts[wi]
+            if len(w) > LONG_WORD:
+                words[wi], n = _merge_long(w, (a, b, new), todo, wi, c, lost, born)
+                sites += n
+                continue
             last = len(w) - 1
             j = 0
             while todo:
@@ -243,6 +262,48 @@ class PairState:
         return sites
 
 
+def _merge_long(w: list[int], merge: tuple[int, int, int], todo: int, wi: int, c: int,
+                lost: defaultdict, born: defaultdict) -> tuple[list[int], int]:
+    """``merge`` for one long word (``merge`` is ``(a, b, new)``, ``todo`` the count of ``a``,
+    ``c`` the word's count): ``(the word rewritten, sites weighted by c)``, with ``lost`` and
+    ``born`` kept as ``PairState.merge`` keeps them.
+
+    In place, each site would move the whole rest of the word (quadratic in a 1 MB document);
+    here the word is copied once, slice by slice between the sites.
+    """
+    a, b, new = merge
+    out: list[int] = []
+    last = len(w) - 1
+    done = 0  # w[:done] is written to `out`
+    sites = j = 0
+    while todo:
+        j = w.index(a, j)
+        todo -= 1
+        if j < last and w[j + 1] == b:
+            if a == b:
+                todo -= 1  # the `b` was one of the `a`s still to look at
+            sites += c
+            if j:  # the pair on the left now ends in the new token
+                if done == j:  # "a b a b": (new, a), born at the site just before, is undone
+                    born[new, a].pop()
+                    born[new, new].append(wi)
+                else:
+                    p = w[j - 1]
+                    lost[p, a] += c
+                    born[p, new].append(wi)
+            if j + 1 < last:  # and the pair on the right starts with it
+                nx = w[j + 2]
+                lost[b, nx] += c
+                born[new, nx].append(wi)
+            out += w[done:j]
+            out.append(new)
+            done = j = j + 2
+        else:
+            j += 1
+    out += w[done:]
+    return out, sites
+
+
 def _recount(hist: dict[int, int], old: int, now: int) -> None:
     """One pair's count went from ``old`` to ``now`` (0 for none): keep the histogram."""
     if old:
@@ -252,10 +313,12 @@ def _recount(hist: dict[int, int], old: int, now: int) -> None:
 
 
 def _find(w: list[int], a: int, b: int) -> int:
-    """Index of the first ``a, b`` in ``w``, or -1."""
-    j = -1
-    for _ in range(w.count(a)):
-        j = w.index(a, j + 1)
-        if j + 1 < len(w) and w[j + 1] == b:
-            return j
-    return -1
+    """Index of the first ``a, b`` in ``w``, or -1 (it looks no further than that pair)."""
+    j, end = -1, len(w) - 1
+    try:
+        while True:
+            j = w.index(a, j + 1, end)  # an `a` with a symbol after it
+            if w[j + 1] == b:
+                return j
+    except ValueError:
+        return -1
