@@ -5,12 +5,16 @@
 With the "none" pre-tokenizer a piece is a whole document. The step tables of a step come from
 the trainer's own segmentation (``Trainer.segmentation``), so a step costs the corpus's length
 in tokens; they used to encode every piece again with the first k merges. Measured here, wall
-time, median of 5 (worst over the steps k listed):
+time:
 
 * the step tables of one 30 KB and one 60 KB piece (the English sample essays, cut), byte-level,
-  after k = 0, 1, 10, 100, 250, 499 and 500 of 500 merges;
+  after k = 0, 1, 10, 100, 250, 499 and 500 of 500 merges (median of 5 per k, the worst k);
 * the default corpus (24 essays, 230 KB) with "none" to a vocabulary of 1,000: merges per second
-  of the run alone, and one "Step" as the page does it (a merge, its tables, the tables' frames);
+  of the run alone, and one "Step" as the page does it (a merge, its tables, the tables' frames;
+  median of 20);
+* one 1 MB piece (``en-1mb`` under "none"): starting the run (counting, the pair bookkeeping) and
+  its first 200 merges, which were quadratic in the piece's length (a scan of the piece per
+  distinct pair; a move of its tail per merge site);
 * SuperBPE's stage 2 from the run's stage 1 on ``en-10mb`` (vocabulary 32,000, transition
   28,800) when the corpus is built (``benchmarks/corpus.py``): its time and the longest wait
   between two progress reports, which is also how late a closed session stops it.
@@ -78,6 +82,19 @@ def default_corpus() -> list[Row]:
                 f"{ms:.0f} ms", None, f"< {TARGET_MS} ms", ms < TARGET_MS)]
 
 
+def one_long_piece() -> list[Row]:
+    if not DOC.is_dir():
+        return []
+    text = corpus_path("en-1mb").read_text(encoding="utf-8")
+    trainer = bpe_core.Trainer(max_merges=200, unit="byte", pretokenizer="none")
+    start, merges = clock(trainer.run, [text])
+    seconds, _ = clock(list, merges)
+    return [Row("one 1 MB piece (\"none\"): start a run (count, pair bookkeeping)", "",
+                f"{start:.2f} s", None, "< 1 s", start < 1),
+            Row("one 1 MB piece (\"none\"): its first 200 merges", "",
+                f"{200 / seconds:.0f} merges/s", None, "", None)]
+
+
 def superbpe_stage2() -> list[Row]:
     if not DOC.is_dir():
         return []
@@ -100,7 +117,8 @@ def superbpe_stage2() -> list[Row]:
 
 
 def measure() -> list[Row]:
-    return [piece_tables(30_000), piece_tables(60_000), *default_corpus(), *superbpe_stage2()]
+    return [piece_tables(30_000), piece_tables(60_000), *default_corpus(), *one_long_piece(),
+            *superbpe_stage2()]
 
 
 def main() -> None:
