@@ -32,8 +32,9 @@ from collections import defaultdict
 
 from ..alphabet import Base, token_display
 
-#: A word longer than this is rewritten by copying rather than in place (see ``_merge_long``).
-LONG_WORD = 256
+#: A word longer than LONG_WORD with more than MANY_SITES of the merge's left token is rewritten
+#: by copying rather than in place (see ``_merge_long``); a few sites in place cost less.
+LONG_WORD, MANY_SITES = 256, 64
 
 
 class PairState:
@@ -198,7 +199,7 @@ class PairState:
             if not todo:
                 continue  # stale: the pair left this word in an earlier merge
             c = wcounts[wi]
-            if len(w) > LONG_WORD:
+            if todo > MANY_SITES and len(w) > LONG_WORD:
                 words[wi], n = _merge_long(w, (a, b, new), todo, wi, c, lost, born)
                 sites += n
                 continue
