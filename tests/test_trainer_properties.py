@@ -59,8 +59,8 @@ def test_runs_of_one_letter_overlap_like_the_textbook(text):
 @given(counts=word_counts, text=st.text(alphabet="ab", min_size=2, max_size=40),
        tie_break=st.sampled_from(["first", "lowest-id"]))
 def test_long_words_rewritten_by_copy_give_the_same_merges(counts, text, tie_break):
-    # With the thresholds at 0 every word takes the long-word path (a copy per merge, as a
-    # document under "none" does), counts above 1 and overlapping runs included.
+    # With the thresholds at 0 every word takes the copying path (as a document under "none"
+    # does), counts above 1 and overlapping runs included.
     with mock.patch.object(pairs, "LONG_WORD", 0), mock.patch.object(pairs, "MANY_SITES", 0):
         check(counts, unit="char", pretokenizer="whitespace", tie_break=tie_break,
               min_frequency=1)

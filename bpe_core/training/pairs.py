@@ -10,7 +10,8 @@ The corpus is held as deduplicated words (lists of token ids) with their counts,
   invalidation: an entry whose count fell is fixed only when it reaches the top.
 
 A merge touches only the words that hold the merged pair, and in them only the pairs next to each
-merge site change; each word is rewritten in place, jumping between sites with ``list.index``.
+merge site change; each word is rewritten in place (a long one with many sites: copied), jumping
+between sites with ``list.index``.
 
 >>> from bpe_core.alphabet import char_base
 >>> base = char_base("hugpn", end_of_word=False)
@@ -32,8 +33,8 @@ from collections import defaultdict
 
 from ..alphabet import Base, token_display
 
-#: A word longer than LONG_WORD with more than MANY_SITES of the merge's left token is rewritten
-#: by copying rather than in place (see ``_merge_long``); a few sites in place cost less.
+#: A word longer than LONG_WORD with more than MANY_SITES sites of a merge is rewritten by
+#: copying rather than in place (see ``_rewritten``); a few sites in place cost less.
 LONG_WORD, MANY_SITES = 256, 64
 
 
@@ -194,16 +195,13 @@ class PairState:
         for wi in where.pop(pair):
             w = words[wi]
             # Jump from one `a` to the next with list.index (a C loop) instead of stepping
-            # through every symbol in Python; the word is rewritten in place, site by site.
+            # through every symbol in Python.
             todo = w.count(a)
             if not todo:
                 continue  # stale: the pair left this word in an earlier merge
             c = wcounts[wi]
-            if todo > MANY_SITES and len(w) > LONG_WORD:
-                words[wi], n = _merge_long(w, (a, b, new), todo, wi, c, lost, born)
-                sites += n
-                continue
             last = len(w) - 1
+            at: list[int] = []  # the sites, as indices into the word before this merge
             j = 0
             while todo:
                 j = w.index(a, j)
@@ -211,21 +209,29 @@ class PairState:
                 if j < last and w[j + 1] == b:
                     if a == b:
                         todo -= 1  # the `b` was one of the `a`s still to look at
-                    sites += c
                     if j:  # the pair on the left now ends in the new token
-                        p = w[j - 1]
-                        if p == new:  # "a b a b": (new, a), born at the site just before, is undone
+                        if at and at[-1] == j - 2:
+                            # "a b a b": (new, a), born at the site just before, is undone
                             born[new, a].pop()
+                            born[new, new].append(wi)
                         else:
+                            p = w[j - 1]
                             lost[p, a] += c
-                        born[p, new].append(wi)
+                            born[p, new].append(wi)
                     if j + 1 < last:  # and the pair on the right starts with it
                         nx = w[j + 2]  # never `new`: the sites to the right are still to come
                         lost[b, nx] += c
                         born[new, nx].append(wi)
+                    at.append(j)
+                    j += 2
+                else:
+                    j += 1
+            sites += c * len(at)
+            if len(at) > MANY_SITES and len(w) > LONG_WORD:
+                words[wi] = _rewritten(w, at, new)
+            else:
+                for j in reversed(at):  # from the right: the sites to the left stay put
                     w[j:j + 2] = (new,)
-                    last -= 1
-                j += 1
         for q, c in lost.items():
             n = counts[q] - c
             if hist is not None:
@@ -263,46 +269,18 @@ class PairState:
         return sites
 
 
-def _merge_long(w: list[int], merge: tuple[int, int, int], todo: int, wi: int, c: int,
-                lost: defaultdict, born: defaultdict) -> tuple[list[int], int]:
-    """``merge`` for one long word (``merge`` is ``(a, b, new)``, ``todo`` the count of ``a``,
-    ``c`` the word's count): ``(the word rewritten, sites weighted by c)``, with ``lost`` and
-    ``born`` kept as ``PairState.merge`` keeps them.
-
-    In place, each site would move the whole rest of the word (quadratic in a 1 MB document);
-    here the word is copied once, slice by slice between the sites.
-    """
-    a, b, new = merge
+def _rewritten(w: list[int], at: list[int], new: int) -> list[int]:
+    """``w`` with ``new`` in place of the two symbols at each index of ``at``, copied slice by
+    slice: in place, each site would move the whole rest of the word, which is quadratic in a
+    long word with many sites (a 1 MB document under "none")."""
     out: list[int] = []
-    last = len(w) - 1
-    done = 0  # w[:done] is written to `out`
-    sites = j = 0
-    while todo:
-        j = w.index(a, j)
-        todo -= 1
-        if j < last and w[j + 1] == b:
-            if a == b:
-                todo -= 1  # the `b` was one of the `a`s still to look at
-            sites += c
-            if j:  # the pair on the left now ends in the new token
-                if done == j:  # "a b a b": (new, a), born at the site just before, is undone
-                    born[new, a].pop()
-                    born[new, new].append(wi)
-                else:
-                    p = w[j - 1]
-                    lost[p, a] += c
-                    born[p, new].append(wi)
-            if j + 1 < last:  # and the pair on the right starts with it
-                nx = w[j + 2]
-                lost[b, nx] += c
-                born[new, nx].append(wi)
-            out += w[done:j]
-            out.append(new)
-            done = j = j + 2
-        else:
-            j += 1
+    done = 0  # w[:done] is written
+    for j in at:
+        out += w[done:j]
+        out.append(new)
+        done = j + 2
     out += w[done:]
-    return out, sites
+    return out
 
 
 def _recount(hist: dict[int, int], old: int, now: int) -> None:
