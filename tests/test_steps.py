@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import doctest
+import random
+from collections import Counter
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bpe_core import Trainer
+from bpe_core.encoders import merge_pair
 from bpe_core.training import steps as steps_module
 from bpe_core.training.steps import TIED, WINNER, step_tables
 
@@ -25,9 +28,8 @@ def trained(corpus, **options):
 
 def test_hug_pug_words_pairs_and_frequencies_by_hand():
     trainer, _ = trained(HUG_PUG, max_merges=3)
-    tok, wc = trainer.tokenizer, trainer.word_counts
 
-    s0 = step_tables(tok, wc, 0)
+    s0 = step_tables(trainer, 0)
     assert [(w.word, w.tokens, w.count) for w in s0.words] == [
         ("hug", ("h", "u", "g"), 10), ("pug", ("p", "u", "g"), 5), ("pun", ("p", "u", "n"), 12),
         ("bun", ("b", "u", "n"), 4), ("hugs", ("h", "u", "g", "s"), 5)]
@@ -37,7 +39,7 @@ def test_hug_pug_words_pairs_and_frequencies_by_hand():
     assert s0.total_tokens == 3 * 10 + 3 * 5 + 3 * 12 + 3 * 4 + 4 * 5
     assert all(f.change == 0 for f in s0.frequencies)
 
-    s2 = step_tables(tok, wc, 2)
+    s2 = step_tables(trainer, 2)
     assert [w.tokens for w in s2.words] == [("h", "ug"), ("p", "ug"), ("p", "un"), ("b", "un"),
                                             ("h", "ug", "s")]
     assert (s2.winner.left, s2.winner.right, s2.winner.count) == ("h", "ug", 15)
@@ -49,16 +51,15 @@ def test_hug_pug_words_pairs_and_frequencies_by_hand():
 
 def test_last_step_has_no_winner_and_steps_are_clamped():
     trainer, _ = trained(HUG_PUG, max_merges=3)
-    tok = trainer.tokenizer
-    last = step_tables(tok, trainer.word_counts, 99)
+    last = step_tables(trainer, 99)
     assert last.step == 3 and last.winner is None and last.ties == ()
     assert [p.status for p in last.pairs] == [""] * len(last.pairs)
-    assert step_tables(tok, trainer.word_counts, -5).step == 0
+    assert step_tables(trainer, -5).step == 0
 
 
 def test_ties_are_the_pairs_that_lost_on_the_first_rule():
     trainer, steps = trained("low lower newest widest", pretokenizer="end-of-word", max_merges=1)
-    s0 = step_tables(trainer.tokenizer, trainer.word_counts, 0)
+    s0 = step_tables(trainer, 0)
     assert (s0.winner.left, s0.winner.right) == ("l", "o")
     assert [(p.left, p.right) for p in s0.ties] == [("o", "w"), ("w", "e"), ("e", "s"), ("s", "t"),
                                                      ("t", "</w>")]
@@ -69,7 +70,7 @@ def test_ties_are_the_pairs_that_lost_on_the_first_rule():
 def test_lowest_id_rule_orders_ties_by_ids():
     trainer, steps = trained("low lower newest widest", pretokenizer="end-of-word", max_merges=1,
                              tie_break="lowest-id")
-    s0 = step_tables(trainer.tokenizer, trainer.word_counts, 0)
+    s0 = step_tables(trainer, 0)
     ids = [(s0.winner.left_id, s0.winner.right_id)] + [(p.left_id, p.right_id) for p in s0.ties]
     assert ids == sorted(ids)
     assert [(t.left_id, t.right_id) for t in steps[0].ties] == ids[1:]
@@ -81,7 +82,7 @@ def test_encode_piece_does_not_pre_tokenize_again():
     tok = trainer.tokenizer
     assert tok.encode("a") == []
     assert [tok.display(i) for i in tok.encode_piece("a")] == ["a"]
-    assert [w.tokens for w in step_tables(tok, trainer.word_counts, 0).words] == [("a",), ("b",)]
+    assert [w.tokens for w in step_tables(trainer, 0).words] == [("a",), ("b",)]
 
 
 words = st.dictionaries(st.text("abc ", min_size=1, max_size=7), st.integers(1, 6), min_size=1,
@@ -93,23 +94,84 @@ words = st.dictionaries(st.text("abc ", min_size=1, max_size=7), st.integers(1, 
 def test_every_step_agrees_with_the_trainer(tie_break, corpus):
     trainer, steps = trained(corpus, unit="byte", pretokenizer="none", max_merges=12,
                              tie_break=tie_break)
-    tok, wc = trainer.tokenizer, trainer.word_counts
     for k, merge in enumerate(steps):
-        before = step_tables(tok, wc, k)
+        before = step_tables(trainer, k)
         assert (before.winner.left_id, before.winner.right_id, before.winner.count) == (
             merge.left_id, merge.right_id, merge.count)
         assert [(p.left_id, p.right_id) for p in before.ties] == [
             (t.left_id, t.right_id) for t in merge.ties]
         assert len(before.ties) == merge.n_tied
-        after = step_tables(tok, wc, k + 1)
+        after = step_tables(trainer, k + 1)
         assert after.total_tokens == merge.total_tokens == sum(f.count for f in after.frequencies)
         assert {f.id: f.change for f in after.frequencies if f.change} == {
             i: d for i, d in merge.freq_delta.items() if d}
         assert all(p.status in ("", TIED, WINNER) for p in after.pairs)
-    final = step_tables(tok, wc, len(steps))
+    final = step_tables(trainer, len(steps))
     assert {f.id: f.count for f in final.frequencies if f.count} == trainer.token_frequencies
 
 
 def test_module_examples():
     result = doctest.testmod(steps_module)
     assert result.attempted and not result.failed
+
+
+# --- one long piece: the "none" pre-tokenizer on a document ----------------------------------
+
+def long_document(chars: int, seed: int) -> str:
+    """A generated document of about ``chars`` characters: words, spaces, punctuation and
+    newlines, a few of them non-ASCII, as one piece under the "none" pre-tokenizer."""
+    rng = random.Random(seed)
+    vocab = ["the", "piece", "of", "bread", "naïve", "café", "and", "a", "merge", "token", "—",
+             "rivers", "über", "is", "long", "2024", "ok", "日本"]
+    parts, n = [], 0
+    while n < chars:
+        word = rng.choice(vocab)
+        sep = rng.choice([" "] * 12 + [", ", ".\n", "\n\n", "  "])
+        parts.append(word + sep)
+        n += len(word) + len(sep)
+    return "".join(parts)[:chars]
+
+
+@pytest.mark.parametrize("unit", ["byte", "char"])
+def test_long_pieces_tables_equal_a_brute_force_recount(unit):
+    # Two 60 KB documents, one of them twice: each is one training word, one with count 2.
+    doc, other = long_document(60_000, 1), long_document(60_000, 2)
+    trainer, steps = trained([doc, other, doc], unit=unit, pretokenizer="none", max_merges=30,
+                             min_frequency=2)
+    assert list(trainer.word_counts.values()) == [2, 1] and len(steps) == 30
+    tok = trainer.tokenizer
+    # The brute force: every word from its base symbols, the merges applied one by one, and
+    # everything recounted from scratch at the steps checked.
+    words = [list(tok.encode_piece(w, upto=0)) for w in trainer.word_counts]
+    counts = list(trainer.word_counts.values())
+    for k in range(31):
+        if k in (0, 1, 2, 17, 29, 30):
+            t = step_tables(trainer, k, tokenizer=tok)
+            assert [list(w.ids) for w in t.words] == words
+            assert [w.tokens for w in t.words[:1]] == [tuple(tok.display(i) for i in words[0])]
+            pairs, freq = Counter(), Counter()
+            for ids, c in zip(words, counts):
+                for p in zip(ids, ids[1:]):
+                    pairs[p] += c
+                for i in ids:
+                    freq[i] += c
+            assert {(p.left_id, p.right_id): p.count for p in t.pairs} == pairs
+            assert {f.id: f.count for f in t.frequencies if f.count} == freq
+            assert t.total_tokens == sum(freq.values())
+            if k < 30:
+                best = max(pairs.values())
+                assert (t.winner.left_id, t.winner.right_id, t.winner.count) == (
+                    steps[k].left_id, steps[k].right_id, best)
+                assert len(t.ties) == sum(1 for n in pairs.values() if n == best) - 1
+            else:
+                assert t.winner is None
+        if k < 30:
+            m = tok.merges[k]
+            words = [merge_pair(ids, (m.left_id, m.right_id), m.token_id) for ids in words]
+
+
+def test_segmentation_needs_a_watched_run():
+    trainer = Trainer(max_merges=2, unit="char", pretokenizer="whitespace", min_frequency=1)
+    trainer.fit("low lower")
+    with pytest.raises(RuntimeError, match="call run"):
+        trainer.segmentation(1)

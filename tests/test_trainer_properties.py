@@ -1,11 +1,14 @@
 """The incremental trainer must give exactly the textbook loop's merges and counts."""
 
+from unittest import mock
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core import count_words, reference_train
 from bpe_core.presets import PRESETS
+from bpe_core.training import pairs
 
 # Few distinct letters make many repeated pairs, overlapping runs ("aaaa") and ties.
 small_text = st.text(alphabet="aab bc\nd é你", min_size=0, max_size=250)
@@ -50,6 +53,18 @@ def test_incremental_equals_reference_on_word_counts(counts, unit, pretokenizer,
 def test_runs_of_one_letter_overlap_like_the_textbook(text):
     # "aaaa" holds (a, a) three times but merges into two tokens: the hardest case to count.
     check(text, unit="byte", pretokenizer="none", tie_break="first", min_frequency=1)
+
+
+@settings(max_examples=60)
+@given(counts=word_counts, text=st.text(alphabet="ab", min_size=2, max_size=40),
+       tie_break=st.sampled_from(["first", "lowest-id"]))
+def test_long_words_rewritten_by_copy_give_the_same_merges(counts, text, tie_break):
+    # With the thresholds at 0 every word takes the copying path (as a document under "none"
+    # does), counts above 1 and overlapping runs included.
+    with mock.patch.object(pairs, "LONG_WORD", 0), mock.patch.object(pairs, "MANY_SITES", 0):
+        check(counts, unit="char", pretokenizer="whitespace", tie_break=tie_break,
+              min_frequency=1)
+        check(text, unit="byte", pretokenizer="none", tie_break=tie_break, min_frequency=1)
 
 
 def test_trainer_steps_agree_with_train_and_report_ties():

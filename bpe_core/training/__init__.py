@@ -5,7 +5,7 @@
 * ``textbook``: the textbook loop that recounts everything after each merge, the oracle the
   fast trainer is tested against (``reference_train``); it does not import the trainer;
 * ``steps``: the textbook tables of one step, for the Train page;
-* ``superbpe``: SuperBPE's second stage, merges across spaces.
+* ``superbpe``: SuperBPE's second stage, merges across spaces (``Stage2`` step by step).
 
 >>> from bpe_core.training import train
 >>> [m.token for m in train("low lower lowest", unit="char", pretokenizer="whitespace",
@@ -14,10 +14,11 @@
 """
 
 from .counting import Corpus, CorpusReadError, count_words, read_files
-from .superbpe import StageReport, stage_report, train_superbpe
+from .superbpe import (Stage2, StageReport, default_transition, stage_report,
+                       train_superbpe)
 from .textbook import reference_train
 from .trainer import MergeStep, TiedPair, Trainer, train, train_progress_line
 
-__all__ = ["Corpus", "CorpusReadError", "MergeStep", "StageReport", "TiedPair", "Trainer",
-           "count_words", "read_files", "reference_train", "stage_report", "train",
-           "train_progress_line", "train_superbpe"]
+__all__ = ["Corpus", "CorpusReadError", "MergeStep", "Stage2", "StageReport", "TiedPair",
+           "Trainer", "count_words", "default_transition", "read_files", "reference_train",
+           "stage_report", "train", "train_progress_line", "train_superbpe"]

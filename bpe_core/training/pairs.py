@@ -10,7 +10,8 @@ The corpus is held as deduplicated words (lists of token ids) with their counts,
   invalidation: an entry whose count fell is fixed only when it reaches the top.
 
 A merge touches only the words that hold the merged pair, and in them only the pairs next to each
-merge site change; each word is rewritten in place, jumping between sites with ``list.index``.
+merge site change; each word is rewritten in place (a long one with many sites: copied), jumping
+between sites with ``list.index``.
 
 >>> from bpe_core.alphabet import char_base
 >>> base = char_base("hugpn", end_of_word=False)
@@ -31,6 +32,10 @@ import operator
 from collections import defaultdict
 
 from ..alphabet import Base, token_display
+
+#: A word longer than LONG_WORD with more than MANY_SITES sites of a merge is rewritten by
+#: copying rather than in place (see ``_rewritten``); a few sites in place cost less.
+LONG_WORD, MANY_SITES = 256, 64
 
 
 class PairState:
@@ -78,11 +83,23 @@ class PairState:
         # merge every symbol but </w> (always last) is one base symbol long, so the offset of a
         # pair in its first word is its index there.
         self.heap = heap = []
+        firsts: dict[int, dict[tuple[int, int], int]] = {}  # word index -> pair -> first index
         for p, c in counts.items():
-            if c >= floor:
-                wi = found[p][0]
-                heap.append((-c, wi, _find(words[wi], *p), *p, 0) if self.first
-                            else (-c, *p, *p, 0))
+            if c < floor:
+                continue
+            if not self.first:
+                heap.append((-c, *p, *p, 0))
+                continue
+            wi = found[p][0]
+            at = firsts.get(wi)
+            if at is None:
+                # Every pair's first index in the word at once, in C (the last write of a key
+                # wins, so the pairs go in backwards): looking each pair up on its own would
+                # scan a long word (a whole document, with "none") once per distinct pair.
+                w = words[wi]
+                at = firsts[wi] = dict(zip(reversed(list(zip(w, w[1:]))),
+                                           range(len(w) - 2, -1, -1)))
+            heap.append((-c, wi, at[p], *p, 0))
         heapq.heapify(self.heap)
 
     def display(self, i: int) -> str:
@@ -178,12 +195,13 @@ class PairState:
         for wi in where.pop(pair):
             w = words[wi]
             # Jump from one `a` to the next with list.index (a C loop) instead of stepping
-            # through every symbol in Python; the word is rewritten in place, site by site.
+            # through every symbol in Python.
             todo = w.count(a)
             if not todo:
                 continue  # stale: the pair left this word in an earlier merge
             c = wcounts[wi]
             last = len(w) - 1
+            at: list[int] = []  # the sites, as indices into the word before this merge
             j = 0
             while todo:
                 j = w.index(a, j)
@@ -191,21 +209,29 @@ class PairState:
                 if j < last and w[j + 1] == b:
                     if a == b:
                         todo -= 1  # the `b` was one of the `a`s still to look at
-                    sites += c
                     if j:  # the pair on the left now ends in the new token
-                        p = w[j - 1]
-                        if p == new:  # "a b a b": (new, a), born at the site just before, is undone
+                        if at and at[-1] == j - 2:
+                            # "a b a b": (new, a), born at the site just before, is undone
                             born[new, a].pop()
+                            born[new, new].append(wi)
                         else:
+                            p = w[j - 1]
                             lost[p, a] += c
-                        born[p, new].append(wi)
+                            born[p, new].append(wi)
                     if j + 1 < last:  # and the pair on the right starts with it
                         nx = w[j + 2]  # never `new`: the sites to the right are still to come
                         lost[b, nx] += c
                         born[new, nx].append(wi)
+                    at.append(j)
+                    j += 2
+                else:
+                    j += 1
+            sites += c * len(at)
+            if len(at) > MANY_SITES and len(w) > LONG_WORD:
+                words[wi] = _rewritten(w, at, new)
+            else:
+                for j in reversed(at):  # from the right: the sites to the left stay put
                     w[j:j + 2] = (new,)
-                    last -= 1
-                j += 1
         for q, c in lost.items():
             n = counts[q] - c
             if hist is not None:
@@ -243,6 +269,20 @@ class PairState:
         return sites
 
 
+def _rewritten(w: list[int], at: list[int], new: int) -> list[int]:
+    """``w`` with ``new`` in place of the two symbols at each index of ``at``, copied slice by
+    slice: in place, each site would move the whole rest of the word, which is quadratic in a
+    long word with many sites (a 1 MB document under "none")."""
+    out: list[int] = []
+    done = 0  # w[:done] is written
+    for j in at:
+        out += w[done:j]
+        out.append(new)
+        done = j + 2
+    out += w[done:]
+    return out
+
+
 def _recount(hist: dict[int, int], old: int, now: int) -> None:
     """One pair's count went from ``old`` to ``now`` (0 for none): keep the histogram."""
     if old:
@@ -252,10 +292,12 @@ def _recount(hist: dict[int, int], old: int, now: int) -> None:
 
 
 def _find(w: list[int], a: int, b: int) -> int:
-    """Index of the first ``a, b`` in ``w``, or -1."""
-    j = -1
-    for _ in range(w.count(a)):
-        j = w.index(a, j + 1)
-        if j + 1 < len(w) and w[j + 1] == b:
-            return j
-    return -1
+    """Index of the first ``a, b`` in ``w``, or -1 (it looks no further than that pair)."""
+    j, end = -1, len(w) - 1
+    try:
+        while True:
+            j = w.index(a, j + 1, end)  # an `a` with a symbol after it
+            if w[j + 1] == b:
+                return j
+    except ValueError:
+        return -1

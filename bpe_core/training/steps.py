@@ -6,10 +6,14 @@ segmentation and counts, the counts of adjacent pairs (the winner becomes merge 
 pairs with the same count are the ones it beat on the tie rule), and the token frequencies (the
 last merge's new token gains exactly what its two parts lose).
 
+The segmentation is the trainer's own (``Trainer.segmentation``), never the words encoded again,
+so a step costs the length of the corpus in tokens, whatever the length of its pieces: with the
+"none" pre-tokenizer a piece is a whole document.
+
 >>> from bpe_core import Trainer
 >>> t = Trainer(max_merges=3, unit="char", pretokenizer="whitespace", min_frequency=1)
 >>> _ = list(t.run({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}))
->>> s = step_tables(t.tokenizer, t.word_counts, 1)
+>>> s = step_tables(t, 1)
 >>> [(w.word, w.tokens, w.count) for w in s.words[:2]]
 [('hug', ('h', 'ug'), 10), ('pug', ('p', 'ug'), 5)]
 >>> s.winner.left, s.winner.right, s.winner.count
@@ -20,11 +24,12 @@ last merge's new token gains exactly what its two parts lose).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import Mapping
+from itertools import pairwise
 
 from ..tokenizer import Tokenizer
-from .textbook import count_pairs
+from .trainer import Trainer
 
 WINNER, TIED = "winner", "tied"
 
@@ -82,52 +87,75 @@ class StepTables:
         return tuple(p for p in self.pairs if p.status == TIED)
 
 
-def step_tables(tok: Tokenizer, word_counts: Mapping[str, int], step: int) -> StepTables:
-    """The three tables after ``step`` merges of ``tok``, over the training ``word_counts``.
+def step_tables(trainer: Trainer, step: int, *, tokenizer: Tokenizer | None = None
+                ) -> StepTables:
+    """The three tables after ``step`` merges of a watched ``trainer`` (one fed by ``run``).
 
-    ``word_counts`` is what training counted (``Trainer.word_counts``). Training's segmentation
-    after ``k`` merges is the rank-priority encoding with the first ``k`` merges: a merge never
-    creates a pair that an earlier merge could have joined, so applying merges in rank order and
-    applying the lowest-ranked one present agree.
+    ``tokenizer`` is ``trainer.tokenizer``, if you hold it already (building it takes a moment).
+    The words are the trainer's ``word_counts``, segmented as training had them after ``step``
+    merges: the merges up to ``step`` applied in rank order, the same as the rank-priority
+    encoding with the first ``step`` merges (a merge never creates a pair that an earlier merge
+    could have joined).
     """
+    tok = tokenizer if tokenizer is not None else trainer.tokenizer
     step = max(0, min(int(step), len(tok.merges)))
-    show = tok.display
-    words, freq, total = [], {}, 0
-    for word, count in word_counts.items():
-        ids = tok.encode_piece(word, upto=step)
-        words.append(WordRow(word, count, ids, tuple(show(i) for i in ids)))
-        total += len(ids) * count
-        for i in ids:
-            freq[i] = freq.get(i, 0) + count
-    return StepTables(step, tuple(words), _pairs(tok, words, step), _frequencies(tok, freq, step),
-                      total)
+    segments = trainer.segmentation(step)
+    counts = list(trainer.word_counts.values())
+    freq, pairs = _count(segments, counts)
+    change = _change(tok, freq, step)
+    show = {i: tok.display(i) for i in freq.keys() | change.keys()}
+    shown = show.__getitem__
+    words = tuple(WordRow(w, c, ids, tuple(map(shown, ids)))
+                  for w, c, ids in zip(trainer.word_counts, counts, segments))
+    rows = [FrequencyRow(i, show[i], freq.get(i, 0), change.get(i, 0))
+            for i in freq.keys() | {i for i, d in change.items() if d}]
+    rows.sort(key=lambda r: (-r.count, r.id))
+    return StepTables(step, words, _pairs(tok, pairs, show, step), tuple(rows),
+                      sum(freq.values()))
 
 
-def _pairs(tok: Tokenizer, words: list[WordRow], step: int) -> tuple[PairRow, ...]:
-    # count_pairs keeps first-occurrence order, which is the "first" tie rule's order.
-    counts = count_pairs([w.ids for w in words], [w.count for w in words])
+def _count(segments: list[tuple[int, ...]], counts: list[int]) -> tuple[Counter, Counter]:
+    """Token and adjacent-pair occurrences, weighted by word count, in first-occurrence order.
+
+    A word met once is counted by ``Counter.update``'s C loop; only the distinct tokens and pairs
+    of a repeated word are weighted in Python. First-occurrence order is the "first" tie rule's.
+    """
+    freq: Counter = Counter()
+    pairs: Counter = Counter()
+    for ids, c in zip(segments, counts):
+        if c == 1:
+            freq.update(ids)
+            pairs.update(pairwise(ids))
+            continue
+        for i, n in Counter(ids).items():
+            freq[i] += n * c
+        for p, n in Counter(pairwise(ids)).items():
+            pairs[p] += n * c
+    return freq, pairs
+
+
+def _pairs(tok: Tokenizer, counts: Counter, show: dict[int, str], step: int
+           ) -> tuple[PairRow, ...]:
     nxt = tok.merges[step] if step < len(tok.merges) else None
     win = (nxt.left_id, nxt.right_id) if nxt else None
     best = counts.get(win, 0)
     order = list(counts) if tok.config.get("tie_break", "first") == "first" else sorted(counts)
     rank = {p: n for n, p in enumerate(order)}
     ranked = sorted(counts, key=lambda p: (-counts[p], p != win, rank[p]))
-    show = tok.display
     return tuple(
-        PairRow(a, b, show(a), show(b), counts[(a, b)],
+        PairRow(a, b, show[a], show[b], counts[(a, b)],
                 WINNER if (a, b) == win else TIED if win and counts[(a, b)] == best else "")
         for a, b in ranked)
 
 
-def _frequencies(tok: Tokenizer, freq: dict[int, int], step: int) -> tuple[FrequencyRow, ...]:
-    change: dict[int, int] = {}
-    if step:
-        last = tok.merges[step - 1]
-        gained = freq.get(last.token_id, 0)
-        change[last.token_id] = gained
-        for part in (last.left_id, last.right_id):
-            change[part] = change.get(part, 0) - gained
-    ids = set(freq) | {i for i, d in change.items() if d}
-    rows = [FrequencyRow(i, tok.display(i), freq.get(i, 0), change.get(i, 0)) for i in ids]
-    rows.sort(key=lambda r: (-r.count, r.id))
-    return tuple(rows)
+def _change(tok: Tokenizer, freq: Counter, step: int) -> dict[int, int]:
+    """Token id -> what merge ``step`` changed its frequency by (its new token gains, its parts
+    lose the same)."""
+    if not step:
+        return {}
+    last = tok.merges[step - 1]
+    gained = freq.get(last.token_id, 0)
+    change = {last.token_id: gained}
+    for part in (last.left_id, last.right_id):
+        change[part] = change.get(part, 0) - gained
+    return change

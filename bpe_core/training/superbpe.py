@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from .. import recipes
 from ..alphabet import byte_base
 from ..presets import PRESETS, resolve
 from ..tokenizer import Tokenizer
 from .counting import Corpus, count_words
-from .trainer import train
+from .trainer import MergeStep, Trainer, train
 
 #: A piece of stage 2: chunks of non-space characters joined by single spaces, where a chunk
 #: stops before a run of three or more punctuation marks.
@@ -59,6 +59,22 @@ def superword_pattern(stage1_pattern: str) -> str:
     return f"{SUPERWORD}|{stage1_pattern}"
 
 
+#: The SuperBPE paper's main models switch at 180k of a 200k vocabulary: 90 %.
+TRANSITION_RATIO = 0.9
+#: How many of stage 2's pieces are read between two progress reports.
+PIECES_PER_REPORT = 2_000
+
+
+def default_transition(vocab_size: int, *, special_tokens: int = 0) -> int:
+    """The transition point for ``vocab_size``: the paper's ratio, and never below the bytes
+    and special tokens.
+
+    >>> default_transition(1000), default_transition(200_000), default_transition(260)
+    (900, 180000, 256)
+    """
+    return max(256 + special_tokens, int(vocab_size * TRANSITION_RATIO))
+
+
 def train_superbpe(corpus: Corpus, vocab_size: int, *, transition: int,
                    pretokenizer: str = "gpt2", min_frequency: int = 2, tie_break: str = "first",
                    special_tokens=(), processes: int | None = None,
@@ -69,61 +85,137 @@ def train_superbpe(corpus: Corpus, vocab_size: int, *, transition: int,
     stage 2 starts; ``tok.config`` records it and ``stage1_merges``, the number of merges that
     belong to stage 1 (ranks below it).
     """
-    preset, stage1_pattern = resolve(pretokenizer)
-    if preset in _WHITESPACE_DROPPING:
-        raise ValueError(f"SuperBPE needs a stage-1 pre-tokenizer that keeps the spaces and "
-                         f"splits at them, such as gpt2, cl100k or o200k; not {preset!r}")
-    if isinstance(corpus, Mapping):
-        raise TypeError("SuperBPE needs running text (a str, a path, or documents), not word "
-                        "counts: stage 2 learns which words follow each other")
-    if not isinstance(corpus, (str, os.PathLike)):
+    if not isinstance(corpus, (str, os.PathLike, Mapping)):
         corpus = list(corpus)  # read twice, once per stage
     specials = tuple(dict.fromkeys(special_tokens))
-    if not 256 + len(specials) <= transition <= vocab_size:
-        raise ValueError(f"transition must lie between {256 + len(specials)} (the bytes and "
-                         f"special tokens) and vocab_size ({vocab_size}); got {transition}")
+    _check(corpus, vocab_size, transition, pretokenizer, specials)
     stage1 = train(corpus, transition, unit="byte", pretokenizer=pretokenizer,
                    min_frequency=min_frequency, tie_break=tie_break, special_tokens=specials,
                    processes=processes, name=name)
-    n1 = len(stage1.merges)
-    pattern = superword_pattern(stage1_pattern)
-    # Stage 2's words are its pieces with stage 1's merges applied over each whole piece: what
-    # encode does with them too, so training and encoding see the same starting point.
-    stage1_pairs = [(m.left_id, m.right_id, m.count) for m in stage1.merges]
-    whole = recipes.build(byte_base(), stage1_pairs, pattern=PRESETS["none"], preset="none")
-    words: dict[str, int] = {}
-    for piece, n in count_words(corpus, pattern, special_tokens=specials,
-                                processes=processes).items():
-        key = "".join(chr(_SYMBOL_BASE + i) for i in whole.encode(piece))
-        words[key] = words.get(key, 0) + n
-    # Character-level BPE on those strings is BPE on the token sequences themselves.
-    stage2 = train(words, max_merges=vocab_size - transition, unit="char",
-                   pretokenizer="whitespace", min_frequency=min_frequency, tie_break=tie_break)
-    # Stage 2's own ids: [UNK], its symbols (one per stage-1 token id) by code point, then
-    # its new tokens, which follow stage 1's merges.
-    symbols = [t for t in stage2.model.tokens[:len(stage2.model.tokens) - len(stage2.merges)]]
-    first_new = len(symbols)
-    to_id = [0] + [ord(c) - _SYMBOL_BASE for c in symbols[1:]]
+    stage2 = Stage2(corpus, stage1, vocab_size, transition=transition, pretokenizer=pretokenizer,
+                    min_frequency=min_frequency, tie_break=tie_break, processes=processes,
+                    name=name)
+    for _ in stage2.read():
+        pass
+    return stage2.fit()
 
-    def real(i: int) -> int:
-        return to_id[i] if i < first_new else 256 + n1 + i - first_new
 
-    pairs = stage1_pairs + [(real(m.left_id), real(m.right_id), m.count) for m in stage2.merges]
-    return recipes.build(
-        byte_base(), pairs, pattern=pattern, preset=None, special_tokens=specials,
-        name=name, stop_reason=stage2.stop_reason,
-        config={"method": "superbpe", "vocab_size": vocab_size, "transition": transition,
-                "stage1_merges": n1, "stage1_pretokenizer": preset,
-                "stage1_pattern": stage1_pattern, "min_frequency": min_frequency,
-                "tie_break": tie_break})
+def _check(corpus: Corpus, vocab_size: int, transition: int, pretokenizer: str,
+           specials: tuple[str, ...]) -> None:
+    if resolve(pretokenizer)[0] in _WHITESPACE_DROPPING:
+        raise ValueError(f"SuperBPE needs a stage-1 pre-tokenizer that keeps the spaces and "
+                         f"splits at them, such as gpt2, cl100k or o200k; not "
+                         f"{resolve(pretokenizer)[0]!r}")
+    if isinstance(corpus, Mapping):
+        raise TypeError("SuperBPE needs running text (a str, a path, or documents), not word "
+                        "counts: stage 2 learns which words follow each other")
+    if not 256 + len(specials) <= transition <= vocab_size:
+        raise ValueError(f"transition must lie between {256 + len(specials)} (the bytes and "
+                         f"special tokens) and vocab_size ({vocab_size}); got {transition}")
+
+
+class Stage2:
+    """SuperBPE's stage 2 from a finished stage 1, in steps a page can show progress between.
+
+    ``read()`` reads the corpus as stage 2's words, reporting ``(pieces done, pieces)`` as it
+    goes; then either ``fit()`` trains to the end, or ``run()`` yields one ``MergeStep`` per
+    merge (``target`` of them at most) and ``tokenizer()`` gives the result. ``stage1`` must be
+    byte-level BPE trained on ``corpus`` with ``pretokenizer`` and the transition's vocabulary.
+
+    >>> text = "the cat sat on the mat\\nthe dog sat on the log\\n" * 5
+    >>> one = train(text, 270, unit="byte", min_frequency=2)
+    >>> two = Stage2(text, one, 275, transition=270)
+    >>> list(two.read()), two.target
+    ([(0, 3), (3, 3)], 5)
+    >>> [s.rank for s in two.run()], two.tokenizer().config["stage1_merges"]
+    ([0, 1, 2, 3, 4], 14)
+    """
+
+    def __init__(self, corpus: Corpus, stage1: Tokenizer, vocab_size: int, *, transition: int,
+                 pretokenizer: str = "gpt2", min_frequency: int = 2, tie_break: str = "first",
+                 processes: int | None = None, name: str = "superbpe"):
+        specials = tuple(stage1.special_tokens)
+        _check(corpus, vocab_size, transition, pretokenizer, specials)
+        self.corpus, self.stage1, self.specials = corpus, stage1, specials
+        self.preset, self.stage1_pattern = resolve(pretokenizer)
+        self.vocab_size, self.transition, self.processes, self.name = (
+            vocab_size, transition, processes, name)
+        self.min_frequency, self.tie_break = min_frequency, tie_break
+        self.target = vocab_size - transition
+        self.words: dict[str, int] | None = None
+        self.trainer = Trainer(max_merges=self.target, unit="char", pretokenizer="whitespace",
+                               min_frequency=min_frequency, tie_break=tie_break, max_ties=0)
+
+    def read(self) -> Iterator[tuple[int, int]]:
+        """Count stage 2's pieces and write each as stage-1 tokens: the slow part on a big
+        corpus (every distinct piece is encoded), so it reports ``(done, pieces)`` now and then.
+        """
+        pattern = superword_pattern(self.stage1_pattern)
+        # Stage 2's words are its pieces with stage 1's merges applied over each whole piece:
+        # what encode does with them too, so training and encoding see the same starting point.
+        whole = recipes.build(byte_base(), _pairs(self.stage1.merges), pattern=PRESETS["none"],
+                              preset="none")
+        pieces = count_words(self.corpus, pattern, special_tokens=self.specials,
+                             processes=self.processes)
+        words: dict[str, int] = {}
+        for done, (piece, n) in enumerate(pieces.items()):
+            if done % PIECES_PER_REPORT == 0:
+                yield done, len(pieces)
+            key = "".join(chr(_SYMBOL_BASE + i) for i in whole.encode(piece))
+            words[key] = words.get(key, 0) + n
+        self.words = words
+        yield len(pieces), len(pieces)
+
+    def run(self) -> Iterator[MergeStep]:
+        """Stage 2's merges one by one (after ``read``); ``tokenizer()`` is then the result."""
+        return self.trainer.run(self._words())
+
+    def fit(self) -> Tokenizer:
+        """Train stage 2 to the end (after ``read``) and return the SuperBPE tokenizer."""
+        return self._combined(self.trainer.fit(self._words()))
+
+    def tokenizer(self) -> Tokenizer:
+        """The SuperBPE tokenizer with the stage-2 merges made so far."""
+        return self._combined(self.trainer.tokenizer)
+
+    def _words(self) -> dict[str, int]:
+        if self.words is None:
+            raise RuntimeError("read() the corpus first")
+        return self.words
+
+    def _combined(self, stage2: Tokenizer) -> Tokenizer:
+        """Stage 1's merges, then stage 2's in the ids of the byte-level vocabulary."""
+        n1 = len(self.stage1.merges)
+        # Stage 2's own ids: [UNK], its symbols (one per stage-1 token id) by code point, then
+        # its new tokens, which follow stage 1's merges.
+        symbols = stage2.model.tokens[:len(stage2.model.tokens) - len(stage2.merges)]
+        first_new = len(symbols)
+        to_id = [0] + [ord(c) - _SYMBOL_BASE for c in symbols[1:]]
+
+        def real(i: int) -> int:
+            return to_id[i] if i < first_new else 256 + n1 + i - first_new
+
+        pairs = _pairs(self.stage1.merges) + [(real(m.left_id), real(m.right_id), m.count)
+                                              for m in stage2.merges]
+        return recipes.build(
+            byte_base(), pairs, pattern=superword_pattern(self.stage1_pattern), preset=None,
+            special_tokens=self.specials, name=self.name, stop_reason=stage2.stop_reason,
+            config={"method": "superbpe", "vocab_size": self.vocab_size,
+                    "transition": self.transition, "stage1_merges": n1,
+                    "stage1_pretokenizer": self.preset, "stage1_pattern": self.stage1_pattern,
+                    "min_frequency": self.min_frequency, "tie_break": self.tie_break})
+
+
+def _pairs(merges) -> list[tuple[int, int, int]]:
+    return [(m.left_id, m.right_id, m.count) for m in merges]
 
 
 def stage1(tok: Tokenizer) -> Tokenizer:
     """The ordinary BPE tokenizer a SuperBPE tokenizer was at its transition point."""
     if tok.config.get("method") != "superbpe":
         raise ValueError(f"{tok.name!r} was not trained with train_superbpe")
-    pairs = [(m.left_id, m.right_id, m.count) for m in tok.merges[:tok.config["stage1_merges"]]]
-    return recipes.build(byte_base(), pairs, pattern=tok.config["stage1_pattern"],
+    return recipes.build(byte_base(), _pairs(tok.merges[:tok.config["stage1_merges"]]),
+                         pattern=tok.config["stage1_pattern"],
                          preset=tok.config["stage1_pretokenizer"],
                          special_tokens=list(tok.special_tokens), name=f"{tok.name} (stage 1)")
 

@@ -2,8 +2,7 @@
 
 After every merge it recounts all adjacent pairs from scratch, over every occurrence of every
 word, exactly as the textbooks (Jurafsky & Martin's token learner), minbpe and tiktoken's
-``_educational.py`` describe. It is the oracle the fast trainer is tested against, and the app
-uses ``count_pairs`` to show what one step of the algorithm does.
+``_educational.py`` describe. It is the oracle the fast trainer is tested against.
 
 >>> merges = reference_train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
 ...                          unit="char", pretokenizer="whitespace", max_merges=2, min_frequency=1)

@@ -15,6 +15,7 @@ The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Iterator
 
 from .. import recipes
@@ -192,6 +193,34 @@ class Trainer:
         if len(targets) == 2 and targets[1] < targets[0]:
             self.vocab_size = None  # max_merges is the rule that stops us
         return min(targets) if targets else None
+
+    def segmentation(self, step: int) -> list[tuple[int, ...]]:
+        """Each training word's token ids after the first ``step`` merges, in ``word_counts``
+        order (a watched run only: ``run``, not ``fit``).
+
+        Read off the segmentation training keeps up to date, not encoded again: every token a
+        later merge made is split back into its two parts until all ids come before merge
+        ``step``. That is exact, since a merge only ever joins two neighbours, and it costs the
+        length of the result: re-encoding a 60 KB piece would cost its whole merge history.
+
+        >>> t = Trainer(max_merges=2, unit="char", pretokenizer="whitespace", min_frequency=1)
+        >>> _ = list(t.run("low lower"))
+        >>> [[t.tokenizer.display(i) for i in w] for w in t.segmentation(1)]
+        [['lo', 'w'], ['lo', 'w', 'e', 'r']]
+        """
+        state = self._state
+        if state is None:
+            raise RuntimeError("call run(corpus) first (fit() frees its state when done)")
+        n_base = len(state.base)
+        step = max(0, min(int(step), len(self._pairs)))
+        if step == len(self._pairs):
+            return [tuple(w) for w in state.words]
+        # Token id -> its ids as of `step`: itself for older tokens, its parts' for newer ones.
+        parts: list[tuple[int, ...]] = [(i,) for i in range(n_base + step)]
+        for a, b, _ in self._pairs[step:]:
+            parts.append(parts[a] + parts[b])
+        get = parts.__getitem__
+        return [tuple(chain.from_iterable(map(get, w))) for w in state.words]
 
     @property
     def token_frequencies(self) -> dict[int, int]:

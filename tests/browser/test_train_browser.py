@@ -99,7 +99,8 @@ def test_superbpe_stage_2_replays_on_the_passage(page: Page, app_url: str,
     wait_for_app(page)
     page.get_by_text("SuperBPE (superwords)", exact=True).click()
     wait_for_app(page)
-    transition = page.get_by_label("Transition (vocabulary size where stage 2 starts)")
+    transition = page.get_by_role("spinbutton",
+                                  name="Transition (vocabulary size where stage 2 starts)")
     transition.fill("400")
     transition.press("Enter")
     wait_for_app(page)
@@ -108,6 +109,8 @@ def test_superbpe_stage_2_replays_on_the_passage(page: Page, app_url: str,
     page.get_by_role("button", name="Finish", exact=True).click()
     expect(page.get_by_role("heading", name="SuperBPE stage 2: superwords")).to_be_visible(
         timeout=GROW_TIMEOUT_S * 1000)
+    expect(page.get_by_text(re.compile(r"^SuperBPE stage 2 · Done after [1-9][\d,]* superword "
+                                       r"merges\.$"))).to_be_visible()
     wait_for_app(page)
     passage = page.get_by_text(re.compile(r"^The passage: [\d,]+ tokens after"))
     expect(passage).to_contain_text(re.compile(r"after [1-9][\d,]* stage-2 merges"))

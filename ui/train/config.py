@@ -11,6 +11,7 @@ import streamlit as st
 import bpe_core
 from bpe_core import TokenSpan
 from bpe_core.presets import iter_pieces, resolve
+from bpe_core.training.superbpe import TRANSITION_RATIO, default_transition
 
 from ..shared.state import DEFAULT_SETTINGS, SessionCorpus
 from ..shared.tokens import tokens_html
@@ -37,6 +38,9 @@ K = {name: f"train_{name}" for name in ("mode", "unit", "byte_fallback", "pretok
 # Pre-tokenizers that drop the spaces (or never split at them) leave SuperBPE nothing to cross.
 NO_SUPERBPE = ("whitespace", "end-of-word", "none")
 _DEFAULTS_FOR = "train_defaults_for"
+# The transition this page last chose itself: while the widget still holds it, it follows the
+# vocabulary size; once the user types another, it is theirs.
+_AUTO_TRANSITION = "train_transition_auto"
 MODES = {"bpe": "Train a BPE tokenizer", "compress": "Byte-pair compression (Gage 1994)"}
 
 
@@ -55,7 +59,7 @@ def defaults(corpus: SessionCorpus) -> dict:
         "max_merges": int(s.get("max_merges") or 100),
         "min_frequency": int(s.get("min_frequency", 2)), "tie_break": s.get("tie_break", "first"),
         "specials": "", "superbpe": False,
-        "transition": int((s.get("vocab_size") or 1000) * 0.8),
+        "transition": default_transition(int(s.get("vocab_size") or 1000)),
     }
 
 
@@ -113,8 +117,23 @@ def _superbpe(corpus: SessionCorpus, unit: str, preset: str, stop_by: str) -> in
     if not on or why_not:
         return None
     value = st.number_input("Transition (vocabulary size where stage 2 starts)", min_value=1,
-                            step=50, key=K["transition"], persist_state="session")
+                            step=50, key=K["transition"], persist_state="session",
+                            help=f"Ordinary BPE runs up to this vocabulary size, superwords "
+                                 f"fill the rest. It follows the vocabulary size at "
+                                 f"{TRANSITION_RATIO:.0%} of it (the SuperBPE paper's main "
+                                 f"models switch at 180k of 200k) until you change it.")
     return int(value)
+
+
+def _follow_vocab_size() -> None:
+    """Keep the transition at its rule's value for the vocabulary size, unless the user set it.
+
+    Runs before the transition widget is drawn, so writing its value is allowed."""
+    ss = st.session_state
+    auto = default_transition(int(ss[K["vocab_size"]]),
+                              special_tokens=len(set(ss[K["specials"]].split())))
+    if ss.get(K["transition"]) in (None, ss.get(_AUTO_TRANSITION), auto):
+        ss[K["transition"]] = ss[_AUTO_TRANSITION] = auto
 
 
 def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
@@ -158,6 +177,7 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
         else:
             st.number_input("Number of merges", min_value=0, step=10, key=K["max_merges"],
                             persist_state="session")
+        _follow_vocab_size()
         transition = _superbpe(corpus, unit, preset, stop_by)
     pretokenizer = ss[K["regex"]] if preset == CUSTOM else preset
     try:

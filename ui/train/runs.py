@@ -8,28 +8,40 @@ Session keys, all owned here:
 
 The run is kept one merge ahead of what it shows: to draw the pair counts of a step with their
 winner highlighted, the winner (the next merge) must already be known.
+
+Long work (Finish, SuperBPE's stage 2) reports its progress every ``REPORT_SECONDS``. The page
+draws each report, and a drawing call is where Streamlit ends a script run whose session has
+closed or whose user has clicked something else (it raises there): the loop stops within a
+fraction of a second instead of running on for minutes, and the run, left whole between two
+merges, goes on from there when asked again. Meanwhile the cyclic garbage collector is paused
+(``bpe_core.gc_pause``): its full passes would walk the whole training state of this run again
+and again: about a third of the time of stage 2 on 10 MB.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pandas as pd
 import streamlit as st
 
 import bpe_core
-from bpe_core.analysis.vocabulary import token_frequencies
+from bpe_core.gc_pause import gc_paused
 from bpe_core.training.steps import StepTables, step_tables
+from bpe_core.training.superbpe import Stage2
 
 from ..shared.state import SessionCorpus
 
 RUN, PLAYING = "train_run", "train_playing"
 #: Seconds between updates while playing, and the most one update may spend merging.
 TICK_SECONDS, BATCH_SECONDS = 0.4, 0.25
-#: Corpora with at most this many distinct words get the full step tables.
-SMALL_CORPUS_WORDS = 200
+#: Corpora with at most this many distinct words, of at most this many characters in all, get
+#: the full step tables (a corpus of a few long pieces, as "none" makes, is not small).
+SMALL_CORPUS_WORDS, SMALL_CORPUS_CHARS = 200, 2_000
+#: Seconds of long work between two progress reports (see the module docstring).
+REPORT_SECONDS = 0.2
 #: Beyond this many distinct words the step tables take seconds: they wait to be asked for.
 HUGE_CORPUS_WORDS = 20_000
 PASSAGE_CHARS = 600
@@ -76,6 +88,8 @@ class Run:
     _tok: tuple = (None, None)  # ((merges made, stop reason), tokenizer)
     _tables: dict = field(default_factory=dict)
     extras: dict = field(default_factory=dict)  # results computed once the run is done
+    stage2: Stage2 | None = None  # SuperBPE's stage 2, once stage 1 is done
+    _stage2_steps: tuple = (None, None)  # (reading the corpus, making merges) iterators
 
     # -- making merges -------------------------------------------------------------------------
 
@@ -105,10 +119,14 @@ class Run:
         self.shown = min(self.shown + n, len(self.steps) - (0 if self.exhausted else 1))
         return self.shown - before
 
-    def finish(self) -> None:
-        """Make and show every remaining merge."""
-        while not self.done:
-            self.advance(self.target + 1)
+    def finish(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Make and show every remaining merge; ``progress(made, target)`` is called every
+        ``REPORT_SECONDS`` (see the module docstring for why)."""
+        with gc_paused():  # see the module docstring
+            while not self.done:
+                self.advance(self.target + 1, seconds=REPORT_SECONDS)
+                if progress is not None and not self.done:
+                    progress(len(self.steps), self.target)
 
     # -- what the page draws -------------------------------------------------------------------
 
@@ -129,32 +147,53 @@ class Run:
         """The finished tokenizer (once ``done``): the run's own, or SuperBPE's after stage 2."""
         if not self.superbpe:
             return self.tokenizer()
-        if "superbpe" not in self.extras:
-            s = self.settings
-            self.extras["superbpe"] = bpe_core.train_superbpe(
-                self.corpus.training_input, s["vocab_size"], transition=s["transition"],
-                pretokenizer=s["pretokenizer"], min_frequency=s["min_frequency"],
-                tie_break=s["tie_break"], special_tokens=s["special_tokens"], processes=1,
-                name=s["name"])
+        self.run_stage2()
         return self.extras["superbpe"]
+
+    def run_stage2(self, progress: Callable[[str, int, int], None] | None = None) -> None:
+        """SuperBPE's stage 2 (once stage 1 is ``done``), from this run's stage-1 tokenizer to
+        the end. ``progress(phase, done, total)`` is called every ``REPORT_SECONDS``: phase
+        "read" while the corpus is read as superword pieces (done and total count pieces), then
+        "merge" (they count merges). Raises ``ValueError`` if the settings do not allow it."""
+        if "superbpe" in self.extras:
+            return
+        if self.stage2 is None:
+            s = self.settings
+            self.stage2 = Stage2(self.corpus.training_input, self.tokenizer(), s["vocab_size"],
+                                 transition=s["transition"], pretokenizer=s["pretokenizer"],
+                                 min_frequency=s["min_frequency"], tie_break=s["tie_break"],
+                                 processes=1, name=s["name"])
+            self._stage2_steps = (self.stage2.read(), None)
+        report = _every(REPORT_SECONDS, progress)
+        reading, merging = self._stage2_steps
+        with gc_paused():  # see the module docstring
+            for done, total in reading:  # an iterator kept in the run: a stop resumes it
+                report("read", done, total)
+            if merging is None:
+                merging = self.stage2.run()
+                self._stage2_steps = (reading, merging)
+            for step in merging:
+                report("merge", step.rank + 1, self.stage2.target)
+            self.extras["superbpe"] = self.stage2.tokenizer()
 
     def result_counts(self) -> tuple[int, int]:
         """``(effective vocabulary, corpus length in tokens)`` for the result: how many of its
         tokens occur when the training corpus is encoded, and how many tokens that takes."""
-        if not self.superbpe:  # the trainer's own counts are the final segmentation
-            freq = self.trainer.token_frequencies
-        elif "freq" in self.extras:
-            freq = self.extras["freq"]
-        else:
-            freq = self.extras["freq"] = token_frequencies(self.result(),
-                                                           self.corpus.training_input)
+        freq = self.trainer.token_frequencies  # the trainer's own counts: the final segmentation
+        if self.superbpe:
+            # Stage 2's words are the corpus's pieces, and encoding them with the result gives
+            # stage 2's segmentation (bpe_core.training.superbpe): its counts are the result's,
+            # under stage 2's own ids, which change neither number.
+            self.run_stage2()
+            freq = self.stage2.trainer.token_frequencies
         return sum(1 for n in freq.values() if n), sum(freq.values())
 
     def vocab_size(self, k: int) -> int:
         return self.tokenizer().n_base + k + len(self.trainer.special_tokens)
 
     def is_small(self) -> bool:
-        return len(self.trainer.word_counts) <= SMALL_CORPUS_WORDS
+        words = self.trainer.word_counts
+        return len(words) <= SMALL_CORPUS_WORDS and sum(map(len, words)) <= SMALL_CORPUS_CHARS
 
     def tables(self, k: int) -> StepTables:
         """The textbook tables after ``k`` merges (cached: merges never change once made)."""
@@ -162,7 +201,7 @@ class Run:
         if key not in self._tables:
             if len(self._tables) > 64:
                 self._tables.clear()
-            self._tables[key] = step_tables(self.tokenizer(), self.trainer.word_counts, k)
+            self._tables[key] = step_tables(self.trainer, k, tokenizer=self.tokenizer())
         return self._tables[key]
 
     def history(self) -> pd.DataFrame:
@@ -192,6 +231,19 @@ class Run:
             "tied_with": [", ".join(f"{t.left} + {t.right}" for t in s.ties) for s in steps],
             "tokens_after": [s.total_tokens for s in steps],
         })
+
+
+def _every(seconds: float, report: Callable | None) -> Callable:
+    """``report``, passed on at most once every ``seconds`` (a no-op without one)."""
+    last = time.monotonic()
+
+    def every(*args) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if report is not None and now - last >= seconds:
+            last = now
+            report(*args)
+    return every
 
 
 def start(corpus: SessionCorpus, settings: dict) -> Run:

@@ -14,15 +14,29 @@ from ..shared.tokens import fitted_columns, md_escape, readable, readable_pair, 
 from ..shared.wording import Units
 
 TOP_ROWS = 30
+#: A word's cell shows at most this many of its characters and of its tokens.
+WORD_CHARS, WORD_TOKENS = 300, 200
 WIN_BG, TIE_BG, GAIN_BG, LOSS_BG, GONE = "#c9f2d9", "#fff1b8", "#dff5e8", "#fde2e1", "#9aa3b2"
 
 
 def words_frame(t: StepTables, limit: int | None, *, pieces: Units) -> pd.DataFrame:
     """The training words (or pieces) with their tokens, separated by spaces, and counts."""
     rows = sorted(t.words, key=lambda w: -w.count)[:limit] if limit else t.words
-    return pd.DataFrame({pieces.one: [readable(w.word) for w in rows],
-                         "tokens": [" ".join(readable_token(x) for x in w.tokens) for w in rows],
+    return pd.DataFrame({pieces.one: [_cut(readable(w.word[:WORD_CHARS + 1]), WORD_CHARS)
+                                      for w in rows],
+                         "tokens": [_tokens(w.tokens) for w in rows],
                          "count": [w.count for w in rows]})
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _tokens(tokens: tuple[str, ...]) -> str:
+    """The first WORD_TOKENS tokens of a word, spaced: a cell holds a line, not a document (with
+    the "none" pre-tokenizer a word is a whole document)."""
+    shown = " ".join(map(readable_token, tokens[:WORD_TOKENS]))
+    return shown if len(tokens) <= WORD_TOKENS else f"{shown} … ({len(tokens):,} tokens)"
 
 
 def pairs_frame(t: StepTables, limit: int | None) -> pd.DataFrame:

@@ -101,8 +101,12 @@ def _step() -> None:
 
 def _finish() -> None:
     runs.set_playing(False)
-    with st.spinner("Making the remaining merges…"):
-        runs.current().finish()
+    run = runs.current()
+    bar = st.progress(0.0, text="Making the remaining merges…")
+    run.finish(lambda made, target: bar.progress(
+        min(made / max(target, 1), 1.0), text=f"Making the remaining merges: {made:,} of "
+                                              f"{target:,}…"))
+    bar.empty()  # drawn from a callback, it would stay on top of the page
 
 
 def _controls(run: runs.Run, playing: bool) -> None:
@@ -132,6 +136,28 @@ def _progress(run: runs.Run) -> None:
         text = (f"{stage}Merge {shown:,} of {run.target:,} · vocabulary "
                 f"{run.vocab_size(shown):,} tokens")
     st.progress(1.0 if run.done else min(shown / target, 1.0), text=text)
+    if run.superbpe and run.done:
+        _stage2(run)
+
+
+def _stage2(run: runs.Run) -> None:
+    """SuperBPE's stage 2 runs here, under its own bar, once stage 1 is done."""
+    bar = st.progress(0.0, text="SuperBPE stage 2 · reading the corpus as superword pieces…")
+
+    def report(phase: str, done: int, total: int) -> None:
+        text = (f"SuperBPE stage 2 · reading the corpus as superword pieces: {done:,} of "
+                f"{total:,}" if phase == "read" else
+                f"SuperBPE stage 2 · Merge {done:,} of {total:,} (superwords)")
+        bar.progress(min(done / max(total, 1), 1.0), text=text)
+
+    try:
+        run.run_stage2(report)
+    except ValueError:  # the results below say why
+        bar.progress(0.0, text="SuperBPE stage 2 cannot run with these settings.")
+        return
+    tok = run.result()
+    made = len(tok.merges) - tok.config["stage1_merges"]
+    bar.progress(1.0, text=f"SuperBPE stage 2 · Done after {made:,} superword merges.")
 
 
 def _replay(run: runs.Run, playing: bool) -> int:

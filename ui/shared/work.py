@@ -1,0 +1,54 @@
+"""The pages' side of long work: the server's one job pool, this session's jobs, and a progress
+panel with a Cancel button that follows a job while the rest of the page stays usable.
+
+A page starts a job with :func:`start` (which says in one sentence when the session already
+holds too many), keeps the :class:`~ui.shared.jobs.Job` in session state, and draws
+:func:`follow` where the progress should show. ``follow`` is a fragment that reruns on a timer
+while the job runs and reruns the whole page once when it has finished, so that the page draws
+the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import streamlit as st
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from .jobs import Job, JobPool, TooManyJobs
+
+#: How often a followed job's progress is redrawn (seconds).
+POLL_SECONDS = 0.5
+
+
+def _is_alive(session: str) -> bool:
+    """Whether the session still has a browser tab. Outside a running server (AppTest, a
+    script) every session counts as alive: nothing else would end its jobs but the test."""
+    return not Runtime.exists() or Runtime.instance().is_active_session(session)
+
+
+@st.cache_resource(show_spinner=False)
+def pool() -> JobPool:
+    """The server's job pool: created once, shared by every session."""
+    return JobPool(is_alive=_is_alive)
+
+
+def session_id() -> str:
+    ctx = get_script_run_ctx()
+    return "" if ctx is None else ctx.session_id
+
+
+def start(kind: str, fn: Callable, *args: Any) -> Job | None:
+    """Run ``fn(*args, report=...)`` in a worker for this session; None (and a warning on the
+    page) when the session already holds as many jobs as it may."""
+    try:
+        return pool().submit(kind, session_id(), fn, *args)
+    except TooManyJobs as exc:
+        st.warning(str(exc), icon=":material/hourglass_top:")
+        return None
+
+
+def cancel(job: Job | None) -> None:
+    if job is not None:
+        pool().cancel(job)
