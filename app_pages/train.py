@@ -4,7 +4,7 @@ compressor)."""
 import streamlit as st
 
 from ui.shared import state
-from ui.train import config, gage, runs, view
+from ui.train import config, data, gage, runs, view
 
 st.title("Train — watch the vocabulary grow", anchor=False)
 st.markdown(
@@ -18,7 +18,6 @@ config.apply_defaults(corpus)
 st.caption(f"Corpus: **{corpus.name}** — pick another on the Corpus page.")
 
 
-
 def train() -> None:
     settings, problem = config.render(corpus)
     if st.button("Start training", type="primary", disabled=problem is not None, key="train_start"):
@@ -29,9 +28,10 @@ def train() -> None:
             st.error(f"Training cannot start: {exc}")
     run = runs.current()
     if run is not None:
-        if run.corpus.digest != corpus.digest:
-            st.info(f"This run was trained on {run.corpus.name}; press Start training to train "
-                    f"on {corpus.name}.")
+        note = data.stale_note(run.corpus.name, corpus_changed=run.corpus.digest != corpus.digest,
+                               changed=data.changes(run.settings, settings) if settings else ())
+        if note:
+            st.warning(note, icon=":material/history:")
         view.render()
 
 

@@ -37,12 +37,15 @@ K = {name: f"train_{name}" for name in ("mode", "unit", "byte_fallback", "pretok
 # Pre-tokenizers that drop the spaces (or never split at them) leave SuperBPE nothing to cross.
 NO_SUPERBPE = ("whitespace", "end-of-word", "none")
 _DEFAULTS_FOR = "train_defaults_for"
+#: Word counts typed by a user are a textbook example: characters, a few merges to step through.
+COUNTS_SETTINGS = {"unit": "char", "pretokenizer": "whitespace", "vocab_size": None,
+                   "max_merges": 10, "min_frequency": 1}
 MODES = {"bpe": "Train a BPE tokenizer", "compress": "Byte-pair compression (Gage 1994)"}
 
 
 def defaults(corpus: SessionCorpus) -> dict:
     """Widget values for ``corpus``: its sample's suggestions over the playground's defaults."""
-    s = dict(DEFAULT_SETTINGS)
+    s = dict(DEFAULT_SETTINGS, **(COUNTS_SETTINGS if corpus.is_counts else {}))
     s.update(corpus.sample.suggested if corpus.sample else {})
     pre = s.get("pretokenizer", "gpt2")
     custom = pre not in PRETOKENIZERS
