@@ -4,7 +4,7 @@ compressor)."""
 import streamlit as st
 
 from ui.shared import state
-from ui.train import config, data, gage, runs, view
+from ui.train import config, data, gage, link, runs, view
 
 st.title("Train — watch the vocabulary grow", anchor=False)
 st.markdown(
@@ -13,29 +13,41 @@ st.markdown(
     "frequent pair into a new token, and repeat. Pick the settings, press **Start training**, and "
     "watch the merges arrive, the corpus shrink and a passage get re-segmented.")
 
+problem_in_link = link.read()  # after a reload: the corpus, settings and step in the address
 corpus = state.active_corpus()
 config.apply_defaults(corpus)
 st.caption(f"Corpus: **{corpus.name}** — pick another on the Corpus page.")
+link.note(corpus)
+if problem_in_link:
+    st.warning(problem_in_link)
 
 
 def train() -> None:
     settings, problem = config.render(corpus)
-    if st.button("Start training", type="primary", disabled=problem is not None, key="train_start"):
+    restore = link.pending_step()
+    start = st.button("Start training", type="primary", disabled=problem is not None,
+                      key="train_start")
+    if start or (restore is not None and problem is None):
         try:
             with st.spinner("Counting the words of the corpus…"):
-                view.begin(runs.start(corpus, settings))
+                view.begin(runs.start(corpus, settings), at=None if start else restore)
         except ValueError as exc:  # PatternError and CorpusReadError are ValueErrors too
             st.error(f"Training cannot start: {exc}")
     run = runs.current()
-    if run is not None:
-        note = data.stale_note(run.corpus.name, corpus_changed=run.corpus.digest != corpus.digest,
-                               changed=data.changes(run.settings, settings) if settings else ())
-        if note:
-            st.warning(note, icon=":material/history:")
-        view.render()
+    if run is None:
+        link.write(corpus, step=None)
+        return
+    note = data.stale_note(run.corpus.name, corpus_changed=run.corpus.digest != corpus.digest,
+                           changed=data.changes(run.settings, settings) if settings else ())
+    if note:
+        st.warning(note, icon=":material/history:")
+    # The step goes in the address only while it belongs to the settings shown.
+    link.write(corpus, step=None if note else run.at)
+    view.render(on_step=None if note else lambda k: link.write(corpus, step=k))
 
 
 if config.mode() == "compress":
     gage.render(corpus)
+    link.write(corpus, step=None)
 else:
     train()

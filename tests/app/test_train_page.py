@@ -302,7 +302,7 @@ def test_gage_mode_rewrites_aaabdaaabac_to_XdXac():
     assert [line.split()[0] for line in steps] == ["aaabdaaabac", "ZabdZabac", "ZYdZYac", "XdXac"]
     assert at.code[1].value == "XdXac"
     shown = {m.label: m.value for m in at.metric}
-    assert shown["Compressed data"] == "5 bytes" and shown["Ratio"] == "0.45"
+    assert shown["Compressed data (bytes)"] == "5" and shown["Ratio"] == "0.45"
     table = frame(at, "symbol")
     assert list(zip(table["symbol"], table["stands for"], table["expands to"])) == [
         ("Z", "aa", "aa"), ("Y", "ab", "ab"), ("X", "ZY", "aaab")]

@@ -47,3 +47,53 @@ def stale_note(trained_on: str, *, corpus_changed: bool, changed: Sequence[str])
     else:
         return None
     return f"This run is stale: {why}. Press Start training to train with the {what}settings above."
+
+
+# --- the page address ----------------------------------------------------------------------
+
+#: Typed texts (word counts, a pasted text, the user's sentence) go in the address up to this
+#: many characters; longer ones would make links that browsers and chat apps cut.
+LINK_CHARS = 2_000
+
+
+def settings_params(values: dict, defaults: dict) -> dict[str, str]:
+    """The settings that differ from the corpus's defaults, as address parameters.
+
+    >>> settings_params({"unit": "char", "max_merges": 5, "superbpe": False},
+    ...                 {"unit": "char", "max_merges": 3, "superbpe": False})
+    {'max_merges': '5'}
+    """
+    out = {}
+    for name, default in defaults.items():
+        value = values.get(name, default)
+        if value != default:
+            out[name] = ("1" if value else "0") if isinstance(default, bool) else str(value)
+    return out
+
+
+def read_settings(params: dict[str, str], defaults: dict,
+                  choices: dict[str, Sequence[str]]) -> tuple[dict, list[str]]:
+    """Settings from address ``params``, typed as in ``defaults`` and checked against
+    ``choices`` (a range for numbers); returns ``(values, names of parameters not understood)``.
+
+    >>> read_settings({"unit": "char", "max_merges": "5", "min_frequency": "0", "tie_break": "?"},
+    ...               {"unit": "byte", "max_merges": 3, "min_frequency": 2, "tie_break": "first"},
+    ...               {"unit": ("byte", "char"), "min_frequency": range(1, 10**9)})
+    ({'unit': 'char', 'max_merges': 5, 'tie_break': '?'}, ['min_frequency'])
+    """
+    values, bad = {}, []
+    for name, default in defaults.items():
+        raw = params.get(name)
+        if raw is None:
+            continue
+        if isinstance(default, bool):
+            value = {"1": True, "0": False}.get(raw)
+        elif isinstance(default, int):
+            value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None
+        else:
+            value = raw
+        if value is None or (name in choices and value not in choices[name]):
+            bad.append(name)
+        else:
+            values[name] = value
+    return values, bad

@@ -10,6 +10,7 @@ second, and the rest of the page stays usable.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -28,24 +29,28 @@ _CHIP = ("display:inline-block;padding:0 6px;margin:0 2px;border-radius:4px;"
          "font-family:monospace;background:{bg}")
 
 
-def begin(run: runs.Run) -> None:
-    """Show a new run: a small corpus (a textbook example) waits at merge 0 to be stepped
-    through; a big one plays, to watch its vocabulary grow."""
-    runs.set_playing(not run.is_small())
+def begin(run: runs.Run, *, at: int | None = None) -> None:
+    """Show a new run: paused at step ``at`` when given (a reloaded page); else a small corpus
+    (a textbook example) waits at merge 0 to be stepped through, and a big one plays, to watch
+    its vocabulary grow."""
+    if at is not None:
+        run.goal = min(at, run.last)
+    runs.set_playing(at is None and not run.is_small())
 
 
-def render() -> None:
-    """Draw the current run (call only when there is one)."""
+def render(*, on_step: Callable[[int], object] | None = None) -> None:
+    """Draw the current run (call only when there is one); ``on_step(k)`` is told the step on
+    show whenever the live part redraws."""
     run = runs.current()
     if run.goal is not None and not runs.playing():  # a button asked for another step
         with st.spinner("Making merges…"):
             run.drive()
     controls.buttons(run)
     st.fragment(run_every=runs.TICK_SECONDS if runs.playing() else None)(_live)(
-        controls.edges(run))
+        controls.edges(run), on_step)
 
 
-def _live(drawn: tuple[bool, bool, bool]) -> None:
+def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object] | None) -> None:
     """The run as of the step on show; ``drawn`` is what the buttons above were drawn for."""
     run = runs.current()
     if runs.playing():
@@ -58,6 +63,8 @@ def _live(drawn: tuple[bool, bool, bool]) -> None:
             run.drive()
     if controls.edges(run) != drawn:
         st.rerun()  # the whole page: the buttons change, or the timer stops
+    if on_step is not None:
+        on_step(run.at)
     _progress(run)
     controls.jump(run)
     k = run.at
