@@ -13,13 +13,12 @@ st.markdown(
     "frequent pair into a new token, and repeat. Pick the settings, press **Start training**, and "
     "watch the merges arrive, the corpus shrink and a passage get re-segmented.")
 
-problem_in_link = link.read()  # after a reload: the corpus, settings and step in the address
+link.read()  # after a reload: the corpus, settings and step in the address
 corpus = state.active_corpus()
 config.apply_defaults(corpus)
 st.caption(f"Corpus: **{corpus.name}** — pick another on the Corpus page.")
 link.note(corpus)
-if problem_in_link:
-    st.warning(problem_in_link)
+warning = st.empty()  # for what the address asked for and could not have
 
 
 def train() -> None:
@@ -27,6 +26,8 @@ def train() -> None:
     restore = link.pending_step()
     start = st.button("Start training", type="primary", disabled=problem is not None,
                       key="train_start")
+    if link.problem(forget=start):
+        warning.warning(link.problem())
     if start or (restore is not None and problem is None):
         try:
             with st.spinner("Counting the words of the corpus…"):

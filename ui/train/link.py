@@ -20,7 +20,7 @@ from ..shared.tokens import md_escape
 from . import config, data
 from .view import SENTENCE
 
-URL_READ, PENDING_STEP = "train_url_read", "train_url_step"
+URL_READ, PENDING_STEP, PROBLEM = "train_url_read", "train_url_step", "train_url_problem"
 _COUNTS = range(1, 10**9)
 CHOICES = {"mode": config.MODES, "unit": config.UNITS, "pretokenizer": config.PRETOKENIZERS,
            "stop_by": config.STOP_BY, "tie_break": config.TIE_RULES, "vocab_size": _COUNTS,
@@ -60,16 +60,16 @@ def _corpus_from(params: dict[str, str]) -> state.SessionCorpus | None:
     return None
 
 
-def read() -> str | None:
+def read() -> None:
     """Take the corpus, settings, step and sentence from the address, once per session (call
-    before the settings are drawn); returns a message when part of it could not be used."""
+    before the settings are drawn); what could not be used is kept for :func:`problem`."""
     ss = st.session_state
     if ss.get(URL_READ):
-        return None
+        return
     ss[URL_READ] = True
     params = st.query_params.to_dict()
     if not params:
-        return None
+        return
     problems = []
     try:
         corpus = _corpus_from(params)
@@ -93,10 +93,17 @@ def read() -> str | None:
     if bad:
         problems.append(f"these settings in the link were not understood and keep their "
                         f"defaults: {', '.join(bad)}")
-    if not problems:
-        return None
-    text = "; ".join(problems)
-    return f"{text[0].upper()}{text[1:]}."
+    if problems:
+        text = "; ".join(problems)
+        ss[PROBLEM] = f"{text[0].upper()}{text[1:]}."
+
+
+def problem(*, forget: bool = False) -> str | None:
+    """What the address asked for that could not be used; kept (the page reruns once when the
+    address changed the corpus) until ``forget``, when the user starts training anew."""
+    if forget:
+        st.session_state.pop(PROBLEM, None)
+    return st.session_state.get(PROBLEM)
 
 
 def pending_step() -> int | None:
