@@ -4,6 +4,7 @@ compressor)."""
 import streamlit as st
 
 from ui.shared import state
+from ui.shared.tokens import md_escape
 from ui.train import config, data, gage, link, runs, view
 
 st.title("Train — watch the vocabulary grow", anchor=False)
@@ -16,7 +17,7 @@ st.markdown(
 link.read()  # after a reload: the corpus, settings and step in the address
 corpus = state.active_corpus()
 config.apply_defaults(corpus)
-st.caption(f"Corpus: **{corpus.name}** — pick another on the Corpus page.")
+st.caption(f"Corpus: **{md_escape(corpus.name)}** — pick another on the Corpus page.")
 link.note(corpus)
 warning = st.empty()  # for what the address asked for and could not have
 
@@ -38,7 +39,8 @@ def train() -> None:
     if run is None:
         link.write(corpus, step=None)
         return
-    note = data.stale_note(run.corpus.name, corpus_changed=run.corpus.digest != corpus.digest,
+    note = data.stale_note(md_escape(run.corpus.name),
+                           corpus_changed=run.corpus.digest != corpus.digest,
                            changed=data.changes(run.settings, settings) if settings else ())
     if note:
         st.warning(note, icon=":material/history:")

@@ -255,8 +255,8 @@ def test_a_run_made_before_the_settings_or_the_corpus_changed_says_it_is_stale()
     at.session_state["corpus"] = other.name
     at.run()
     assert [w.value for w in at.warning] == [
-        "This run is stale: it was trained on hug / pug / pun / bun / hugs (word counts), not on "
-        "the active corpus. Press Start training to train with the corpus and settings above."]
+        "This run is stale: it was trained on hug / pug / pun / bun / hugs \\(word counts\\), not "
+        "on the active corpus. Press Start training to train with the corpus and settings above."]
 
 
 # --- the address: reloading the page ------------------------------------------------------

@@ -208,9 +208,9 @@ def _counts_panel() -> None:
         state.set_corpus(state.make_corpus(name, counts=counts, source="counts"))
     active = state.active_corpus()
     if active.source == "counts" and active.counts == counts:
-        st.success(f"These {len(counts):,} words are the active corpus, **{md_escape(active.name)}**"
-                   ": train on them on the Train page, where each step can be followed by hand.",
-                   icon=":material/check_circle:")
+        st.success(f"These {len(counts):,} words are the active corpus, "
+                   f"**{md_escape(active.name)}**: train on them on the Train page, where each "
+                   "step can be followed by hand.", icon=":material/check_circle:")
 
 
 # --- statistics -----------------------------------------------------------------------------
