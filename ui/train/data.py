@@ -59,14 +59,14 @@ LINK_CHARS = 2_000
 def settings_params(values: dict, defaults: dict) -> dict[str, str]:
     """The settings that differ from the corpus's defaults, as address parameters.
 
-    >>> settings_params({"unit": "char", "max_merges": 5, "superbpe": False},
-    ...                 {"unit": "char", "max_merges": 3, "superbpe": False})
-    {'max_merges': '5'}
+    >>> settings_params({"unit": "char", "max_merges": 5, "superbpe": True, "regex": None},
+    ...                 {"unit": "char", "max_merges": 3, "superbpe": False, "regex": r"\w+"})
+    {'max_merges': '5', 'superbpe': '1'}
     """
     out = {}
     for name, default in defaults.items():
-        value = values.get(name, default)
-        if value != default:
+        value = values.get(name)
+        if value is not None and value != default:
             out[name] = ("1" if value else "0") if isinstance(default, bool) else str(value)
     return out
 

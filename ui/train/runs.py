@@ -95,8 +95,8 @@ class Run:
 
     @property
     def shown(self) -> int:
-        """How many merges can be shown: all made, but the newest while it is only the winner
-        that step ``shown`` highlights."""
+        """How many merges can be shown: all of them once training stopped; until then all but
+        the newest, which is known only as the winner that step ``shown`` highlights."""
         return len(self.steps) if self.done else max(len(self.steps) - 1, 0)
 
     @property
