@@ -45,8 +45,7 @@ def train() -> None:
     if note:
         st.warning(note, icon=":material/history:")
     # The step goes in the address only while it belongs to the settings shown.
-    link.write(corpus, step=None if note else run.at)
-    view.render(on_step=None if note else lambda k: link.write(corpus, step=k))
+    view.render(on_step=lambda k: link.write(corpus, step=None if note else k))
 
 
 if config.mode() == "compress":

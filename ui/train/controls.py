@@ -13,7 +13,7 @@ from . import runs
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 # Widget keys. The speed and jump widgets get a key per run, so each run starts at its own
-# default; the jump slider's value is set from the run before it is drawn.
+# default.
 SPEED, JUMP = "train_speed", "train_jump"
 
 
@@ -98,9 +98,11 @@ def jump(run: runs.Run) -> None:
     """A slider over every step of the run: drag it (or use the arrow keys) to go to one."""
     if run.last == 0:
         return
-    key = _key(JUMP, run)
-    st.session_state[key] = run.at  # follows the buttons and the timer
-    st.slider("Merge shown: the state after this many merges", 0, run.last, key=key,
+    # A new key for each step shown, so the slider shows it by default. Setting the value from
+    # code instead would race the timer: a rerun asked for by the browser carries the value
+    # the browser last drew, which would count as a change and jump back.
+    key = f"{_key(JUMP, run)}_{run.at}_{run.last}"
+    st.slider("Merge shown: the state after this many merges", 0, run.last, run.at, key=key,
               on_change=_jump, args=(key,),
               help="Jump to any step: the segmentation, the tables and the chart follow. Steps "
                    "not made yet are made on the way.")

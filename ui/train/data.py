@@ -60,7 +60,7 @@ def settings_params(values: dict, defaults: dict) -> dict[str, str]:
     """The settings that differ from the corpus's defaults, as address parameters.
 
     >>> settings_params({"unit": "char", "max_merges": 5, "superbpe": True, "regex": None},
-    ...                 {"unit": "char", "max_merges": 3, "superbpe": False, "regex": r"\w+"})
+    ...                 {"unit": "char", "max_merges": 3, "superbpe": False, "regex": "gpt2"})
     {'max_merges': '5', 'superbpe': '1'}
     """
     out = {}

@@ -38,7 +38,7 @@ def begin(run: runs.Run, *, at: int | None = None) -> None:
     runs.set_playing(at is None and not run.is_small())
 
 
-def render(*, on_step: Callable[[int], object] | None = None) -> None:
+def render(*, on_step: Callable[[int], object]) -> None:
     """Draw the current run (call only when there is one); ``on_step(k)`` is told the step on
     show whenever the live part redraws."""
     run = runs.current()
@@ -50,7 +50,7 @@ def render(*, on_step: Callable[[int], object] | None = None) -> None:
         controls.edges(run), on_step)
 
 
-def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object] | None) -> None:
+def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object]) -> None:
     """The run as of the step on show; ``drawn`` is what the buttons above were drawn for."""
     run = runs.current()
     if runs.playing():
@@ -63,8 +63,7 @@ def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object] | Non
             run.drive()
     if controls.edges(run) != drawn:
         st.rerun()  # the whole page: the buttons change, or the timer stops
-    if on_step is not None:
-        on_step(run.at)
+    on_step(run.at)
     _progress(run)
     controls.jump(run)
     k = run.at
