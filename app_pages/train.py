@@ -12,7 +12,8 @@ st.markdown(
     "Byte-pair encoding starts from single symbols (bytes or characters) and learns a vocabulary "
     "one **merge** at a time: count every pair of adjacent tokens in the corpus, join the most "
     "frequent pair into a new token, and repeat. Pick the settings, press **Start training**, and "
-    "watch the merges arrive, the corpus shrink and a passage get re-segmented.")
+    "step through the merges one at a time (a small corpus waits at merge 0) or play them: "
+    "watch the corpus shrink and a passage, and your own sentence, get re-segmented.")
 
 link.read()  # after a reload: the corpus, settings and step in the address
 corpus = state.active_corpus()

@@ -58,6 +58,10 @@ def test_the_textbook_demo_steps_from_merge_0_and_survives_a_reload(page: Page, 
     assert sentence_tokens(page) == ["b", "u", "g", "s"]
     press(page, "Finish", "Done after 3 merges")
     expect(page.get_by_role("button", name="Step", exact=True)).to_be_disabled()
+    press(page, "Restart", "Merge 0 of 3")
+    # Play: the merges arrive on a timer, one per update, and playing stops at the end.
+    press(page, "Play", "Done after 3 merges")
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_disabled()
     press(page, "Back", "Merge 2 of 3")
     assert "step=2" in page.url and "sample=hug-pug" in page.url
 
