@@ -97,23 +97,31 @@ def test_play_and_pause_from_merge_0():
 class Gate:
     """Merges that stop inside the generator before the second one, until released."""
 
-    def __init__(self, merges):
-        self.merges, self.inside, self.release = merges, threading.Event(), threading.Event()
+    def __init__(self):
+        self.inside, self.release = threading.Event(), threading.Event()
 
-    def __iter__(self):
-        for n, step in enumerate(self.merges):
+    def wrap(self, merges):
+        for n, step in enumerate(merges):
             if n == 1:
                 self.inside.set()
                 self.release.wait()
             yield step
 
 
-def gated_run() -> tuple[runs.Run, Gate]:
-    trainer = bpe_core.Trainer(unit="char", pretokenizer="whitespace", max_merges=4,
-                               min_frequency=1)
-    gate = Gate(trainer.run({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}))
-    corpus = make_corpus("hug", counts={"hug": 10})
-    return runs.Run(trainer, corpus, {}, "hug", 0, 0, target=4, _merges=iter(gate)), gate
+def gated_run(monkeypatch) -> tuple[runs.Run, Gate]:
+    """A run of the hug/pug table whose trainer stops inside its second merge."""
+    gate = Gate()
+
+    class GatedTrainer(bpe_core.Trainer):
+        def run(self, corpus):
+            return gate.wrap(super().run(corpus))
+
+    monkeypatch.setattr(bpe_core, "Trainer", GatedTrainer)
+    counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    settings = {"unit": "char", "pretokenizer": "whitespace", "max_merges": 4, "vocab_size": None,
+                "min_frequency": 1, "tie_break": "first", "special_tokens": (),
+                "byte_fallback": False, "transition": None, "name": "hug"}
+    return runs.start(make_corpus("hug", counts=counts), settings), gate
 
 
 def drive_in_thread(run: runs.Run, errors: list) -> threading.Thread:
@@ -128,10 +136,10 @@ def drive_in_thread(run: runs.Run, errors: list) -> threading.Thread:
 
 
 @pytest.mark.parametrize("second_click", ["finish", "pause"])
-def test_a_click_while_merges_are_being_made_is_harmless(second_click):
+def test_a_click_while_merges_are_being_made_is_harmless(second_click, monkeypatch):
     # Streamlit's fast reruns run a click's callbacks and script on a new thread while the
     # previous script run (a long Finish) is still making merges.
-    run, gate = gated_run()
+    run, gate = gated_run(monkeypatch)
     errors: list = []
     run.goal = 4  # Finish
     first = drive_in_thread(run, errors)
