@@ -12,8 +12,8 @@ import bpe_core
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app.test_train_page import (APP, PAGE, click, frame, headline, open_train, progress,
-                                       run_of)
+from tests.app.test_train_page import (APP, PAGE, click, frame, go_to, headline, open_train,
+                                       progress, run_of)
 from ui.shared import metrics
 from ui.shared.state import make_corpus
 from ui.train import data as train_data, runs
@@ -24,12 +24,6 @@ BUTTONS = ("train_restart", "train_back", "train_play", "train_step", "train_fin
 
 def disabled(at: AppTest) -> dict[str, bool]:
     return {key: at.button(key=key).disabled for key in BUTTONS}
-
-
-def jump_to(at: AppTest, step: int) -> AppTest:
-    next(s for s in at.slider if s.label.startswith("Merge shown")).set_value(step).run()
-    assert not at.exception
-    return at
 
 
 def segmented(at: AppTest) -> list[list[str]]:
@@ -58,13 +52,13 @@ def test_a_textbook_demo_starts_paused_at_merge_0_and_steps_both_ways():
     assert "<b>Merge 1</b>" in headline(at) and list(frame(at, "rank")["token"]) == ["ug"]
     assert frame(at, "pair").iloc[0]["pair"] == "u + n"  # merge 2 comes next, as before
 
-    at = jump_to(at, 3)  # the slider jumps to any step
+    at = go_to(at, 3)  # the go-to box jumps to any step
     assert progress(at) == "Done after 3 merges: it made the number of merges you asked for."
     assert disabled(at) == {"train_restart": False, "train_back": False, "train_play": True,
                             "train_step": True, "train_finish": True}
-    at = jump_to(at, 0)
+    at = go_to(at, 0)
     assert "Before any merge" in headline(at) and disabled(at)["train_back"]
-    at = jump_to(at, 2)
+    at = go_to(at, 2)
     assert progress(at).startswith("Merge 2 of 3") and not disabled(at)["train_step"]
     # Stepping back leaves the result in place: training itself is finished.
     assert {m.label for m in at.metric} >= {"Merges learned", "Vocabulary size"}
@@ -72,6 +66,8 @@ def test_a_textbook_demo_starts_paused_at_merge_0_and_steps_both_ways():
     at = click(at, "train_restart")
     assert progress(at) == "Merge 0 of 3 · vocabulary 8 tokens"
     assert run_of(at).at == 0 and not at.session_state["train_playing"]
+    at = go_to(at, 2)  # the same step asked for again goes there again
+    assert progress(at).startswith("Merge 2 of 3")
 
 
 def test_play_and_pause_from_merge_0():
@@ -215,7 +211,7 @@ def test_the_users_sentence_is_re_segmented_at_every_step():
     assert segmented(at)[1][:3] == ["h", "ug", "s"]
     at = click(at, "train_finish")
     assert segmented(at)[1][:2] == ["hug", "s"]
-    at = jump_to(at, 1)  # the sentence follows a jump back too
+    at = go_to(at, 1)  # the sentence follows a jump back too
     assert segmented(at)[1][:3] == ["h", "ug", "s"]
     body = [h.proto.body for h in at.get("html") if 'title="id ' in h.proto.body][1]
     # Characters unseen in training are [UNK], and the tooltip names them, escaped.

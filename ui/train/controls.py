@@ -1,8 +1,13 @@
-"""The Train page's controls: restart, back, play / pause, step, finish, the speed, and a slider
-to jump to any merge.
+"""The Train page's controls: restart, back, play / pause, step, finish, a box to go to any
+merge, and the speed.
 
 Each control only records what the user asked for: the step to go to (``Run.goal``) or whether
 to play. The merges themselves are made in one place, ``Run.drive``, called by the page.
+
+No control has its value set from code. A rerun the browser asks for carries the value each
+widget last showed there, which may predate the newest update while merges play; a widget whose
+value the server had moved would see that as the user moving it back (a slider following the
+step did exactly that, pausing playback at random).
 """
 
 from __future__ import annotations
@@ -12,9 +17,9 @@ import streamlit as st
 from . import runs
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
-# Widget keys. The speed and jump widgets get a key per run, so each run starts at its own
+# Widget keys. The speed and go-to widgets get a key per run, so each run starts at its own
 # default.
-SPEED, JUMP = "train_speed", "train_jump"
+SPEED, GO_TO = "train_speed", "train_go_to"
 
 
 def default_speed(run: runs.Run) -> int:
@@ -68,15 +73,16 @@ def _play(on: bool) -> None:
         runs.current().goal = None  # stay where it is, even in the middle of a long step
 
 
-def _jump(key: str) -> None:
-    _go(st.session_state[key])
+def _go_to(key: str) -> None:
+    if st.session_state[key] is not None:
+        _go(st.session_state[key])
 
 
-def buttons(run: runs.Run) -> None:
-    """The buttons and the speed, drawn outside the page's live fragment: a click on them reruns
-    the whole page, which starts or stops the fragment's timer."""
+def render(run: runs.Run) -> None:
+    """The buttons, the go-to box and the speed, drawn outside the page's live fragment: a
+    click on them reruns the whole page, which starts or stops the fragment's timer."""
     first, end, playing = edges(run)
-    cols = st.columns([1, 1, 1.2, 1, 1, 3], vertical_alignment="bottom")
+    cols = st.columns([1.3, 1, 1.2, 1, 1.05, 1.9, 1.8], vertical_alignment="bottom")
     cols[0].button("Restart", on_click=_restart, disabled=first,
                    icon=":material/first_page:", width="stretch", key="train_restart",
                    help="Back to the start, before any merge, paused.")
@@ -90,19 +96,14 @@ def buttons(run: runs.Run) -> None:
     cols[4].button("Finish", on_click=_finish, disabled=end, icon=":material/last_page:",
                    width="stretch", key="train_finish", help="Make all remaining merges and "
                                                              "show the last.")
-    cols[5].select_slider("Speed (merges per update)", SPEEDS, value=default_speed(run),
+    # A form, so that asking for the same step again (after stepping away) goes there again.
+    with cols[5], st.form(_key(GO_TO, run) + "_form", border=False):
+        box, go = st.columns([3, 2], gap="small", vertical_alignment="bottom")
+        key = _key(GO_TO, run)
+        box.number_input("Go to merge", 0, run.target, None, key=key,
+                         placeholder=f"0 – {run.target:,}",
+                         help="Type a step and press Enter: the page shows the state after that "
+                              "many merges, making the ones not made yet.")
+        go.form_submit_button("Go", on_click=_go_to, args=(key,), width="stretch")
+    cols[6].select_slider("Speed (merges per update)", SPEEDS, value=default_speed(run),
                           key=_key(SPEED, run))
-
-
-def jump(run: runs.Run) -> None:
-    """A slider over every step of the run: drag it (or use the arrow keys) to go to one."""
-    if run.last == 0:
-        return
-    # A new key for each step shown, so the slider shows it by default. Setting the value from
-    # code instead would race the timer: a rerun asked for by the browser carries the value
-    # the browser last drew, which would count as a change and jump back.
-    key = f"{_key(JUMP, run)}_{run.at}_{run.last}"
-    st.slider("Merge shown: the state after this many merges", 0, run.last, run.at, key=key,
-              on_change=_jump, args=(key,),
-              help="Jump to any step: the segmentation, the tables and the chart follow. Steps "
-                   "not made yet are made on the way.")

@@ -45,7 +45,7 @@ def render(*, on_step: Callable[[int], object]) -> None:
     if run.goal is not None and not runs.playing():  # a button asked for another step
         with st.spinner("Making merges…"):
             run.drive()
-    controls.buttons(run)
+    controls.render(run)
     st.fragment(run_every=runs.TICK_SECONDS if runs.playing() else None)(_live)(
         controls.edges(run), on_step)
 
@@ -58,14 +58,10 @@ def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object]) -> N
         run.drive(seconds=runs.BATCH_SECONDS)
         if run.at_end:
             runs.set_playing(False)
-    elif run.goal is not None:  # the jump slider, which reruns this fragment alone
-        with st.spinner("Making merges…"):
-            run.drive()
     if controls.edges(run) != drawn:
         st.rerun()  # the whole page: the buttons change, or the timer stops
     on_step(run.at)
     _progress(run)
-    controls.jump(run)
     k = run.at
     st.html(_headline(run, k))
     left, right = st.columns([2, 3], gap="medium")
