@@ -3,11 +3,16 @@
 Run with ``streamlit run app.py``.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
 from ui.shared import sidebar, state
 
-st.set_page_config(page_title="BPE Playground", page_icon="🧩", layout="wide",
+# A picture of our own, not an emoji (a blank box where no emoji font is installed) nor a
+# Material icon (which the browser would fetch from Google's servers for the tab).
+ICON = str(Path(__file__).parent / "assets" / "favicon.png")
+st.set_page_config(page_title="BPE Playground", page_icon=ICON, layout="wide",
                    menu_items={"About": "BPE Playground: watch byte-pair encoding learn a "
                                         "vocabulary, merge by merge."})
 state.init()

@@ -3,16 +3,16 @@
 import streamlit as st
 
 from ui.shared import loaders, state
-from ui.tokenize import view
+from ui.tokenize import address, view
 
-st.title("🔤 Tokenize", anchor=False)
+st.title(":material/text_fields: Tokenize", anchor=False)
 st.markdown(
     "Type or paste any text and see how the active tokenizer cuts it into **tokens**, the units a "
     "language model reads. Each coloured box is one token; hover it for its id and bytes, click "
     "it to see which merges built it. Slide back through the merges to watch the text fall apart "
     "into bytes, or put other tokenizers beside it.")
 
-notice = view.read_url()
+notice = address.read_url()
 if notice:
     st.info(notice)
 tok = state.active_tokenizer()
@@ -20,13 +20,13 @@ tok = state.active_tokenizer()
 left, right = st.columns([2, 3], gap="large")
 with left:
     opts = view.input_panel(tok)
-    with st.expander("📂 Load a tokenizer"):
+    with st.expander("Load a tokenizer", icon=":material/upload_file:"):
         loaders.load_panel(key="tok_load")
 with right:
     st.markdown(f"**{view.md_literal(tok.name)}** — change it in the sidebar.")
-    spans = view.output_panel(tok, opts)
-    view.explain_panel(tok, spans, opts.text)
+    shown = view.output_panel(tok, opts)
+    view.explain_panel(tok, shown)
 
 st.divider()
-view.compare_panel(tok, opts)
-view.share_note(view.write_url(st.session_state[view.TEXT_KEY], tok.name))
+view.compare_panel(tok, opts, shown)
+address.share_panel(address.write_url(address.shown(tok.name, opts.upto)))

@@ -7,7 +7,7 @@ from ui.shared.annotate import md_literal
 from ui.vocabulary import view
 
 tok, corpus = state.active_tokenizer(), state.active_corpus()
-st.title("📖 Vocabulary", anchor=False)
+st.title(":material/dictionary: Vocabulary", anchor=False)
 st.markdown(f"Every token of **{md_literal(tok.name)}**: how it was learned, what it is made of, "
             f"and how often it occurs in the active corpus, **{md_literal(corpus.name)}**. "
             "Search it, click a token to see its merge tree, or compare it with another tokenizer.")

@@ -24,7 +24,7 @@ from .formats.errors import TokenizerFileError
 from .formats.openai import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
 from .merges import Merge, MergeList
 from .models import BPE
-from .presets import LOSSLESS_PRESETS, PRESETS, PatternError, split
+from .presets import LOSSLESS_PRESETS, PRESETS, PatternError, PatternTimeout, split
 from .spans import TokenSpan
 from .tokenizer import Tokenizer
 from .vocab_view import MergeTree
@@ -36,7 +36,7 @@ __all__ = [
     "AddedToken", "BPE", "Merge", "MergeList", "MergeTree", "TokenSpan", "Tokenizer", "decoders",
     "models", "normalizers", "post_processors", "pre_tokenizers", "show_bytes",
     # pre-tokenizer presets
-    "LOSSLESS_PRESETS", "PRESETS", "PatternError", "split",
+    "LOSSLESS_PRESETS", "PRESETS", "PatternError", "PatternTimeout", "split",
     # training
     "CorpusReadError", "MergeStep", "StageReport", "TiedPair", "Trainer", "count_words",
     "reference_train", "stage_report", "train", "train_progress_line", "train_superbpe",

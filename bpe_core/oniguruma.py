@@ -18,7 +18,7 @@ _DIFFERENT = regex.compile(r"^\\[wWbBhHX]$"  # an escape on its own
                            r"|^\(\?.*[a-hj-zA-Z]")  # a flag group
 
 
-def match_spans(compiled, text: str) -> list[tuple[int, int]]:
+def match_spans(compiled, text: str, timeout: float | None = None) -> list[tuple[int, int]]:
     """The ``(start, end)`` of every match of ``compiled`` in ``text``, in the order Hugging Face
     finds them (Oniguruma's iterator). It differs from ``finditer`` on empty matches only: one
     right where the previous match ended is skipped, and the search goes on one character
@@ -28,12 +28,14 @@ def match_spans(compiled, text: str) -> list[tuple[int, int]]:
     ([(0, 0), (1, 3), (4, 4)], [(0, 0), (1, 3), (3, 3), (4, 4)])
     >>> match_spans(regex.compile(r"^|\\w+"), "foo")
     [(0, 0), (1, 3)]
+
+    ``timeout`` bounds each search, in seconds (``TimeoutError`` past it).
     """
-    spans = [m.span() for m in compiled.finditer(text)]
+    spans = [m.span() for m in compiled.finditer(text, timeout=timeout)]
     if all(start < end for start, end in spans):
         return spans  # no empty match: the two iterators agree
     spans, pos, last_end = [], 0, None
-    while pos <= len(text) and (m := compiled.search(text, pos)) is not None:
+    while pos <= len(text) and (m := compiled.search(text, pos, timeout=timeout)) is not None:
         start, end = m.span()
         if start == end == last_end:
             pos += 1

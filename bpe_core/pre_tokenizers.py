@@ -24,7 +24,7 @@ import regex
 from .alphabet import BYTE_CHARS
 from .end_of_word import EndOfWord
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
-from .presets import piece_finder
+from .presets import piece_finder, time_limit, too_slow
 
 Ranges = list[tuple[int, int]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
@@ -53,11 +53,12 @@ _NUMERIC = r"\p{N}"
 _SPACE = r"\p{White_Space}"
 
 
-def _cuts(text: str, compiled, behavior: str, invert: bool) -> list[tuple[int, int]]:
+def _cuts(text: str, compiled, behavior: str, invert: bool,
+          timeout: float | None = None) -> list[tuple[int, int]]:
     """The kept ``(start, end)`` of ``text`` when split on ``compiled``'s matches, exactly as
     Hugging Face folds matches and gaps for each behavior (empty pieces dropped)."""
     parts, pos = [], 0
-    for start, end in match_spans(compiled, text):
+    for start, end in match_spans(compiled, text, timeout):
         if start > pos:
             parts.append([pos, start, invert])
         parts.append([start, end, not invert])
@@ -121,7 +122,11 @@ class Split(_Splitter):
         object.__setattr__(self, "_findall", fast)
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
-        return _cuts(text, self._compiled, self.behavior, self.invert)
+        # The pattern comes from a file or a user: it runs within a time limit.
+        try:
+            return _cuts(text, self._compiled, self.behavior, self.invert, time_limit(text))
+        except TimeoutError:
+            raise too_slow(self.pattern, text) from None
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
         if self.literal and self.pattern and not self.invert and not any(

@@ -59,6 +59,9 @@ PRESETS: dict[str, str] = {
     "o200k": O200K_PATTERN,
 }
 
+#: The presets' own patterns: trusted, they run without a time limit (a user's regex has one).
+_PRESET_PATTERNS = frozenset(PRESETS.values())
+
 #: Presets whose pieces concatenate back to the exact input.
 LOSSLESS_PRESETS = frozenset({"none", "space-prefix", "gpt2", "cl100k", "o200k"})
 
@@ -96,7 +99,46 @@ _CUT_BACK = regex.compile(r"(?r)(?<=\S)(?= )")
 
 
 class PatternError(ValueError):
-    """A custom pre-tokenizer regex that does not compile."""
+    """A custom pre-tokenizer regex that does not compile, or takes too long (below)."""
+
+
+#: A regex that a user typed, or a file gave, may run this long on a text, plus
+#: ``REGEX_SECONDS_PER_MB`` for each MB of it, before it is stopped. Presets never are: their
+#: repetitions are possessive. Some patterns that nest repetitions, such as ``(?:a|aa)+$``, take
+#: time that grows exponentially with the text: on 46 letters that is minutes.
+REGEX_SECONDS = 1.0
+REGEX_SECONDS_PER_MB = 2.0
+
+
+class PatternTimeout(PatternError):
+    """A user's regex ran past its time limit (see :func:`time_limit`)."""
+
+
+def time_limit(text: str) -> float:
+    """Seconds a user's regex may take on ``text``.
+
+    >>> time_limit("x" * 500_000)
+    2.0
+    """
+    return REGEX_SECONDS + REGEX_SECONDS_PER_MB * len(text) / 1e6
+
+
+def too_slow(pattern: str, text: str) -> PatternTimeout:
+    """The error for ``pattern`` stopped on ``text``: what happened, and how to fix it."""
+    return PatternTimeout(
+        f"the pre-tokenizer regex {pattern!r} took more than {time_limit(text):.1f} s on "
+        f"{len(text):,} characters and was stopped. A pattern that nests repetitions, such as "
+        "(a+)+ or (?:a|aa)+, can take time that doubles with each character; write it without "
+        "the nesting, or make the inner repetition possessive (a++).")
+
+
+def _findall_bounded(compiled: regex.Pattern, text: str, pos: int = 0,
+                     endpos: int | None = None) -> list[str]:
+    """``compiled.findall`` within the time limit of ``text``."""
+    try:
+        return compiled.findall(text, pos, endpos, timeout=time_limit(text))
+    except TimeoutError:
+        raise too_slow(compiled.pattern, text) from None
 
 
 def resolve(pretokenizer: str) -> tuple[str | None, str]:
@@ -146,7 +188,10 @@ def piece_finder(pattern: str) -> Callable[[str], list[str]]:
     >>> piece_finder(PRESETS["gpt2"])("naïve code, plain code")
     ['naïve', ' code', ',', ' plain', ' code']
     """
-    full = compile_pattern(pattern).findall
+    compiled = compile_pattern(pattern)
+    if pattern not in _PRESET_PATTERNS:  # a user's regex: it runs with a time limit
+        return functools.partial(_findall_bounded, compiled)
+    full = compiled.findall
     try:
         fast = re.compile(_ASCII_TWINS[pattern], re.ASCII).findall
     except (KeyError, re.error):  # a custom regex, or a Python before 3.11 (no possessives)
@@ -180,14 +225,19 @@ def _findall_mixed(fast, full, text: str) -> list[str]:
 def split(text: str, pretokenizer: str) -> list[str]:
     """Cut ``text`` into pieces with a preset name or a custom regex (empty matches dropped)."""
     _, pattern = resolve(pretokenizer)
-    return [p for p in compile_pattern(pattern).findall(text) if p]
+    return [p for p in piece_finder(pattern)(text) if p]
 
 
 def iter_pieces(text: str, pattern: str) -> Iterator[tuple[int, str]]:
-    """Yield ``(start, piece)`` for each non-empty match, start being a character offset."""
-    for m in compile_pattern(pattern).finditer(text):
-        if m.start() != m.end():
-            yield m.start(), m.group()
+    """Yield ``(start, piece)`` for each non-empty match, start being a character offset (a
+    user's regex within the time limit of ``text``)."""
+    limit = None if pattern in _PRESET_PATTERNS else time_limit(text)
+    try:
+        for m in compile_pattern(pattern).finditer(text, timeout=limit):
+            if m.start() != m.end():
+                yield m.start(), m.group()
+    except TimeoutError:
+        raise too_slow(pattern, text) from None
 
 
 def special_splitter(special_tokens) -> regex.Pattern | None:

@@ -31,3 +31,17 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 def repo_root() -> Path:
     """The repository's root folder (where app.py, assets/ and bpe_core/ live)."""
     return REPO_ROOT
+
+
+@pytest.fixture(autouse=True)
+def offline_with_no_reference_cache(monkeypatch, tmp_path_factory):
+    """Tests never use the network, nor what this machine's tiktoken cache holds: an empty cache
+    folder, and the check whether a reference encoding could be downloaded (a HEAD request to
+    its host) finds the host unreachable, as on a fresh machine offline."""
+    import requests
+
+    def unreachable(url, **_):
+        raise requests.ConnectionError(f"no network in tests ({url})")
+
+    monkeypatch.setattr(requests, "head", unreachable)
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "no-cache"))

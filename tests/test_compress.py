@@ -95,7 +95,7 @@ def test_names_after_the_alphabet():
 
 
 def test_render_escapes_unprintable_bytes():
-    assert render(b"a b\n\x00\x7f\xe9", {}) == "a b<0A><00><7F><E9>"
+    assert render(b"a b\n\x00\x7f\xe9", {}) == "a b\n<00><7F><E9>"
 
 
 def _check(data: bytes) -> None:

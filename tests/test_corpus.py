@@ -106,7 +106,7 @@ def test_gzipped_text():
 
 def test_plain_text_has_no_fields():
     assert upload_fields("a.txt", b"hello") == []
-    with pytest.raises(CorpusError, match="plain text and has no fields"):
+    with pytest.raises(CorpusError, match="plain text and has no columns to choose from"):
         iter_upload("a.txt", b"hello", field="text")
 
 
@@ -192,7 +192,8 @@ def test_without_a_text_column_the_longest_field_comes_first(extension, tmp_path
         {"id": "2", "label": "neg", "review": "Also much longer than a label"},
     ]
     data = _upload(extension, rows, tmp_path)
-    assert upload_fields("r" + extension, data) == ["review", "label", "id"]
+    # "id" holds only digits: not text, so it is not offered
+    assert upload_fields("r" + extension, data) == ["review", "label"]
 
 
 def test_a_conventionally_named_column_wins_whatever_its_length():
@@ -208,7 +209,7 @@ def test_parquet_offers_only_string_columns(tmp_path):
 def test_missing_field_lists_the_available_ones():
     with pytest.raises(CorpusError) as error:
         iter_upload("r.jsonl", _jsonl(ROWS), field="body")
-    assert "has no text field 'body'" in str(error.value)
+    assert "has no column of text called 'body'" in str(error.value)
     assert "'text', 'label'" in str(error.value)
 
 
@@ -233,7 +234,8 @@ def test_jsonl_lines_must_be_objects():
 
 def test_jsonl_field_holding_a_non_string():
     data = b'{"text": "ok"}\n{"text": null}\n{"other": 1}\n{"text": 42}\n'
-    with pytest.raises(CorpusError, match="line 4: 'text' holds int 42, not text"):
+    with pytest.raises(CorpusError, match="line 4: 'text' holds a number 42, not text. Fix "
+                                          "that line or choose another column."):
         list(iter_upload("d.jsonl", data))
 
 
@@ -242,9 +244,33 @@ def test_jsonl_keeps_unicode_line_separators_inside_strings():
     assert list(iter_upload("d.jsonl", data)) == ["one\u2028two", "three"]
 
 
-def test_table_without_text_fields():
-    with pytest.raises(CorpusError, match="has no text column"):
-        upload_fields("n.jsonl", b'{"n": 1}\n{"n": 2}\n')
+def test_jsonl_without_text_names_what_its_lines_hold():
+    with pytest.raises(CorpusError) as error:
+        upload_fields("n.jsonl", b'{"n": 1, "score": "4.5"}\n{"n": 2, "date": "2024-01-02"}\n')
+    assert str(error.value) == (
+        "n.jsonl has no text to read: the names on its lines are 'n', 'score' and 'date', and "
+        "none of them has words as its value. Put the text of each line under a name, as in "
+        '{"text": "Great little book"}, or upload the text itself as a .txt file.')
+    with pytest.raises(CorpusError, match=r"n.jsonl has no text to read: its lines are empty, \{"):
+        upload_fields("n.jsonl", b"{}\n{}\n")
+
+
+@pytest.mark.parametrize("extension", [".csv", ".tsv", ".parquet"])
+def test_table_of_numbers_is_refused_naming_its_columns(extension, tmp_path):
+    rows = [{"id": "1", "stars": "5", "when": "2024-01-02"}, {"id": "2", "stars": "", "when": ""}]
+    with pytest.raises(CorpusError) as error:
+        upload_fields("r" + extension, _upload(extension, rows, tmp_path))
+    assert str(error.value) == (
+        f"r{extension} has no column of text: its columns are 'id', 'stars' and 'when', and none "
+        "of them holds words (only numbers or empty cells). Add a column with your text, for "
+        "example one named 'text', or upload the text itself as a .txt file.")
+
+
+def test_many_columns_are_named_by_the_first_eight():
+    data = (",".join(f"c{i}" for i in range(12)) + "\n" + ",".join("1" * 12) + "\n").encode()
+    with pytest.raises(CorpusError, match="its columns are 'c0', 'c1', 'c2', 'c3', 'c4', 'c5', "
+                                          "'c6', 'c7' and 4 more, and none"):
+        upload_fields("wide.csv", data)
 
 
 def test_csv_without_header():

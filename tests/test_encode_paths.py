@@ -166,8 +166,10 @@ def test_every_ascii_character_pair_splits_as_in_regex():
         assert piece_finder(pattern)(text) == compile_pattern(pattern).findall(text), preset
 
 
-def test_a_custom_regex_is_left_to_regex():
-    assert piece_finder(r"\w+") == compile_pattern(r"\w+").findall
+def test_a_custom_regex_is_left_to_regex_with_a_time_limit():
+    find = piece_finder(r"\w+")
+    assert find.args == (compile_pattern(r"\w+"),)  # no ASCII twin: regex alone
+    assert find("naïve a_b") == ["naïve", "a_b"]
 
 
 # -- tokenizers loaded from rank files look whole tokens up, as tiktoken does -------------------

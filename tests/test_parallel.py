@@ -54,11 +54,28 @@ def test_semicolon_table_and_tsv_quotes():
 
 
 def test_unknown_language_keeps_its_label_and_reads_script_and_spacing():
-    corpus = read_table("x.csv", "Klingon,cantonese\nQapla' batlh,我哋今日去咗市場買嘢食\n".encode())
-    klingon, cantonese = corpus.languages
-    assert (klingon.code, klingon.name, klingon.script, klingon.spaces) == (
-        "Klingon", "Klingon", "Latin", True)
+    corpus = read_table("x.csv", "Zorblaxian,cantonese\nQapla' batlh,我哋今日去咗市場買嘢食\n".encode())
+    zorblax, cantonese = corpus.languages
+    assert (zorblax.code, zorblax.label, zorblax.script, zorblax.spaces) == (
+        "Zorblaxian", "Zorblaxian", "Latin", True)
+    # Named by langcodes, but not in languages.json: the script and spacing come from the text.
+    assert (cantonese.code, cantonese.label) == ("yue", "Cantonese — 粵語")
     assert (cantonese.script, cantonese.spaces) == ("Han", False)
+
+
+@pytest.mark.parametrize("header, code, label", [
+    ("zh_CN", "zh-CN", "Chinese (China) — 中文（中国）"),
+    ("pt_BR", "pt-BR", "Portuguese (Brazil) — português (Brasil)"),
+    ("Deutsch", "de", "German — Deutsch"),
+    ("JA", "ja", "Japanese — 日本語"),
+    ("Klingon", "tlh", "Klingon"),  # no native name apart from the English one
+    ("qaa", "qaa", "qaa"),  # well-formed, but private use: no name, the code stays
+    ("<b>x</b>", "<b>x</b>", "<b>x</b>"),
+])
+def test_locale_codes_and_names_are_shown_by_name(header, code, label):
+    corpus = read_table("x.tsv", f"en\t{header}\nOne.\tOne.\n".encode())
+    lang = corpus.languages[1]
+    assert (lang.code, lang.label) == (code, label)
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,7 @@ def test_header_matches_languages_json(table, languages):
 
 def test_languages_json_fields(languages):
     for lang in languages:
-        assert set(lang) == {"code", "name", "script", "spaces"}, lang
+        assert set(lang) == {"code", "script", "spaces"}, lang  # names come from langcodes
         assert lang["script"] in SCRIPT_PATTERNS, f"unknown script {lang['script']!r}"
         assert isinstance(lang["spaces"], bool)
     no_spaces = {lang["code"] for lang in languages if not lang["spaces"]}

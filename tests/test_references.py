@@ -136,3 +136,31 @@ def test_our_table_matches_tiktokens_own(monkeypatch):
         else:
             assert ref.urls == (ref.rank_file,)
         assert seen == {ref.rank_file: ref.rank_file_sha256}
+
+
+def test_an_encoding_not_cached_is_unavailable_offline(offline):
+    from bpe_core.formats.openai import unavailable
+
+    why = unavailable("cl100k_base")  # requests.head fails: the suite has no network
+    assert why == (f"offline (openaipublic.blob.core.windows.net cannot be reached: "
+                   f"ConnectionError) and not in tiktoken's cache ({offline})")
+
+
+def test_an_encoding_in_the_cache_is_available_without_the_network(offline):
+    from bpe_core.formats.openai import unavailable
+
+    os.makedirs(offline)
+    for url in REFERENCE_ENCODINGS["gpt2"].urls:  # GPT-2 needs both of its files
+        with open(cache_path(url), "wb") as f:
+            f.write(b"cached")
+        assert (unavailable("gpt2") is None) == (url == REFERENCE_ENCODINGS["gpt2"].urls[-1])
+    assert unavailable("o200k_base") is not None
+
+
+def test_an_encoding_is_available_when_its_host_answers(offline, monkeypatch):
+    from bpe_core.formats.openai import unavailable
+
+    asked = []
+    monkeypatch.setattr(requests, "head", lambda url, **options: asked.append(url))
+    assert unavailable("o200k_base") is None
+    assert asked == ["https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from bpe_core.analysis import stats
 from bpe_core.analysis import uploads as corpus
 from bpe_core.analysis.stats import CorpusStats, corpus_stats
 from bpe_core.analysis.uploads import iter_upload
-from bpe_core.presets import PatternError
+from bpe_core.presets import PatternError, split
 
 TEXT = "the cat and the hat\nthe end\n"
 
@@ -87,6 +89,29 @@ def test_empty_corpus():
 
 def test_progress_reports_bytes_read(monkeypatch):
     monkeypatch.setattr(stats, "PROGRESS_EVERY", 10)
-    seen: list[int] = []
-    corpus_stats(("abcdef" for _ in range(5)), progress=seen.append)
-    assert seen == [12, 24, 30]
+    seen: list[tuple[int, int]] = []
+    corpus_stats(("abcdé" for _ in range(5)), progress=lambda *read: seen.append(read))
+    assert seen == [(12, 10), (24, 20), (30, 25)]
+
+
+@pytest.mark.parametrize("pretokenizer", ["whitespace", "gpt2", "o200k", "none"])
+def test_a_long_document_counts_as_the_whole_text(pretokenizer):
+    # One uploaded file is one document, however long: it is read in parts, cut where no
+    # piece is split, so its pieces are exactly those of the whole text.
+    lines = [f"line {i}: naïve café,  done\n\n" if i % 3 else f"{i}   spaced  \n"
+             for i in range(40_000)]  # 1 MB: four parts
+    text = "".join(lines)
+    whole = corpus_stats([text], pretokenizer=pretokenizer, top=50)
+    pieces = Counter(split(text, pretokenizer))
+    assert (whole.words, whole.unique_words) == (pieces.total(), len(pieces))
+    assert whole.top_words == pieces.most_common(50)
+    by_lines = corpus_stats(lines, pretokenizer=pretokenizer, top=50)
+    assert (whole.bytes, whole.characters, whole.lines, whole.scripts, whole.preview) == (
+        by_lines.bytes, by_lines.characters, by_lines.lines, by_lines.scripts, by_lines.preview)
+    assert whole.lines == 40_000 + len([i for i in range(40_000) if i % 3])
+
+
+def test_progress_is_reported_within_one_long_document():
+    seen = []
+    corpus_stats(["word " * 600_000], progress=lambda *read: seen.append(read))  # 3 MB
+    assert len(seen) >= 3 and seen == sorted(seen) and seen[-1] == (3_000_000, 3_000_000)

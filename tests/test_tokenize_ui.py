@@ -10,9 +10,10 @@ import re
 import pytest
 
 import bpe_core
-from ui.shared import annotate, loaders, merge_tree, tokens as colour
+from ui.shared import annotate, bidi, loaders, merge_tree, tokens as colour
 from ui.tokenize import data as tokenize_data, presets as tokenize_presets
-from ui.tokenize.data import differences, readable, text_counts, token_table, url_params
+from ui.tokenize.data import (Shared, differences, from_url, readable, text_counts, token_table,
+                               url_params)
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +22,8 @@ def tok() -> bpe_core.Tokenizer:
     return bpe_core.train(text, unit="byte", pretokenizer="gpt2", max_merges=40, min_frequency=2)
 
 
-@pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour, loaders])
+@pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour, loaders,
+                                    bidi])
 def test_worked_examples_in_docstrings_hold(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
@@ -63,7 +65,7 @@ def test_tooltip_gives_rank_and_pair_count_of_learned_tokens(tok) -> None:
 
 
 def test_readable_names_invisible_and_control_characters() -> None:
-    assert readable("a\u200bb\u202ec\x07 \n") == "a⟨ZWSP⟩b⟨U+202E⟩c⟨U+0007⟩·↵"
+    assert readable("a\u200bb\u202ec\x07 \n") == "a⟨ZWSP⟩b⟨U+202E⟩c⟨BEL⟩·↵"
     assert readable("a b", whitespace=False) == "a b"
 
 
@@ -78,11 +80,77 @@ def test_differences_are_tokens_the_other_segmentation_lacks(tok) -> None:
 
 
 def test_url_holds_the_text_only_when_short() -> None:
-    assert url_params("héllo", "gpt2") == {"tokenizer": "gpt2", "text": "héllo"}
+    assert url_params(Shared("héllo", "gpt2")) == {"tokenizer": "gpt2", "text": "héllo"}
     limit = tokenize_data.MAX_URL_BYTES
-    assert "text" in url_params("a" * limit, "t")
-    assert "text" not in url_params("é" * (limit // 2 + 1), "t")  # counted in UTF-8 bytes
-    assert url_params("", "t") == {"tokenizer": "t"}
+    assert "text" in url_params(Shared("a" * limit, "t"))
+    assert "text" not in url_params(Shared("é" * (limit // 2 + 1), "t"))  # in UTF-8 bytes
+    assert url_params(Shared("", "t")) == {"tokenizer": "t"}
+
+
+def test_a_link_holds_every_view_option_and_reads_back_the_same() -> None:
+    shown = Shared("low lower", "gpt2", view="table", whitespace=False, merges=7,
+                   encoder="merge-order", colours="id", limit=300, compare=("cl100k_base", "x y"))
+    params = url_params(shown)
+    assert params == {"tokenizer": "gpt2", "text": "low lower", "view": "table",
+                      "whitespace": "off", "merges": "7", "encoder": "merge-order",
+                      "colours": "id", "limit": "300", "compare": ["cl100k_base", "x y"]}
+    back = from_url({k: v if isinstance(v, list) else [v] for k, v in params.items()})
+    assert Shared("low lower", "gpt2", **back) == shown
+    # A mangled link opens anyway: what is not a valid value is left out.
+    assert from_url({"view": ["<script>"], "merges": ["-3"], "limit": ["0"],
+                     "encoder": ["eval"], "whitespace": ["maybe"]}) == {}
+
+
+def test_long_texts_are_drawn_a_page_at_a_time(tok) -> None:
+    text = "the lowest price is lower " * 400
+    spans = tok.spans(text)
+    windows = tokenize_data.pages(len(spans), 500)
+    assert [len(w) for w in windows[:-1]] == [500] * (len(windows) - 1)
+    assert sum(map(len, windows)) == len(spans) and windows[-1].stop == len(spans)
+    page = colour.tokens_html(spans, text, window=windows[1])
+    assert re.findall(r'data-i="(\d+)"', page) == [str(k) for k in windows[1]]
+    # The colours, the framed token and the faded ones are those of the whole text.
+    whole = colour.tokens_html(spans, text)
+    box = re.compile(r'<span class="t [^"]*" [^>]*data-i="\d+">')
+    assert box.findall(page) == box.findall(whole)[500:1000]
+    marked = colour.tokens_html(spans, text, window=windows[1], chosen=600, over=700)
+    assert re.findall(r'class="t [^"]*\bon\b[^"]*"[^>]*data-i="(\d+)"', marked) == ["600"]
+    faded = re.findall(r'class="t [^"]*\bov\b[^"]*"[^>]*data-i="(\d+)"', marked)
+    assert faded == [str(k) for k in range(700, 1000)]
+    # Another tokenizer's share of the same characters.
+    chars = spans[500].start, spans[999].end
+    other = bpe_core.train(text, unit="byte", max_merges=3, min_frequency=1).spans(text)
+    part = tokenize_data.covering(other, *chars)
+    assert other[part.start].start == chars[0] and other[part.stop - 1].end <= chars[1]
+
+
+def test_colour_by_id_gives_a_token_the_same_colour_in_any_text(tok) -> None:
+    def colours(text: str) -> dict[int, set[str]]:
+        spans = tok.spans(text)
+        found = re.findall(r'class="t (h\d+)[^"]*" title="id (\d+) ', colour.tokens_html(
+            spans, text, colours="id"))
+        out: dict[int, set[str]] = {}
+        for hue, token_id in found:
+            out.setdefault(int(token_id), set()).add(hue)
+        return out
+
+    a, b = colours("the lowest price the lowest"), colours("lower than the last one, the lowest")
+    assert all(len(h) == 1 for h in a.values())  # repeats share their colour
+    shared = set(a) & set(b)
+    assert len(shared) >= 2 and all(a[i] == b[i] for i in shared)
+    assert len(set().union(*a.values(), *b.values())) > 3
+
+
+def test_budget_and_id_lists(tok) -> None:
+    text = "the lowest price is lower"
+    spans = tok.spans(text)
+    python, plain = tokenize_data.id_lists(spans)
+    assert json.loads(python) == [s.id for s in spans] == [int(i) for i in plain.split(" ")]
+    note = tokenize_data.budget_note(text, spans, 3)
+    assert note.startswith(f"{len(spans)} tokens: {len(spans) - 3} over the budget of 3.")
+    assert f"character {spans[3].start}, before {readable(text[spans[3].start:][:20])!r}" in note
+    assert tokenize_data.budget_note(text, spans, 100).endswith(
+        f"{100 - len(spans)} left of the budget of 100.")
 
 
 def test_markdown_in_names_is_shown_literally() -> None:
@@ -232,3 +300,71 @@ def test_step_note_names_the_last_merge_used_and_the_next(tok) -> None:
     assert f"the last being #1 {m1.left!r} + {m1.right!r}" in note(tok, 2)
     assert f"next would be #2 {readable(m2.left)!r}" in note(tok, 2)  # a space shows as ·
     assert note(tok, len(tok.merges)).startswith(f"All {len(tok.merges)} merges")
+
+
+def test_each_line_takes_its_text_direction_and_other_direction_boxes_form_runs(tok) -> None:
+    text = "مرحبا بالعالم\nHello مرحبا world\n\nשלום 2024"
+    html = colour.tokens_html(tok.spans(text), text)
+    lines = re.findall(r'<div class="ln" dir="(\w+)">(.*?)</div>', html)
+    assert [d for d, _ in lines] == ["rtl", "ltr", "ltr", "rtl"]  # the empty line keeps "ltr"
+    assert '<span class="run"' not in lines[0][1]  # the whole line is right-to-left already
+    # In the mixed line the Arabic word is a right-to-left run between the English boxes.
+    mixed = re.sub(r'<span class="t[^>]*>(.*?)</span>', r"[\1]", re.sub(
+        r'<span class="m">([^<]*)</span>', r"\1", lines[1][1]))
+    before, run, after = re.fullmatch(r'(.*)<span class="run" dir="rtl">(.*)</span>(.*)',
+                                      mixed).groups()
+    plain = str.maketrans("", "", "[]")
+    assert (before.translate(plain), after.translate(plain)) == ("Hello·", "·world↵")
+    assert run.count("[") == len("مرحبا".encode())  # a box per byte: it knows no Arabic
+    # Digits in a right-to-left line read left to right, in a run of their own.
+    assert re.search(r'<span class="run" dir="ltr">(<span class="t[^>]*>[^<]*\d[^<]*</span>)+'
+                     r'</span>$', lines[3][1]), lines[3][1]
+
+
+def test_boxes_carry_the_characters_they_cover_as_a_browser_counts_them(tok) -> None:
+    text = "a😀 low"
+    spans = tok.spans(text)
+    found = [(int(s), int(e)) for s, e in re.findall(r'data-s="(\d+)" data-e="(\d+)"',
+                                                      colour.tokens_html(spans, text))]
+    at16 = colour.utf16_offsets(text)
+    assert found == [(at16[s.start], at16[s.end]) for s in spans]
+    assert at16[-1] == len(text.encode("utf-16-le")) // 2 == len(text) + 1
+
+
+@pytest.mark.parametrize("content, says", [
+    ({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, "is a Jupyter notebook"),
+    ({"tokenizer_class": "LlamaTokenizerFast", "model_max_length": 8192, "bos_token": "<s>"},
+     "is a tokenizer_config.json .*upload the tokenizer.json from the same folder"),
+    ({"bos_token": "<s>", "eos_token": "</s>"}, "is a special_tokens_map.json"),
+    ({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "vocab_size": 32000},
+     "is a model's config.json"),
+    ({"a": 0, "b": 1}, "is a vocabulary of 2 tokens with ids and no merges"),
+    ([{"text": "hi"}, {"text": "yo"}], "is a JSON list of 2 items"),
+    ({"model": {"type": "WordPiece", "vocab": {"a": 0}}}, "the model is WordPiece, not BPE"),
+    ({"model": {"type": "Unigram", "vocab": [["a", 0.0]]}}, "the model is Unigram, not BPE"),
+    ({"title": "x", "year": 2024}, "is a JSON object with the keys 'title', 'year'"),
+])
+def test_an_upload_that_is_not_a_tokenizer_is_named(content, says) -> None:
+    with pytest.raises(bpe_core.TokenizerFileError, match=says) as info:
+        loaders.read_upload("native", [("upload.json", json.dumps(content).encode())])
+    assert str(info.value).startswith("upload.json ")
+
+
+def test_tokenizers_loaded_twice_get_names_that_tell_them_apart(tok) -> None:
+    def upload(name: str, t: bpe_core.Tokenizer) -> bpe_core.Tokenizer:
+        return loaders.read_upload("hf", [(name, bpe_core.dumps(t, format="hf"))])
+
+    small = bpe_core.train("hug pug pun bun", unit="byte", max_merges=2, min_frequency=1)
+    assert upload("llama3-tokenizer.json", tok).name == "llama3"
+    assert upload("Llama-3.1-8B.json", tok).name == "Llama-3.1-8B"
+    a, b = upload("tokenizer.json", tok), upload("tokenizer.json", small)
+    assert a.name == f"tokenizer ({tok.vocab_size} tokens)" != b.name
+    taken = {"m": a.renamed("m")}
+    again = upload("m.json", tok)
+    assert loaders.distinct_name(again, taken) == "m"  # the same file again: the same name
+    other = upload("m.json", small)
+    assert loaders.distinct_name(other, taken) == f"m ({small.vocab_size} tokens)"
+    taken[f"m ({small.vocab_size} tokens)"] = upload("x.json", bpe_core.train(
+        "hug pug", unit="byte", max_merges=2, min_frequency=1))
+    third = loaders.distinct_name(other, taken)
+    assert third.startswith(f"m ({small.vocab_size} tokens, ") and "(2)" not in third

@@ -135,7 +135,8 @@ def test_native_file_round_trip(tmp_path, kwargs):
 @pytest.mark.parametrize("content, message", [
     (b"", "empty"),
     (b"\x89PNG\r\n\x1a\n\x00\x00", "not JSON"),
-    (b'{"hello": 1}', "not a BPE Playground tokenizer"),
+    (b'{"hello": 1}', "is a vocabulary of 1 token with ids and no merges"),
+    (b'{"hello": "x"}', "is a JSON object with the keys 'hello', not a tokenizer"),
     (b'{"format": "bpe-playground", "version": 99}', "version 99"),
     (b'{"format": "bpe-playground", "version": 1, "unit": "byte"}', "missing field"),
     (json.dumps({"format": "bpe-playground", "version": 1, "unit": "byte", "end_of_word": False,
@@ -226,3 +227,20 @@ def test_a_tokenizer_is_a_few_objects_for_the_garbage_collector(many_merges):
     made = len(gc.get_objects()) - before
     assert made < 3 * 20 < len(tok.merges), made
     assert copies[0].merges == tok.merges
+
+
+def test_renaming_makes_a_copy_and_leaves_the_shared_tokenizer_alone():
+    shared = bpe_core.train("low lower lowest", unit="byte", max_merges=3, name="default")
+    mine = shared.renamed("my tokenizer")
+    assert (shared.name, mine.name) == ("default", "my tokenizer")
+    assert mine.encode("lowest") == shared.encode("lowest")
+    with pytest.raises(AttributeError):
+        shared.name = "changed"  # frozen: a session cannot change what others hold
+
+
+def test_identity_covers_ignore_merges():
+    tok = bpe_core.train("low lower lowest", unit="byte", max_merges=3)
+    flipped = dataclasses.replace(tok.model, ignore_merges=not tok.model.ignore_merges)
+    other = bpe_core.Tokenizer(flipped, pre_tokenizer=tok.pre_tokenizer, decoder=tok.decoder)
+    assert other.fingerprint() != tok.fingerprint()
+    assert "ignore_merges" in (other.describe() + tok.describe())

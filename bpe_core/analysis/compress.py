@@ -134,14 +134,17 @@ def symbol_names(result: Compression) -> dict[int, str]:
 
 
 def render(data: bytes, names: dict[int, str]) -> str:
-    """Show bytes as text: named symbols by name, printable ASCII as itself, others as ``<XX>``.
+    """Show bytes as text: named symbols by name, printable ASCII, tab and newlines as
+    themselves (for a page to draw in its notation), other bytes as ``<XX>``.
 
     >>> render(b"\\xffa\\n\\x00", {255: "Z"})
-    'Za<0A><00>'
+    'Za\\n<00>'
     """
-    return "".join(
-        names[b] if b in names else chr(b) if 0x20 <= b < 0x7F else f"<{b:02X}>" for b in data
-    )
+    return "".join(names[b] if b in names else chr(b) if 0x20 <= b < 0x7F or b in _WHITESPACE
+                   else f"<{b:02X}>" for b in data)
+
+
+_WHITESPACE = frozenset(b"\t\n\r")
 
 
 def _as_bytes(data) -> bytes:

@@ -2,8 +2,10 @@
 
 A parallel corpus is read from one CSV/TSV with a column per language, or from several text
 files aligned by line, the language taken from each file name. Languages are recognised by
-code or name from ``languages.json`` (beside this module), which also says their script and
-whether they put spaces between words.
+code (``pt_BR``, ``zh-Hant``) or by name in any language (``German``, ``Deutsch``) with
+``langcodes``, which also names them in English and in themselves; ``languages.json`` (beside
+this module) says the script and word spacing of common languages, and the text says them for
+the rest.
 
 >>> corpus = read_table("hello.csv", "en,French\\nGood morning.,Bonjour.\\n".encode())
 >>> corpus.codes, corpus.sentences("fr")
@@ -30,6 +32,8 @@ from importlib import resources
 from pathlib import PurePosixPath
 from typing import Sequence
 
+import langcodes
+
 from .scripts import dominant_script
 from .uploads import CorpusError, decode_text
 
@@ -48,10 +52,20 @@ class ParallelCorpusError(ValueError):
 
 @dataclass(frozen=True)
 class Language:
-    code: str
-    name: str
+    code: str  # a BCP 47 tag ("zh-CN"), or the label as given for a language not recognised
+    name: str  # in English: "Chinese (China)"
     script: str  # the Unicode script most of its letters are in ("Japanese" for kana + kanji)
     spaces: bool  # whether words are separated by spaces (so tokens per word make sense)
+    native: str = ""  # in the language itself: "中文（中国）"
+
+    @property
+    def label(self) -> str:
+        """Both names, or one when they are the same: "Chinese (China) — 中文（中国）".
+
+        >>> identify("pt_BR").label, identify("en").label
+        ('Portuguese (Brazil) — português (Brasil)', 'English')
+        """
+        return self.name if self.native in ("", self.name) else f"{self.name} — {self.native}"
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,7 @@ class ParallelCorpus:
     languages: tuple[Language, ...]
     columns: tuple[tuple[str, ...], ...]  # one per language, in the same order
     dropped: int = 0  # sentences beyond MAX_SENTENCES that were left out
+    first: int = 1  # the number of its first sentence in the corpus it was taken from
     digest: str = field(default="", compare=False)
 
     def __post_init__(self):
@@ -86,29 +101,109 @@ class ParallelCorpus:
     def sentences(self, code: str) -> tuple[str, ...]:
         return self.columns[self.codes.index(code)]
 
+    @property
+    def numbers(self) -> range:
+        """The sentences' numbers, counted from 1 in the corpus they were taken from."""
+        return range(self.first, self.first + self.n_sentences)
+
+    def rows(self, start: int, stop: int) -> ParallelCorpus:
+        """Sentences ``start`` to ``stop - 1`` (counted from 0 in this corpus), every language."""
+        return ParallelCorpus(self.name, self.languages,
+                              tuple(column[start:stop] for column in self.columns),
+                              first=self.first + start)
+
+
+@dataclass(frozen=True)
+class Split:
+    """A corpus cut in two: sentences to train on, and held-out ones to score on."""
+
+    train: ParallelCorpus
+    held_out: ParallelCorpus
+
+    @property
+    def disjoint(self) -> bool:
+        """False when the corpus was too small to hold any sentence out (both are all of it)."""
+        return self.train.first != self.held_out.first
+
+
+def split(corpus: ParallelCorpus, *, held_out: float = 0.25) -> Split:
+    """The first sentences to train on and the last ``held_out`` share (at least one) to score
+    on, so a tokenizer is not scored on the sentences it learned from. Always the same cut for
+    the same corpus; a single sentence cannot be split, and is both.
+
+    >>> text = "en,fr\\n" + "".join(f"{i},{i}\\n" for i in range(10))
+    >>> corpus = read_table("t.csv", text.encode())
+    >>> parts = split(corpus)
+    >>> list(parts.train.numbers), list(parts.held_out.numbers), parts.held_out.sentences("fr")
+    ([1, 2, 3, 4, 5, 6, 7, 8], [9, 10], ('8', '9'))
+    """
+    n = corpus.n_sentences
+    if n < 2:
+        return Split(corpus, corpus)
+    cut = n - min(n - 1, max(1, round(n * held_out)))
+    return Split(corpus.rows(0, cut), corpus.rows(cut, n))
+
 
 @lru_cache(maxsize=1)
-def known_languages() -> tuple[Language, ...]:
-    """The languages recognised in upload headers and file names (``languages.json``)."""
+def _traits() -> dict[str, tuple[str, bool]]:
+    """Language subtag -> (script, spaces) of the common languages (``languages.json``)."""
     text = resources.files(__package__).joinpath("languages.json").read_text(encoding="utf-8")
-    return tuple(Language(**entry) for entry in json.loads(text))
+    return {e["code"]: (e["script"], e["spaces"]) for e in json.loads(text)}
+
+
+@lru_cache(maxsize=1024)
+def _recognise(label: str) -> langcodes.Language | None:
+    """The language ``label`` names, as a code (``pt_BR``) or a name (``Portuguese``)."""
+    try:
+        lang = langcodes.Language.get(label)
+        if lang.language and lang.is_valid() and not _unnamed(lang):
+            return lang
+    except langcodes.LanguageTagError:
+        pass
+    try:
+        return langcodes.find(label)
+    except LookupError:
+        return None
+
+
+def _unnamed(lang: langcodes.Language) -> bool:
+    # Well-formed codes with no language behind them (qaa: private use) have no name.
+    return lang.display_name().startswith("Unknown language")
+
+
+def recognised(label: str) -> bool:
+    """Whether ``label`` names a language (for finding the language in a file name).
+
+    >>> recognised("pt_BR"), recognised("Deutsch"), recognised("sentences")
+    (True, True, False)
+    """
+    return _recognise(label.strip()) is not None
 
 
 def identify(label: str, texts: Sequence[str] = ()) -> Language:
-    """The language a column header or file name stands for: a known code or name, else ``label``
-    itself, with the script and word spacing read from ``texts``.
+    """The language a column header or file name stands for: a code or name ``langcodes`` knows,
+    else ``label`` itself; the script and word spacing from ``languages.json``, else read from
+    ``texts``.
 
     >>> identify("Hindi").code, identify("EN").name, identify("klingon", ["Qapla'"]).script
     ('hi', 'English', 'Latin')
+    >>> zh = identify("zh_CN")
+    >>> zh.code, zh.label, zh.script
+    ('zh-CN', 'Chinese (China) — 中文（中国）', 'Han')
+    >>> identify("qaa", ["Some text"]).label  # a well-formed code naming no language
+    'qaa'
     """
-    key = label.strip().casefold()
-    for lang in known_languages():
-        if key in (lang.code.casefold(), lang.name.casefold()):
-            return lang
-    text = " ".join(texts)
-    script, words = dominant_script(text), len(text.split())
-    spaces = script not in _UNSPACED_SCRIPTS and words > 0 and len(text) / words <= _MAX_WORD_CHARS
-    return Language(label.strip(), label.strip(), script, spaces)
+    label = label.strip()
+    lang = _recognise(label)
+    traits = _traits().get(lang.language) if lang else None
+    if traits is None:
+        text = " ".join(texts)
+        script, words = dominant_script(text), len(text.split())
+        traits = (script, script not in _UNSPACED_SCRIPTS and words > 0
+                  and len(text) / words <= _MAX_WORD_CHARS)
+    if lang is None:
+        return Language(label, label, *traits)
+    return Language(lang.to_tag(), lang.display_name(), *traits, native=lang.autonym())
 
 
 def read_upload(files: Sequence[tuple[str, bytes]]) -> ParallelCorpus:
@@ -205,7 +300,7 @@ def _label_of(file_name: str) -> str:
     stem = PurePosixPath(file_name).name
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem
     for part in [stem] + re.split(r"[._\-\s]+", stem)[::-1]:
-        if part and identify(part) in known_languages():
+        if part and recognised(part):
             return part
     return stem
 

@@ -49,7 +49,7 @@ class LanguageRow:
     """The measurements of one language with one tokenizer."""
 
     code: str
-    name: str
+    name: str  # English and native: "Japanese — 日本語"
     script: str
     sentences: int
     tokens: int
@@ -105,7 +105,7 @@ def measure(corpus: ParallelCorpus, counts: Counts, *, baseline: str) -> list[La
         utf8 = sum(len(s.encode("utf-8", "surrogatepass")) for s in sentences)
         words = sum(len(s.split()) for s in sentences) if lang.spaces else 0
         rows.append(LanguageRow(
-            lang.code, lang.name, lang.script, len(sentences), n, n / base if base else math.nan,
+            lang.code, lang.label, lang.script, len(sentences), n, n / base if base else math.nan,
             chars / n if n else math.nan, utf8 / n if n else math.nan,
             n / words if words else None, counts.fallback[lang.code] / n if n else 0.0))
     return rows

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from ..presets import piece_finder, resolve
+from ..training.counting import text_parts
 from .scripts import script_counts
 
 #: ``progress`` is called each time about this many more bytes have been read, and at the end.
@@ -40,13 +41,14 @@ def corpus_stats(
     pretokenizer: str = "whitespace",
     top: int = 20,
     preview_chars: int = 2000,
-    progress: Callable[[int], object] | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> CorpusStats:
     """Count bytes, characters, lines, words and scripts of ``documents``, one at a time.
 
     A line is a run of text ended by "\\n" or by the end of a document, so documents cut after
     newlines (as :func:`bpe_core.analysis.uploads.iter_upload` cuts text files) count like one text.
-    ``progress`` receives the number of UTF-8 bytes read so far.
+    ``progress(bytes, characters)`` receives how much has been read so far, in UTF-8 bytes and
+    in characters.
 
     >>> corpus_stats(["a b", "b\\nc\\n"], top=1).lines
     3
@@ -61,23 +63,27 @@ def corpus_stats(
     for document in documents:
         if not document:
             continue
-        # surrogatepass: a lone surrogate (possible from JSON "\ud800") must not stop the count
-        n_bytes += len(document.encode("utf-8", "surrogatepass"))
-        n_characters += len(document)
-        n_lines += document.count("\n") + (not document.endswith("\n"))
-        words.update(findall(document))  # Counter's C loop over findall's list
-        scripts.update(script_counts(document))
-        if preview_left > 0:
-            if preview and not preview[-1].endswith("\n"):
-                preview.append("\n")
-                preview_left -= 1
-            preview.append(document[:preview_left])
-            preview_left -= len(preview[-1])
-        if progress is not None and n_bytes - reported >= PROGRESS_EVERY:
-            progress(n_bytes)
-            reported = n_bytes
+        if preview_left > 0 and preview and not preview[-1].endswith("\n"):
+            preview.append("\n")
+            preview_left -= 1
+        # A long document (a whole uploaded file) is read in parts, so that it never has all its
+        # pieces in memory at once and progress is reported within it.
+        for part in text_parts(document, pattern):
+            # surrogatepass: a lone surrogate (possible from JSON "\ud800") must not stop the count
+            n_bytes += len(part.encode("utf-8", "surrogatepass"))
+            n_characters += len(part)
+            n_lines += part.count("\n")
+            words.update(findall(part))  # Counter's C loop over findall's list
+            scripts.update(script_counts(part))
+            if preview_left > 0:
+                preview.append(part[:preview_left])
+                preview_left -= len(preview[-1])
+            if progress is not None and n_bytes - reported >= PROGRESS_EVERY:
+                progress(n_bytes, n_characters)
+                reported = n_bytes
+        n_lines += not document.endswith("\n")
     if progress is not None:
-        progress(n_bytes)
+        progress(n_bytes, n_characters)
     words.pop("", None)  # a pattern such as \w* also matches the empty string between words
     return CorpusStats(
         bytes=n_bytes,

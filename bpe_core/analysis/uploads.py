@@ -1,12 +1,14 @@
 """Reading a user's corpus from an upload (file name + bytes), one document at a time.
 
-Plain text comes in chunks of whole lines; tables (.csv, .tsv, .jsonl, .parquet) give the cells
-of one chosen text field. A ``.gz`` suffix on any of them means gzip, unpacked first.
+A document is what the user gave: a plain text file is one document (read in chunks of whole
+lines, so that a big file reports progress), a table (.csv, .tsv, .jsonl, .parquet) gives one
+document per row, the cell of one chosen text column. A ``.gz`` suffix on any of them means
+gzip, unpacked first.
 
 >>> list(iter_upload("notes.txt", b"one line\\nanother\\n"))
 ['one line\\nanother\\n']
->>> upload_fields("reviews.csv", b"id,review,stars\\n1,Great little book,5\\n")
-['review', 'id', 'stars']
+>>> upload_fields("reviews.csv", b"id,review,stars\\n1,Great little book,5\\n")  # no numbers
+['review']
 >>> list(iter_upload("reviews.csv", b"id,review,stars\\n1,Great little book,5\\n"))
 ['Great little book']
 
@@ -84,10 +86,21 @@ def decode_text(data: bytes, *, name: str = "upload") -> str:
     return "".join(_decoded_chunks(data, name))
 
 
-def upload_fields(name: str, data: bytes) -> list[str]:
-    """The text fields a user can pick in a table upload, best guess first; ``[]`` for plain text.
+def is_plain_text(name: str) -> bool:
+    """Whether ``name`` is a plain text file, one document read in chunks, not a table.
 
-    The best guess is a field named text/content/sentence/body, else the longest on average.
+    >>> is_plain_text("notes.txt.gz"), is_plain_text("reviews.csv")
+    (True, False)
+    """
+    return _extension(name) in PLAIN_EXTENSIONS
+
+
+def upload_fields(name: str, data: bytes) -> list[str]:
+    """The text columns a user can pick in a table upload, best guess first; ``[]`` for plain
+    text. A column holds text if some of its first values have letters in them (not only
+    numbers); for JSON Lines a column is a name such as "text" in ``{"text": "..."}``.
+
+    The best guess is a column named text/content/sentence/body, else the longest on average.
 
     >>> upload_fields("qa.jsonl", b'{"id": 1, "question": "Why?", "answer": "Because it is."}\\n')
     ['answer', 'question']
@@ -97,11 +110,12 @@ def upload_fields(name: str, data: bytes) -> list[str]:
 
 
 def iter_upload(name: str, data: bytes, *, field: str | None = None) -> Iterator[str]:
-    """Yield the documents of an upload: chunks of lines of a text file, or one field's values.
+    """Yield the text of an upload: a text file's one document in chunks of whole lines (see
+    :func:`is_plain_text`), or a table's documents, one column's value per row.
 
     ``field`` picks the column of a table (default: the best guess of :func:`upload_fields`);
     empty and missing values are skipped. Problems with the file as a whole (type, encoding,
-    field) are raised at once; a bad row is raised when the iteration reaches it.
+    column) are raised at once; a bad row is raised when the iteration reaches it.
 
     >>> list(iter_upload("t.tsv", b"label\\ttext\\npos\\tI liked it\\nneg\\t\\n"))
     ['I liked it']
@@ -109,14 +123,16 @@ def iter_upload(name: str, data: bytes, *, field: str | None = None) -> Iterator
     extension, data = _unpack(name, data)
     if extension in PLAIN_EXTENSIONS:
         if field is not None:
-            raise CorpusError(f"{name} is plain text and has no fields; leave the field unset.")
+            raise CorpusError(f"{name} is plain text and has no columns to choose from: "
+                              f"all of its text is read.")
         return _decoded_chunks(data, name)
     fields = _table_fields(extension, data, name)
     if field is None:
         field = fields[0]
     elif field not in fields:
         raise CorpusError(
-            f"{name} has no text field {field!r}. Choose one of: {', '.join(map(repr, fields))}."
+            f"{name} has no column of text called {field!r}. "
+            f"Choose one of: {', '.join(map(repr, fields))}."
         )
     return _FORMATS[extension][1](data, name, field)
 
@@ -126,9 +142,7 @@ def iter_upload(name: str, data: bytes, *, field: str | None = None) -> Iterator
 
 def _unpack(name: str, data: bytes) -> tuple[str, bytes]:
     """Return ``(extension, bytes)`` with any gzip layer removed; reject unsupported names."""
-    lowered = name.lower()
-    compressed = lowered.endswith(".gz")
-    extension = PurePosixPath(lowered.removesuffix(".gz")).suffix
+    extension = _extension(name)
     if extension not in SUPPORTED_EXTENSIONS:
         raise CorpusError(
             f"{name}: unsupported file type {extension or '(no extension)'}. "
@@ -136,10 +150,15 @@ def _unpack(name: str, data: bytes) -> tuple[str, bytes]:
             f"(e.g. corpus.txt.gz)."
         )
     _require_content(data, name)
-    if compressed:
+    if name.lower().endswith(".gz"):
         data = _gunzip(data, name)
         _require_content(data, name)
     return extension, data
+
+
+def _extension(name: str) -> str:
+    """``.csv`` for ``Reviews.CSV.gz``: the lowercased type under any gzip suffix."""
+    return PurePosixPath(name.lower().removesuffix(".gz")).suffix
 
 
 def _require_content(data: bytes, name: str) -> None:
@@ -261,32 +280,59 @@ def _binary_error(data: bytes, name: str) -> CorpusError:
 
 
 def _table_fields(extension: str, data: bytes, name: str) -> list[str]:
-    fields = _FORMATS[extension][0](data, name)
+    fields, columns = _FORMATS[extension][0](data, name)
     if not fields:
-        raise CorpusError(
-            f"{name} has no text column. Add a column of text (for example one named 'text'), "
-            f"or upload the text itself as a .txt file."
-        )
+        raise CorpusError(_no_text_message(extension, name, columns))
     return fields
 
 
-def _rank_fields(rows: Iterable[Mapping[str, object]], names: Iterable[str] = ()) -> list[str]:
-    """Fields holding strings in the first rows (plus ``names``), best guess first."""
-    totals = {field: [0, 0] for field in names}  # field -> [characters, values]
+def _no_text_message(extension: str, name: str, columns: list[str]) -> str:
+    """Why a table has no text to read, naming the columns it has, and how to fix it."""
+    if extension == ".jsonl":
+        found = (f"the names on its lines are {_names(columns)}, and none of them has words as "
+                 f"its value" if columns else "its lines are empty, {}")
+        return (f"{name} has no text to read: {found}. Put the text of each line under a name, "
+                f'as in {{"text": "Great little book"}}, or upload the text itself as a .txt '
+                f"file.")
+    found = (f"its columns are {_names(columns)}, and none of them holds words (only numbers "
+             f"or empty cells)" if columns else "it has no columns")
+    return (f"{name} has no column of text: {found}. Add a column with your text, for example "
+            f"one named 'text', or upload the text itself as a .txt file.")
+
+
+def _names(columns: list[str]) -> str:
+    """``'id', 'n' and 'stars'``: the column names, quoted (the first eight of many)."""
+    quoted = [repr(c) for c in columns[:8]] + ([f"{len(columns) - 8:,} more"]
+                                               if len(columns) > 8 else [])
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+
+
+def _has_words(value: str) -> bool:
+    """Whether a cell holds text: a letter in any script (not only digits, as a number or a
+    date has)."""
+    return any(c.isalpha() for c in value)
+
+
+def _rank_fields(rows: Iterable[Mapping[str, object]],
+                 names: Iterable[str] = ()) -> tuple[list[str], list[str]]:
+    """``(text columns best guess first, every column)`` from the first rows (plus ``names``)."""
+    totals = {field: [0, 0, False] for field in names}  # field -> [characters, values, words]
     for row in itertools.islice(rows, _SAMPLE_ROWS):
         for field, value in row.items():
+            total = totals.setdefault(field, [0, 0, False])
             if isinstance(value, str):
-                total = totals.setdefault(field, [0, 0])
                 total[0] += len(value)
                 total[1] += 1
-    average = {field: chars / max(count, 1) for field, (chars, count) in totals.items()}
+                total[2] = total[2] or _has_words(value)
+    average = {field: chars / max(count, 1)
+               for field, (chars, count, words) in totals.items() if words}
 
     def rank(field: str) -> tuple[int, float]:
         lowered = field.lower()
         known = TEXT_FIELD_NAMES.index(lowered) if lowered in TEXT_FIELD_NAMES else 99
         return known, -average[field]
 
-    return sorted(average, key=rank)  # stable: equal fields keep their column order
+    return sorted(average, key=rank), list(totals)  # stable: equal fields keep column order
 
 
 def _csv_rows(data: bytes, name: str, *, extension: str) -> Iterator[list[str]]:
@@ -312,7 +358,7 @@ def _csv_header(rows: Iterator[list[str]], name: str) -> list[str]:
     return header
 
 
-def _csv_fields(data: bytes, name: str, *, extension: str) -> list[str]:
+def _csv_fields(data: bytes, name: str, *, extension: str) -> tuple[list[str], list[str]]:
     rows = _csv_rows(data, name, extension=extension)
     header = _csv_header(rows, name)
     return _rank_fields((dict(zip(header, row)) for row in rows), header)
@@ -347,8 +393,13 @@ def _json_objects(data: bytes, name: str) -> Iterator[tuple[int, dict]]:
         yield number, value
 
 
-def _jsonl_fields(data: bytes, name: str) -> list[str]:
+def _jsonl_fields(data: bytes, name: str) -> tuple[list[str], list[str]]:
     return _rank_fields(value for _, value in _json_objects(data, name))
+
+
+# What JSON values other than strings are called, in words a newcomer knows.
+_KINDS = {int: "a number", float: "a number", bool: "true or false", list: "a list",
+          dict: "a group of names and values"}
 
 
 def _jsonl_values(data: bytes, name: str, field: str) -> Iterator[str]:
@@ -356,8 +407,8 @@ def _jsonl_values(data: bytes, name: str, field: str) -> Iterator[str]:
         text = value.get(field)
         if text is not None and not isinstance(text, str):
             raise CorpusError(
-                f"{name}: line {number}: {field!r} holds {type(text).__name__} {text!r:.40}, "
-                f"not text. Fix that line or choose another field."
+                f"{name}: line {number}: {field!r} holds {_KINDS.get(type(text), 'a value')} "
+                f"{text!r:.40}, not text. Fix that line or choose another column."
             )
         if text:
             yield text
@@ -380,13 +431,14 @@ def _is_text_type(kind: pa.DataType) -> bool:
     return str(kind) in ("string", "large_string", "string_view")
 
 
-def _parquet_fields(data: bytes, name: str) -> list[str]:
+def _parquet_fields(data: bytes, name: str) -> tuple[list[str], list[str]]:
     table = _parquet_file(data, name)
+    columns = [column.name for column in table.schema_arrow]
     names = [column.name for column in table.schema_arrow if _is_text_type(column.type)]
     if not names:
-        return []
+        return [], columns
     first = next(table.iter_batches(batch_size=_SAMPLE_ROWS, columns=names), None)
-    return _rank_fields(first.to_pylist() if first is not None else [], names)
+    return _rank_fields(first.to_pylist() if first is not None else [], names)[0], columns
 
 
 def _parquet_values(data: bytes, name: str, field: str) -> Iterator[str]:
@@ -398,8 +450,9 @@ def _parquet_values(data: bytes, name: str, field: str) -> Iterator[str]:
         raise CorpusError(f"{name}: the Parquet data is damaged ({exc}). Save it again.") from None
 
 
-# extension -> (fields(data, name), values(data, name, field))
-_FORMATS: dict[str, tuple[Callable[..., list[str]], Callable[..., Iterator[str]]]] = {
+# extension -> (fields(data, name) -> (text columns, all columns), values(data, name, field))
+_FORMATS: dict[str, tuple[Callable[..., tuple[list[str], list[str]]],
+                          Callable[..., Iterator[str]]]] = {
     ".csv": (partial(_csv_fields, extension=".csv"), partial(_csv_values, extension=".csv")),
     ".tsv": (partial(_csv_fields, extension=".tsv"), partial(_csv_values, extension=".tsv")),
     ".jsonl": (_jsonl_fields, _jsonl_values),

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping, NamedTuple
@@ -23,6 +24,7 @@ from typing import Iterable, Mapping, NamedTuple
 import regex
 
 from ..merges import Merge
+from ..presets import REGEX_SECONDS, REGEX_SECONDS_PER_MB
 from ..tokenizer import Tokenizer
 from ..training.counting import Corpus, count_words, documents
 from .scripts import dominant_script
@@ -152,7 +154,17 @@ def matches(texts: Iterable[str], query: str, *, use_regex: bool = False,
         raise VocabularySearchError(
             f'"{query}" is not a valid regular expression: {exc}. Fix the pattern, or turn '
             f"regular expressions off to search for the text as typed.") from None
-    return [pattern.search(t) is not None for t in texts]
+    # A pattern with nested repetitions can take exponential time on one token: the whole
+    # search gets the time limit of a user's regex on text as long as all the tokens.
+    deadline = time.monotonic() + REGEX_SECONDS + REGEX_SECONDS_PER_MB * sum(map(len, texts)) / 1e6
+    try:
+        return [pattern.search(t, timeout=max(deadline - time.monotonic(), 1e-3)) is not None
+                for t in texts]
+    except TimeoutError:
+        raise VocabularySearchError(
+            f'"{query}" took too long and was stopped: a pattern that nests repetitions, such '
+            "as (a+)+, can take time that doubles with each character. Write it without the "
+            "nesting, or turn regular expressions off.") from None
 
 
 def built_from(tok: Tokenizer, token_id: int, *, recursive: bool = False) -> list[Merge]:

@@ -34,6 +34,7 @@ from typing import Mapping
 from ..tokenizer import Tokenizer
 from . import gpt2, hf, native, tiktoken_file
 from .errors import TokenizerFileError
+from .foreign import what_json
 from .openai import identify
 
 FORMATS = ("native", "hf", "tiktoken", "gpt2")
@@ -133,6 +134,9 @@ def _from_sniffed(data: bytes, kind: str, obj: object, source: str,
     if pretokenizer is not None:
         raise ValueError(f"{source} stores its own pre-tokenizer; pretokenizer= is only for "
                          f".tiktoken and GPT-2 files")
+    found = what_json(obj)
+    if found:
+        raise TokenizerFileError(f"{source} is {found}")
     if kind == "hf":
         return hf.from_dict(obj, source=source, name=_stem(source))
     return native.from_dict(obj, source=source)
@@ -156,7 +160,11 @@ def loads_files(files: Mapping[str, bytes], *, pretokenizer: str | None = None) 
 
 
 def _stem(source: str) -> str:
-    return Path(source).name.split(".")[0] or "tokenizer"
+    """A file's name without its extensions: ``Llama-3.1-8B.tiktoken`` -> ``Llama-3.1-8B``."""
+    name = Path(source).name
+    while Path(name).suffix.lower() in (".json", ".tiktoken", ".txt", ".bpe", ".model"):
+        name = Path(name).stem
+    return name or "tokenizer"
 
 
 def _sniff(data: bytes, source: str) -> tuple[str, object]:
@@ -175,11 +183,11 @@ def _sniff(data: bytes, source: str) -> tuple[str, object]:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise TokenizerFileError(f"{source} is not valid JSON ({exc}); {expected}") from None
-        if isinstance(obj, dict) and "model" in obj and "format" not in obj:
-            return "hf", obj
         if (isinstance(obj, dict) and "format" not in obj and len(obj) >= 256
                 and all(isinstance(v, int) for v in obj.values())):
             return "gpt2-vocab", obj  # at least the 256 byte tokens, each with an id
+        if isinstance(obj, dict) and "model" in obj and "format" not in obj:
+            return "hf", obj
         return "native", obj  # native.from_dict says what is wrong with other JSON
     first = text.lstrip().split("\n", 1)[0].split()
     if len(first) >= 2 and first[1].isdigit():  # "base64 rank": parse() points at bad lines

@@ -18,6 +18,7 @@ import hashlib
 import os
 import tempfile
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
 
@@ -76,6 +77,30 @@ def tiktoken_cache_dir() -> str:
 def cache_path(url: str) -> str:
     """Where tiktoken keeps the download of ``url``: the cache folder, named by the URL's SHA-1."""
     return os.path.join(tiktoken_cache_dir(), hashlib.sha1(url.encode()).hexdigest())
+
+
+def unavailable(name: str, *, timeout: float = 3.0) -> str | None:
+    """Why tiktoken could not load the encoding ``name`` now, in a few words; None if it could:
+    its files are in tiktoken's cache, or their host answers (one HEAD request, no download).
+
+    >>> unavailable("no such encoding")
+    'not one of gpt2, cl100k_base, o200k_base'
+    """
+    ref = REFERENCE_ENCODINGS.get(name)
+    if ref is None:
+        return f"not one of {', '.join(REFERENCE_ENCODINGS)}"
+    missing = [url for url in ref.urls if not os.path.isfile(cache_path(url))]
+    if not missing:
+        return None
+    import requests  # tiktoken downloads with it; imported here, as only this check needs it
+
+    try:
+        requests.head(missing[0], timeout=timeout, allow_redirects=True)
+    except requests.RequestException as exc:
+        cache = tiktoken_cache_dir() or "turned off by an empty TIKTOKEN_CACHE_DIR"
+        return (f"offline ({urlsplit(missing[0]).hostname} cannot be reached: "
+                f"{type(exc).__name__}) and not in tiktoken's cache ({cache})")
+    return None
 
 
 def identify(data: bytes) -> ReferenceEncoding | None:

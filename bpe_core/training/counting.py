@@ -96,6 +96,16 @@ def read_files(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
         yield from _file_text(Path(path), True)
 
 
+def text_parts(text: str, pattern: str) -> Iterator[str]:
+    """``text`` in parts of about :data:`CHUNK_CHARS` characters, cut where a preset
+    ``pattern`` gives the same pieces as for the whole text (a custom regex: the text whole).
+
+    >>> [len(p) for p in text_parts("word " * 100_000, PRESETS["gpt2"])]
+    [262144, 237856]
+    """
+    return _documents((text,), pattern in _CUTTABLE)
+
+
 def documents(corpus: Corpus) -> Iterator[str]:
     """The texts of a corpus (a str, a path, or an iterable of documents), one by one."""
     return _documents(corpus, False)

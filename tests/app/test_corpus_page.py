@@ -96,7 +96,7 @@ def test_first_visit_shows_the_default_corpus_and_tokenizer():
     assert shown["Bytes"] == f"{sum(len(d.encode()) for d in documents):,}"
     assert shown["Characters"] == f"{sum(len(d) for d in documents):,}"
     assert shown["Words"] == f"{sum(len(d.split()) for d in documents):,}"
-    assert shown["Unique words"] == f"{len({w for d in documents for w in d.split()}):,}"
+    assert shown["Distinct words"] == f"{len({w for d in documents for w in d.split()}):,}"
     assert at.selectbox(key="corpus_sample").value == "english"
     side = at.sidebar
     assert side.selectbox(key="sidebar_corpus").value == "English essays (default)"
@@ -110,7 +110,7 @@ def test_toy_sample_has_exact_numbers():
     at = pick_sample(open_app(), "set-new-renew")
     assert at.session_state["corpus"] == "set new new renew reset renew"
     assert metrics(at) == {"Bytes": "30", "Characters": "30", "Lines": "1", "Words": "6",
-                           "Unique words": "4"}
+                           "Distinct words": "4"}
     table = word_table(at)
     assert list(zip(table["word"], table["count"])) == [("new", 2), ("renew", 2), ("set", 1),
                                                         ("reset", 1)]
@@ -120,18 +120,25 @@ def test_toy_sample_has_exact_numbers():
 
 def test_the_pre_tokenizer_decides_what_a_word_is():
     at = pick_sample(open_app(), "set-new-renew")
+    assert any(c.value.startswith("Counted in **words (split on whitespace)**. ")
+               for c in at.main.caption)
     at.selectbox(key="corpus_pretokenizer").set_value("gpt2").run()
-    # GPT-2's pieces keep their leading space, and the final newline is a piece of its own.
-    assert metrics(at)["Words"] == "7" and metrics(at)["Unique words"] == "5"
-    assert list(word_table(at)["word"]) == ["·new", "·renew", "set", "·reset", "↵"]
+    # GPT-2's pieces keep their leading space, and the final newline is a piece of its own:
+    # the page counts pieces then, and says so.
+    assert metrics(at)["Pieces"] == "7" and metrics(at)["Distinct pieces"] == "5"
+    assert list(word_table(at)["piece"]) == ["·new", "·renew", "set", "·reset", "↵"]
+    assert any(m.value == "**Most frequent pieces** (split by the gpt2 pre-tokenizer)"
+               for m in at.markdown)
+    assert any(c.value.startswith("Counted in **pieces (split by the gpt2 pre-tokenizer)**. ")
+               for c in at.main.caption)
     at.selectbox(key="corpus_pretokenizer").set_value("none").run()
-    assert metrics(at)["Words"] == "1"  # the whole text is one piece
+    assert metrics(at)["Pieces"] == "1"  # the whole text is one piece
 
 
 def test_word_count_sample_shows_its_table_instead_of_a_preview():
     at = pick_sample(open_app(), "hug-pug")
     shown = metrics(at)
-    assert shown == {"Bytes": "113", "Characters": "113", "Words": "36", "Unique words": "5"}
+    assert shown == {"Bytes": "113", "Characters": "113", "Words": "36", "Distinct words": "5"}
     assert "corpus_pretokenizer" not in [s.key for s in at.selectbox]
     counts = at.expander[0]
     assert counts.label == "Word counts"
@@ -196,7 +203,7 @@ def test_upload_a_text_file():
     corpus = active_corpus(at)
     assert (corpus.name, corpus.source) == ("notes", "upload")
     assert metrics(at) == {"Bytes": "28", "Characters": "28", "Lines": "2", "Words": "7",
-                           "Unique words": "5"}
+                           "Distinct words": "5"}
     assert any("Loaded notes from notes.txt" in plain(s.value) for s in at.success)
 
 
@@ -227,7 +234,31 @@ def test_upload_parquet():
     buffer = io.BytesIO()
     pd.DataFrame({"n": [1, 2], "text": ["привет мир", "мир"]}).to_parquet(buffer)
     at = load(upload(open_app(), ("ru.parquet", buffer.getvalue())))
-    assert metrics(at)["Words"] == "3" and metrics(at)["Unique words"] == "2"
+    assert metrics(at)["Words"] == "3" and metrics(at)["Distinct words"] == "2"
+
+
+def test_a_text_file_over_a_megabyte_is_one_document():
+    text = "".join(f"line {i} of one long file\n" for i in range(60_000))  # 1.5 MB
+    at = load(upload(open_app(), ("long.txt", text.encode())))
+    assert active_corpus(at).documents == (text,)
+    assert at.sidebar.caption[0].value == f"{len(text):,} characters in 1 document"
+    notes = next(c.value for c in at.main.caption if c.value.startswith("Counted in"))
+    assert notes.endswith(" 1 document (a file, a row of a table or a line of a .jsonl file is "
+                          "one document).")
+    assert metrics(at)["Lines"] == "60,000" and metrics(at)["Words"] == "360,000"
+
+
+def test_a_table_without_text_is_refused_naming_its_columns():
+    at = upload(open_app(), ("scores.csv", b"id,stars\n1,5\n2,3\n"),
+                ("n.jsonl", b'{"id": 1, "score": 4.5}\n'))
+    assert errors(at) == [
+        "scores.csv has no column of text: its columns are 'id' and 'stars', and none of them "
+        "holds words (only numbers or empty cells). Add a column with your text, for example "
+        "one named 'text', or upload the text itself as a .txt file.",
+        "n.jsonl has no text to read: the names on its lines are 'id' and 'score', and none of "
+        "them has words as its value. Put the text of each line under a name, as in "
+        '{"text": "Great little book"}, or upload the text itself as a .txt file.']
+    assert not [b for b in at.button if b.key == "corpus_upload_load"]
 
 
 def test_png_bytes_get_a_clear_error_and_nothing_to_load():
@@ -299,7 +330,7 @@ def test_read_uploads_decodes_utf16_and_gzip_and_reports_progress():
     result = read_uploads(
         [("a.txt", "größe\n".encode("utf-16")), ("b.md.gz", gzip.compress(b"x\n" * 300_000))],
         progress=lambda fraction, text: seen.append(fraction))
-    assert result.documents[0] == "größe\n" and "".join(result.documents[1:]) == "x\n" * 300_000
+    assert result.documents == ("größe\n", "x\n" * 300_000)  # a file is one document
     assert result.loaded == ("a.txt", "b.md.gz") and not result.errors
     assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) >= 2
 
@@ -311,10 +342,19 @@ def test_read_uploads_keeps_nothing_of_a_file_that_fails_midway():
     assert result.errors[0][0] == "big.txt" and "byte offset 2000000" in result.errors[0][1]
 
 
-def test_read_uploads_names_an_empty_column():
+def test_read_uploads_names_the_columns_of_a_table_without_text():
     result = read_uploads([("t.csv", b"id,note\n1,\n2,\n")], fields=["note"])
-    assert result.errors == (("t.csv", "t.csv holds no text in the field 'note'. "
-                                       "Upload a file that contains some text."),)
+    assert result.errors == (("t.csv", "t.csv has no column of text: its columns are 'id' and "
+                                       "'note', and none of them holds words (only numbers or "
+                                       "empty cells). Add a column with your text, for example "
+                                       "one named 'text', or upload the text itself as a .txt "
+                                       "file."),)
+
+
+def test_a_text_file_bigger_than_a_chunk_is_one_document():
+    text = "a line of the one big file\n" * 100_000  # 2.7 MB: read in three chunks
+    result = read_uploads([("big.txt", text.encode()), ("r.jsonl", b'{"text": "a"}\n' * 3)])
+    assert result.documents == (text, "a", "a", "a")
 
 
 def test_counts_stats_weighs_each_word_by_its_count():

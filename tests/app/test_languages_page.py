@@ -56,9 +56,9 @@ def test_bundled_sample_loads_with_every_language():
     corpus = parallel_sample()
     df = table(at)
     assert list(df.Code) == list(corpus.codes)
-    assert list(df.Language) == [lang.name for lang in corpus.languages]
+    assert list(df.Language) == [lang.label for lang in corpus.languages]
     assert set(df.Sentences) == {corpus.n_sentences}
-    assert at.selectbox(key="lang_baseline").options == [lang.name for lang in corpus.languages]
+    assert at.selectbox(key="lang_baseline").options == [lang.label for lang in corpus.languages]
     label = at.expander[0].label
     assert f"{corpus.n_sentences} sentences in {len(corpus.codes)} languages" in label
     bars = chart(at, "lang_bars")
@@ -97,7 +97,7 @@ def test_uploaded_csv_is_measured():
 def test_text_files_aligned_by_line_are_measured():
     at = upload(open_page(), [("en.txt", b"One.\nTwo.\n", "text/plain"),
                               ("french.txt", "Un.\nDeux.\n".encode(), "text/plain")])
-    assert list(table(at).Language) == ["English", "French"]
+    assert list(table(at).Language) == ["English", "French — français"]
 
 
 @pytest.mark.parametrize(
@@ -115,16 +115,43 @@ def test_misaligned_upload_errors_clearly_and_keeps_the_corpus(files, where):
     assert len(table(at)) == len(parallel_sample().codes)  # still the bundled sample
 
 
+def merge_counts(at: AppTest):
+    """The merge-count picker of the Vocabulary size tab (keyed by the tokenizer)."""
+    [picker] = [m for m in at.multiselect if m.key.startswith("lang_merge_counts_")]
+    return picker
+
+
 def test_vocabulary_size_curve_has_one_point_per_merge_count():
     at = open_page()
     tok = at.session_state["tokenizers"][at.session_state["tokenizer"]]
-    at.multiselect(key="lang_merge_counts").set_value([0, 10, 100]).run()
+    merge_counts(at).set_value([0, 10, 100]).run()
     curve = chart(at, "lang_curve")
     assert len(curve["data"]) == len(parallel_sample().codes)
     assert all(trace["x"] == [tok.n_base, tok.n_base + 10, tok.n_base + 100]
                for trace in curve["data"])
     english = next(trace for trace in curve["data"] if trace["name"] == "English")
     assert english["y"] == [1.0, 1.0, 1.0]
+
+
+def test_any_merge_count_can_be_typed_in():
+    at = open_page()
+    merge_counts(at).set_value([0, 100]).run()
+    [box] = [n for n in at.number_input if n.key.startswith("lang_merge_add_")]
+    box.set_value(37).run()
+    assert merge_counts(at).value == [0, 37, 100]
+    assert chart(at, "lang_curve")["data"][0]["x"][1] == 256 + 37
+    assert [n for n in at.number_input if n.key.startswith("lang_merge_add_")][0].value is None
+
+
+def test_another_tokenizer_starts_from_its_own_merge_counts():
+    at = open_page()
+    merge_counts(at).set_value([0, 10]).run()
+    at.number_input(key="lang_train_size").set_value(600).run()
+    at.button(key="lang_train").click().run()
+    focus = at.session_state["tokenizers"][at.selectbox(key="lang_focus").value]
+    n = len(focus.merges)  # 600 - 256 = 344 merges
+    assert n == 344 and merge_counts(at).value == [0, 10, 20, 50, 100, 200, 344]  # its own
+    assert chart(at, "lang_curve")["data"][0]["x"][-1] == focus.vocab_size
 
 
 def test_train_on_the_parallel_sample_in_one_click():
@@ -157,27 +184,117 @@ def test_side_by_side_colours_each_chosen_language():
         assert body.count('<span class="t') == len(tok.spans(corpus.sentences(code)[0]))
 
 
-def test_references_are_listed_only_when_they_load(monkeypatch):
+@pytest.fixture()
+def references(monkeypatch):
+    """Reference encodings as tests say: ``references.loadable`` name -> tokenizer (loaded by a
+    stand-in for tiktoken); the others are offline."""
+    from ui.shared import loaders
+
+    class References:
+        loadable: dict[str, bpe_core.Tokenizer] = {}
+
+    def why(name):
+        return None if name in References.loadable else "offline (no network in tests)"
+
+    monkeypatch.setattr(loaders, "unavailable", why)
+    monkeypatch.setattr(loaders, "reference_encoding", lambda name: References.loadable[name])
+    caches = (loaders._unavailable, loaders._failures, loaders._reference)
+    for cache in caches:
+        cache.clear()
+    yield References
+    for cache in caches:  # the stand-ins must not outlive the test
+        cache.clear()
+
+
+def test_references_are_listed_only_when_they_load(references):
     gpt2 = bpe_core.train(["a tiny stand-in"], unit="byte", max_merges=3, min_frequency=1)
+    references.loadable = {"gpt2": gpt2}
+    at = open_page()
+    title = bpe_core.REFERENCE_ENCODINGS["gpt2"].title
+    assert title in at.multiselect(key="lang_tokenizers").value  # compared by default
+    rows = table(at)[lambda df: df.Tokenizer == title].set_index("Code")
+    en = parallel_sample().sentences("en")
+    assert rows.loc["en", "Tokens"] == sum(len(gpt2.encode(s)) for s in en)
+    assert not any("cl100k" in o for o in at.multiselect(key="lang_tokenizers").options)
+    [line] = [c.value for c in at.caption if "Not offered" in c.value]
+    assert line.startswith("Not offered: cl100k_base, o200k_base, offline (no network in tests).")
+    assert "\n" not in line and "ConnectionError" not in line
 
-    def fake(name):
-        if name == "gpt2":
-            return gpt2
-        raise bpe_core.ReferenceUnavailableError("offline")
 
-    monkeypatch.setattr(bpe_core, "reference_encoding", fake, raising=False)
-    languages.reference_tokenizers.clear()
-    try:
-        at = open_page()
-        title = bpe_core.REFERENCE_ENCODINGS["gpt2"].title
-        assert title in at.multiselect(key="lang_tokenizers").value  # compared by default
-        rows = table(at)[lambda df: df.Tokenizer == title].set_index("Code")
-        en = parallel_sample().sentences("en")
-        assert rows.loc["en", "Tokens"] == sum(len(gpt2.encode(s)) for s in en)
-        assert not any("cl100k" in o for o in at.multiselect(key="lang_tokenizers").options)
-        assert any("(cl100k_base, o200k_base) could not be fetched" in c.value for c in at.caption)
-    finally:
-        languages.reference_tokenizers.clear()
+def test_one_entry_per_distinct_tokenizer(references):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    active = at.session_state["tokenizers"][at.session_state["tokenizer"]]
+    # The reference that loads is the active tokenizer under another name, and the session
+    # holds a second copy of it: all three are one tokenizer, offered once, as the active one.
+    references.loadable = {"gpt2": active.renamed("gpt2")}
+    at.session_state["tokenizers"] = {**at.session_state["tokenizers"],
+                                      "the same again": active.renamed("the same again")}
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.multiselect(key="lang_tokenizers").options == [active.name]
+    assert list(table(at).Tokenizer.unique()) == [active.name]
+
+
+def test_the_balanced_tokenizer_is_scored_on_held_out_sentences():
+    at = open_page()
+    at.number_input(key="lang_train_size").set_value(600).run()
+    at.button(key="lang_train").click().run()
+    corpus = parallel_sample()
+    assert corpus.n_sentences == 32
+    name = "Parallel sample byte-level 600"
+    # Trained on sentences 1-24 of every language, nothing else.
+    train = [s for code in corpus.codes for s in corpus.sentences(code)[:24]]
+    expected = bpe_core.train(train, 600, unit="byte", pretokenizer="gpt2", min_frequency=2)
+    assert at.session_state["tokenizers"][name].fingerprint() == expected.fingerprint()
+    [note] = [i.value for i in at.info if "held-out" in i.value]
+    assert "held-out sentences 25–32 (8 of 32)" in note and "learned from sentences 1–24" in note
+    assert "sentences 1–24 of each language; sentences 25–32 are held out" in " ".join(
+        m.value for m in at.markdown)
+    # Every tokenizer in the comparison is scored on sentences 25-32 only.
+    df = table(at)
+    assert set(df.Sentences) == {8}
+    other = at.session_state["tokenizers"]["English byte-level 1k"]
+    rows = df[df.Tokenizer == "English byte-level 1k"].set_index("Code")
+    for code in ("en", "hi"):
+        assert rows.loc[code, "Tokens"] == sum(len(other.encode(s))
+                                              for s in corpus.sentences(code)[24:])
+    boxes = chart(at, "lang_boxes")
+    assert boxes["data"][0]["customdata"] == list(range(25, 33))
+    assert at.selectbox(key="lang_side_sentence").format_func(0).startswith("25. ")
+    # Without it in the comparison, all sentences are scored again.
+    at.multiselect(key="lang_tokenizers").set_value(["English byte-level 1k"]).run()
+    assert set(table(at).Sentences) == {32} and not any("held-out" in i.value for i in at.info)
+
+
+def test_charts_have_titles_and_file_names():
+    at = open_page()
+    focus = at.selectbox(key="lang_focus").value
+    titles = {}
+    for key in ("lang_bars", "lang_heatmap", "lang_boxes", "lang_curve", "lang_vocab_use",
+                "lang_vocab_scripts"):
+        [proto] = [c.proto for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+        title = json.loads(proto.spec)["layout"]["title"]["text"]
+        options = json.loads(proto.config)["toImageButtonOptions"]
+        titles[key] = (title, options["filename"])
+    assert titles["lang_bars"] == (
+        f"Tokenization premium with {focus} (baseline English)",
+        "tokenization-premium-with-english-byte-level-1k-baseline-english")
+    assert titles["lang_vocab_scripts"][1] == "the-vocabulary-of-english-byte-level-1k-by-script"
+    assert len({f for _, f in titles.values()}) == len(titles)  # each names what it shows
+
+
+def test_a_script_keeps_its_colour_in_another_corpus():
+    def colours(at):
+        return {t["name"]: t["marker"]["color"] for t in chart(at, "lang_bars")["data"]}
+
+    at = open_page()
+    bundled = colours(at)
+    # Cyrillic comes first here, Latin first in the sample: the colours follow the script.
+    at = upload(at, ("two.csv", "ru,ja,en\nпривет,こんにちは,hello\n".encode(), "text/csv"))
+    other = colours(at)
+    assert set(other) == {"Cyrillic", "Japanese", "Latin"}
+    assert all(other[s] == bundled[s] for s in other)
 
 
 def test_hostile_text_is_measured_and_shown_as_text():

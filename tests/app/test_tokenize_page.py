@@ -8,7 +8,8 @@ import re
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from ui.shared import merge_tree
+from ui.shared import merge_tree, tokens as colour
+from ui.tokenize import view
 from ui.tokenize.presets import presets
 
 APP = str(__import__("pathlib").Path(__file__).resolve().parents[2] / "app.py")
@@ -30,7 +31,7 @@ def active(at: AppTest) -> bpe_core.Tokenizer:
 
 def token_html(at: AppTest) -> str:
     """The main coloured output (the only one that can be clicked)."""
-    bodies = [h.proto.body for h in at.get("html") if 'class="bpe-pick"' in h.proto.body]
+    bodies = [h.proto.body for h in at.get("html") if 'class="bpe-pick ' in h.proto.body]
     assert len(bodies) == 1
     return bodies[0]
 
@@ -283,26 +284,52 @@ def test_encoders_can_be_compared_and_their_differences_are_outlined() -> None:
     assert any("4 token(s) that rank priority does not" in c.value for c in at.caption)
 
 
-def test_fetching_a_reference_offline_says_why(monkeypatch) -> None:
+def test_references_that_cannot_load_are_not_offered() -> None:
+    # Offline with an empty cache (the suite's default): one line says what is missing and why.
+    from ui.shared import loaders
+
+    loaders._unavailable.clear()
+    at = open_page()
+    at.radio(key="tok_load_source").set_value("fetch").run()
+    assert not at.exception
+    assert "tok_load_ref" not in [s.key for s in at.selectbox]
+    [line] = [i.value for i in at.info if "Not offered" in i.value]
+    assert line.startswith("Not offered: gpt2, cl100k_base, o200k_base, offline "
+                           "(openaipublic.blob.core.windows.net cannot be reached: "
+                           "ConnectionError) and not in tiktoken's cache (")
+    assert "\n" not in line
+    assert "tok_compare" not in [m.key for m in at.multiselect]  # nothing else to compare with
+
+
+def test_a_reference_that_fails_to_load_says_why_in_one_line(monkeypatch) -> None:
     from bpe_core.formats.openai import ReferenceUnavailableError
     from ui.shared import loaders
 
-    def offline(name):
-        raise ReferenceUnavailableError(f"cannot fetch the reference encoding {name!r}: offline")
+    def fails(name):
+        raise ReferenceUnavailableError("a wall of text\n" * 50) from ValueError("hash mismatch")
 
-    monkeypatch.setattr(loaders, "reference_encoding", offline)
-    at = open_page()
-    at.radio(key="tok_load_source").set_value("fetch").run()
-    at.selectbox(key="tok_load_ref").set_value("cl100k_base").run()
-    at.button(key="tok_load_fetch").click().run()
-    assert not at.exception
-    assert any("Could not fetch cl100k_base" in e.value and "offline" in e.value for e in at.error)
-    assert "cl100k_base" not in at.session_state["tokenizers"]
-    # Picked for comparison, it says the same in its column and the rest of the page stays.
-    at.multiselect(key="tok_compare").set_value(["gpt2"]).run()
-    assert not at.exception
-    assert any("Could not fetch gpt2" in w.value for w in at.warning)
-    assert len(boxes(token_html(at))) > 0
+    monkeypatch.setattr(loaders, "unavailable", lambda name: None)  # it looks loadable
+    monkeypatch.setattr(loaders, "reference_encoding", fails)
+    caches = (loaders._unavailable, loaders._failures, loaders._reference)
+    for cache in caches:
+        cache.clear()
+    try:
+        at = open_page()
+        at.radio(key="tok_load_source").set_value("fetch").run()
+        at.selectbox(key="tok_load_ref").set_value("cl100k_base").run()
+        at.button(key="tok_load_fetch").click().run()
+        assert not at.exception
+        [error] = [e.value for e in at.error]
+        assert error.startswith("Could not fetch cl100k_base: tiktoken failed "
+                                "(ValueError: hash mismatch). Run the app once with internet")
+        assert "\n" not in error and "cl100k_base" not in at.session_state["tokenizers"]
+        # Not offered again; the others still are.
+        at.run()
+        assert at.selectbox(key="tok_load_ref").options == ["gpt2 — GPT-2 (2019)",
+                                                            "o200k_base — GPT-4o (o200k_base)"]
+    finally:
+        for cache in caches:
+            cache.clear()
 
 
 def test_an_address_naming_a_reference_fetches_it(monkeypatch) -> None:
@@ -311,10 +338,161 @@ def test_an_address_naming_a_reference_fetches_it(monkeypatch) -> None:
     fake = bpe_core.train("the lowest price " * 5, unit="byte", pretokenizer="gpt2",
                           max_merges=5, min_frequency=1, name="gpt2")
     monkeypatch.setattr(loaders, "reference_encoding", lambda name: fake)
-    loaders._reference.clear()
+    monkeypatch.setattr(loaders, "unavailable", lambda name: None)  # as if online
+    caches = (loaders._unavailable, loaders._failures, loaders._reference)
+    for cache in caches:
+        cache.clear()
     try:
         at = open_page({"tokenizer": "gpt2", "text": "the lowest"})
         assert at.session_state["tokenizer"] == "gpt2"
         assert metric(at, "Tokens") == str(len(fake.encode("the lowest")))
     finally:
-        loaders._reference.clear()  # the fake must not outlive this test
+        for cache in caches:
+            cache.clear()  # the fake must not outlive this test
+
+
+def test_a_link_opens_the_view_its_sender_saw() -> None:
+    text = "the lowest price is lower"
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    other = bpe_core.train(text * 3, unit="char", pretokenizer="whitespace", max_merges=3,
+                           min_frequency=1, name="tiny char")
+    at.session_state["tokenizers"]["tiny char"] = other  # the session has what the link names
+    at.query_params.update({"text": text, "view": "ids", "whitespace": "off", "merges": "5",
+                            "encoder": "merge-order", "colours": "id", "limit": "3",
+                            "compare": ["tiny char", "no such tokenizer"]})
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    tok = active(at)
+    assert at.button_group(key="tok_view").value == "Ids"
+    assert at.toggle(key="tok_ws").value is False
+    assert at.slider(key=f"tok_upto::{tok.name}").value == 5
+    assert at.radio(key="tok_method").value == "merge-order"
+    assert at.radio(key="tok_colours").value == "id"
+    assert at.number_input(key="tok_limit").value == 3
+    assert at.multiselect(key="tok_compare").value == ["tiny char"]  # the missing one left out
+    spans = tok.spans(text, upto=5, method="merge-order")
+    body = token_html(at)
+    assert re.findall(r'data-i="\d+">(\d+)</span>', body) == [str(s.id) for s in spans]
+    hues = re.findall(r'<span class="t (h\d+)', body)
+    assert hues == [f"h{colour.id_colour(s.id)}" for s in spans]
+    assert len(re.findall(r'class="t [^"]*\bov\b', body)) == len(spans) - 3
+    # What the page shows goes back into the address, unchanged.
+    assert dict(at.query_params) == {"text": text, "tokenizer": tok.name, "view": "ids",
+                                     "whitespace": "off", "merges": "5",
+                                     "encoder": "merge-order", "colours": "id", "limit": "3",
+                                     "compare": "tiny char"}  # (AppTest: one value as a string)
+
+
+def test_changing_an_option_puts_it_in_the_address() -> None:
+    at = open_page({"text": "low lower"})
+    assert "view" not in at.query_params and "colours" not in at.query_params
+    at.button_group(key="tok_view").set_value("Table").run()
+    at.radio(key="tok_colours").set_value("id").run()
+    at.number_input(key="tok_limit").set_value(2).run()
+    assert (at.query_params["view"], at.query_params["colours"], at.query_params["limit"]) == (
+        "table", "id", "2")
+    at.button_group(key="tok_view").set_value("Coloured text").run()
+    assert "view" not in at.query_params  # a default is left out of the link
+
+
+def test_a_long_text_is_drawn_a_page_at_a_time_with_the_budget_crossing_shown() -> None:
+    at = open_page()
+    text = "the lowest price is lower than the last one. " * 1500
+    type_text(at, text)
+    spans = active(at).spans(text)
+    assert len(spans) > 2 * view.PAGE_TOKENS
+    assert metric(at, "Tokens") == f"{len(spans):,}"
+    assert [int(i) for i in re.findall(r'data-i="(\d+)"', token_html(at))] == list(
+        range(view.PAGE_TOKENS))
+    at.selectbox(key="tok_page").set_value(1).run()
+    shown = [int(i) for i in re.findall(r'data-i="(\d+)"', token_html(at))]
+    assert shown == list(range(view.PAGE_TOKENS, 2 * view.PAGE_TOKENS))
+    at.number_input(key="tok_limit").set_value(6000).run()
+    note = at.get("progress")[0].proto.text
+    assert note.startswith(f"{len(spans):,} tokens: {len(spans) - 6000:,} over the budget of 6,000")
+    assert f"character {spans[6000].start:,}, before " in note and "(page 2); the faded" in note
+    faded = [int(i) for i in re.findall(r'class="t [^"]*\bov\b[^"]*"[^>]*data-i="(\d+)"',
+                                        token_html(at))]
+    assert faded == list(range(6000, 2 * view.PAGE_TOKENS))
+    # A token picked in the list is framed on its page, which is shown.
+    late = next(s.id for s in spans[view.PAGE_TOKENS * 2:] if s.id not in
+                {t.id for t in spans[:view.PAGE_TOKENS * 2]})
+    at.selectbox(key="tok_pick").set_value(late).run()
+    first = next(k for k, s in enumerate(spans) if s.id == late)
+    assert at.selectbox(key="tok_page").value == first // view.PAGE_TOKENS
+    assert re.findall(r'class="t [^"]*\bon\b[^"]*"[^>]*data-i="(\d+)"', token_html(at)) == [
+        str(first)]
+
+
+def test_the_ids_can_be_copied_as_a_python_list_and_as_plain_numbers() -> None:
+    at = open_page()
+    text = "the lowest price"
+    type_text(at, text)
+    assert not at.code  # drawn only when opened
+    at.session_state["tok_ids"] = True  # the expander, opened
+    at.run()
+    ids = [s.id for s in active(at).spans(text)]
+    assert [c.value for c in at.code] == [str(ids), " ".join(map(str, ids))]
+
+
+def test_a_clicked_token_stays_framed_with_its_details() -> None:
+    at = open_page()
+    text = "the lowest price is the lowest"
+    type_text(at, text)
+    spans = active(at).spans(text)
+    k = max(range(len(spans)), key=lambda i: (len(spans[i].bytes), i))  # its second occurrence
+    at.session_state["tok_clicked"] = k
+    at.run()
+    framed = re.findall(r'class="t [^"]*\bon\b[^"]*"[^>]*data-i="(\d+)"', token_html(at))
+    assert framed == [str(k)]
+    assert at.selectbox(key="tok_pick").value == spans[k].id
+    assert any(f"framed above: token #{k}, characters {spans[k].start}–{spans[k].end}" in m.value
+               for m in at.markdown)
+
+
+def test_uploading_a_json_that_is_not_a_tokenizer_names_what_it_is() -> None:
+    import json
+
+    at = open_page()
+    config = json.dumps({"tokenizer_class": "LlamaTokenizerFast", "model_max_length": 8192})
+    at.file_uploader(key="tok_load_native_0").upload("tokenizer_config.json", config.encode(),
+                                                     "application/json").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception
+    [error] = at.error
+    assert "tokenizer_config.json is a tokenizer_config.json" in error.value
+    assert "upload the tokenizer.json from the same folder" in error.value
+
+
+def test_tokenizers_loaded_twice_are_told_apart_by_name_and_not_copied() -> None:
+    def upload(name: str, tok: bpe_core.Tokenizer) -> str:
+        at.file_uploader(key="tok_load_hf_0").upload(
+            name, bpe_core.dumps(tok, format="hf"), "application/json").run()
+        at.button(key="tok_load_load").click().run()
+        assert not at.exception and not at.error
+        return at.session_state["tokenizer"]
+
+    at = open_page()
+    at.selectbox(key="tok_load_format").set_value("hf").run()
+    a = bpe_core.train("the lowest price " * 5, unit="byte", max_merges=5, min_frequency=1)
+    b = bpe_core.train("the lowest price " * 5, unit="byte", max_merges=6, min_frequency=1)
+    assert upload("llama3-tokenizer.json", a) == "llama3"
+    assert upload("llama3-tokenizer.json", b) == f"llama3 ({b.vocab_size} tokens)"
+    before = list(at.session_state["tokenizers"])
+    assert upload("llama3-tokenizer.json", a) == "llama3"  # the same file: picked, not copied
+    assert list(at.session_state["tokenizers"]) == before
+    assert not any("(2)" in name for name in before)
+
+
+def test_a_large_vocabulary_gets_an_exact_merge_box_beside_its_slider():
+    at = open_page()
+    tok = active(at)
+    n = len(tok.merges)
+    assert n > 500
+    key = f"tok_upto::{tok.name}"
+    at.number_input(key=key + "::box").set_value(437).run()
+    assert at.slider(key=key).value == 437
+    assert "#436" in " ".join(c.value for c in at.caption)
+    at.slider(key=key).set_value(n).run()
+    assert at.number_input(key=key + "::box").value == n

@@ -213,9 +213,14 @@ def test_big_corpus_tables_show_top_rows():
     assert progress(at).startswith("Merge 10 of 744")
     assert any("appear when you pause" in c.value for c in at.caption)
     at = click(at, "train_play")  # pause
-    words = frame(at, "word")
+    # GPT-2's pieces, not whitespace words: the table and its caption say so, and a newline
+    # (a piece of its own) shows as ↵.
+    words = frame(at, "piece")
     assert len(words) == 30 and list(words["count"]) == sorted(words["count"], reverse=True)
-    assert any("Showing the 30 most frequent of 5,620" in c.value for c in at.caption)
+    assert "↵" in list(words["piece"])
+    assert any(m.value == "**Pieces after 10 merges**" for m in at.markdown)
+    assert any(c.value.endswith("the 30 most frequent of 5,620 distinct pieces (split by the "
+                                "gpt2 pre-tokenizer).") for c in at.caption)
 
 
 # --- SuperBPE ------------------------------------------------------------------------------
@@ -370,3 +375,20 @@ def test_growth_figure_marks_the_step_shown():
 def test_module_examples(module):
     result = doctest.testmod(module)
     assert result.attempted and not result.failed
+
+
+# --- the notation ---------------------------------------------------------------------------
+
+
+def test_end_of_word_marker_shows_in_the_passage_and_the_merge_log():
+    at = click(click(open_train("low-lower"), "train_start"), "train_finish")
+    log = frame(at, "rank")
+    assert list(zip(log["merge"], log["token"]))[:2] == [("est + </w>", "est</w>"),
+                                                        ("es + t", "est")]
+    passage = next(h.proto.body for h in at.get("html") if "bpe-tokens" in h.proto.body
+                   and "title=\"id" in h.proto.body)
+    boxes = re.findall(r'data-i="\d+">(.*?)</span>', passage)
+    assert boxes.count("est&lt;/w&gt;") == 2  # newest, widest: the merged token, marker and all
+    words = frame(at, "word")
+    assert list(words["tokens"]) == ["low </w>", "low e r </w>", "n e w est</w>",
+                                     "w i d est</w>"]

@@ -298,3 +298,71 @@ def test_picking_b_as_a_moves_b_to_another_tokenizer() -> None:
                                         at.session_state["tokenizers"][
                                             at.selectbox(key="vocab_diff_b").value])
     assert m["Only in A"] == str(len(expected.only_a))
+
+
+# --- what a rank file cannot know, and the charts' titles ------------------------------------
+
+
+def rank_file_tokenizer() -> bpe_core.Tokenizer:
+    """A tokenizer read from tiktoken-style ranks: the merges' order, not their counts."""
+    from bpe_core.formats.tiktoken_file import from_ranks
+
+    trained = bpe_core.train("hug pug pun bun hugs " * 20, unit="byte", pretokenizer="gpt2",
+                             max_merges=8, min_frequency=1)
+    ranks = {trained.token_bytes(i): i for i in trained.ids()}
+    return from_ranks(ranks, pretokenizer="gpt2", name="ranks")
+
+
+def test_a_rank_file_shows_counts_as_unknown_and_hides_the_count_chart() -> None:
+    tok = rank_file_tokenizer()
+    at = open_page(tok)
+    assert table(at)["count"].isna().all()  # unknown, not 0 (and the column is not shown)
+    assert "highest count when learned" not in at.selectbox(key="vocab_order").options
+    merged = tok.merges[0].token_id
+    at.number_input(key=TOKEN_KEY).set_value(merged).run()
+    [caption] = [c.value for c in at.caption if c.value.startswith(f"id {merged} ")]
+    assert "pair count when learned unknown (the file records none)" in caption
+    assert "seen 0" not in caption and "0×" not in caption
+    at = open_tab(at, "Charts")
+    keys = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+    assert keys == ["vocab_lengths", "vocab_scripts_chart"]  # no count chart
+    [info] = [i.value for i in at.info]
+    assert info.startswith("No chart of counts when learned: this tokenizer's file records "
+                           "the order of its merges but not how often")
+
+
+def test_charts_are_titled_named_and_the_scripts_chart_has_a_log_scale() -> None:
+    tok = hug_tokenizer()
+    at = open_tab(open_page(tok), "Charts")
+    protos = {c.proto.id.rsplit("-", 1)[-1]: c.proto for c in at.get("plotly_chart")}
+    shown = {k: (json.loads(p.spec)["layout"]["title"]["text"],
+                 json.loads(p.config)["toImageButtonOptions"]["filename"])
+             for k, p in protos.items()}
+    assert shown == {
+        "vocab_lengths": ("Token lengths in bytes of hug 5", "token-lengths-in-bytes-of-hug-5"),
+        "vocab_scripts_chart": ("Vocabulary of hug 5 by script", "vocabulary-of-hug-5-by-script"),
+        "vocab_counts": ("Count when learned against merge rank of hug 5",
+                         "count-when-learned-against-merge-rank-of-hug-5")}
+    assert json.loads(protos["vocab_scripts_chart"].spec)["layout"]["xaxis"].get("type") in (
+        None, "linear")
+    at.toggle(key="vocab_scripts_log").set_value(True).run()
+    [alloc] = [c.proto for c in at.get("plotly_chart")
+               if c.proto.id.endswith("-vocab_scripts_chart")]
+    assert json.loads(alloc.spec)["layout"]["xaxis"]["type"] == "log"
+
+
+def test_a_script_has_the_same_colour_here_and_on_the_languages_page() -> None:
+    from tests.app.test_languages_page import chart as languages_chart
+    from tests.app.test_languages_page import open_page as open_languages
+
+    tok = bpe_core.train({"привет": 5, "hello": 5, "こんにちは": 5}, unit="char",
+                         pretokenizer="whitespace", max_merges=4, min_frequency=1, name="three")
+    at = open_tab(open_page(tok), "Charts")
+    [alloc] = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
+               if c.proto.id.endswith("-vocab_scripts_chart")]
+    here = dict(zip(alloc["data"][1]["y"], alloc["data"][1]["marker"]["color"]))
+    there = {t["name"]: t["marker"]["color"]
+             for t in languages_chart(open_languages(), "lang_bars")["data"]}
+    for script in ("Cyrillic", "Latin"):
+        assert here[script] == there[script]
+    assert here["Hiragana"] != here["Latin"]

@@ -51,7 +51,7 @@ def test_bundled_sample_bars_and_side_by_side(page: Page, app_url: str, screensh
     corpus = parallel_sample()
     bars = plot_data(page, "lang_bars")
     premiums = {x: y for trace in bars for x, y in zip(trace["x"], trace["y"])}
-    assert sorted(premiums) == sorted(lang.name for lang in corpus.languages)
+    assert sorted(premiums) == sorted(lang.label for lang in corpus.languages)
     assert premiums["English"] == 1.0
     assert [t["name"] for t in bars][0] == "Latin"
     page.screenshot(path=screenshot_dir / "languages-premium.png", full_page=True)
@@ -70,7 +70,8 @@ def test_upload_csv_then_a_misaligned_one(page: Page, app_url: str, screenshot_d
     expect(page.locator('[data-testid="stExpander"] summary')
            .filter(has_text="greetings.csv")).to_contain_text("2 sentences in 3 languages")
     bars = plot_data(page, "lang_bars")
-    assert sorted(x for t in bars for x in t["x"]) == ["English", "German", "Japanese"]
+    assert sorted(x for t in bars for x in t["x"]) == ["English", "German — Deutsch",
+                                                    "Japanese — 日本語"]
 
     page.get_by_role("button", name="Remove greetings.csv").click()
     wait_for_app(page)
@@ -80,7 +81,7 @@ def test_upload_csv_then_a_misaligned_one(page: Page, app_url: str, screenshot_d
     expect(alert).to_contain_text("bad.csv, line 3: 1 cells, but the header names 2 languages")
     # The last good corpus is still the one measured.
     assert sorted(x for t in plot_data(page, "lang_bars") for x in t["x"]) == [
-        "English", "German", "Japanese"]
+        "English", "German — Deutsch", "Japanese — 日本語"]
     page.screenshot(path=screenshot_dir / "languages-bad-upload.png", full_page=True)
 
 
@@ -88,10 +89,21 @@ def test_vocabulary_size_curve_one_point_per_merge_count(page: Page, app_url: st
                                                          screenshot_dir) -> None:
     open_languages(page, app_url)
     open_tab(page, "Vocabulary size")
-    chips = page.locator('.st-key-lang_merge_counts [data-tag]')
+    chips = page.locator('[class*="st-key-lang_merge_counts_"] [data-tag]')
     counts = [int(t.replace(",", "")) for t in chips.all_inner_texts()]
     traces = plot_data(page, "lang_curve")
     assert len(traces) == len(parallel_sample().codes)
     assert all(len(t["x"]) == len(counts) for t in traces)
     assert next(t for t in traces if t["name"] == "English")["y"] == [1.0] * len(counts)
     page.screenshot(path=screenshot_dir / "languages-vocabulary-size.png", full_page=True)
+
+
+def test_a_chart_downloads_as_a_png_named_after_what_it_shows(page: Page, app_url: str) -> None:
+    open_languages(page, app_url)
+    plot_data(page, "lang_bars")
+    chart = page.locator(".st-key-lang_bars .js-plotly-plot")
+    chart.hover()
+    with page.expect_download() as download:
+        chart.locator('.modebar-btn[data-title="Download plot as a PNG"]').click()
+    assert download.value.suggested_filename == (
+        "tokenization-premium-with-english-byte-level-1k-baseline-english.png")

@@ -81,7 +81,7 @@ def test_picking_a_sample_updates_the_page_and_the_sidebar(page: Page, app_url: 
     choose(page, "Sample", "set new new renew reset renew")
     assert_no_exception(page)
     expect(metric(page, "Words")).to_have_text("6")
-    expect(metric(page, "Unique words")).to_have_text("4")
+    expect(metric(page, "Distinct words")).to_have_text("4")
     expect(picker(page, "Active corpus")).to_have_value("set new new renew reset renew")
     expect(page.get_by_text("Jurafsky & Martin", exact=False)).to_be_visible()
     page.screenshot(path=screenshot_dir / "corpus-toy-sample.png")

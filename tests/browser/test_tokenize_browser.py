@@ -178,3 +178,123 @@ def test_an_uploaded_tiktoken_file_encodes_like_tiktoken(page: Page, app_url: st
     expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=SLOW)
     assert_no_exception(page)
     page.screenshot(path=screenshot_dir / "tokenize-tiktoken-compare.png", full_page=True)
+
+
+def box_boxes(page: Page) -> list[dict]:
+    """Every token box of the main output: its position, characters and where it is drawn."""
+    return page.eval_on_selector_all(BOXES, """els => els.map(e => {
+        const r = e.getBoundingClientRect();
+        return {i: Number(e.dataset.i), s: Number(e.dataset.s), e: Number(e.dataset.e),
+                x: r.x, y: r.y, right: r.right, classes: e.className};
+    })""")
+
+
+def test_right_to_left_text_runs_right_to_left(page: Page, app_url: str, default_tok,
+                                               screenshot_dir) -> None:
+    text = "سلام\nHi שלום you"
+    open_tokenize(page, app_url, "?text=" + quote(text))
+    spans = default_tok.spans(text)
+    expect(page.locator(BOXES)).to_have_count(len(spans), timeout=SLOW)
+    found = box_boxes(page)
+    arabic = [b for b, s in zip(found, spans) if s.end <= 4]  # the first line
+    assert len(arabic) >= 4 and len({b["y"] for b in arabic}) == 1
+    xs = [b["x"] for b in arabic]
+    assert xs == sorted(xs, reverse=True) and len(set(xs)) == len(xs)  # right to left
+    # The mixed line: English left to right, the Hebrew word right to left between its parts.
+    heb = text.index("ש")
+    line = [(b["x"], s) for b, s in zip(found, spans) if s.start > 4]
+    before = [x for x, s in line if s.end <= heb]
+    hebrew = [x for x, s in line if heb <= s.start and s.end <= heb + 4]
+    after = [x for x, s in line if s.start >= heb + 4]
+    assert len(before) >= 2 and len(hebrew) >= 4 and len(after) >= 1
+    assert hebrew == sorted(hebrew, reverse=True)
+    assert before == sorted(before) and after == sorted(after)
+    assert max(before) < min(hebrew) and max(hebrew) < min(after)
+    page.locator(".bpe-pick").screenshot(path=screenshot_dir / "tokenize-rtl.png")
+
+
+def test_a_long_text_scrolls_in_its_box_and_links_text_and_tokens(page: Page, app_url: str,
+                                                                   default_tok) -> None:
+    open_tokenize(page, app_url)
+    text = "the lowest price is lower 😀 than the last one.\n" * 60
+    text_area(page).fill(text)
+    text_area(page).press("Control+Enter")
+    wait_for_app(page)
+    spans = default_tok.spans(text)
+    expect(tokens_metric(page)).to_have_text(f"{len(spans):,}", timeout=SLOW)
+    scroller = page.locator(".bpe-pick.bpe-scroll")
+    size = scroller.evaluate("e => [e.clientHeight, e.scrollHeight]")
+    assert 200 < size[0] < 500 < 3 * size[0] < size[1]  # a box of fixed height that scrolls
+    # Hovering a token selects its characters in the text (offsets as the text area counts).
+    k = next(i for i, s in enumerate(spans) if i > 10 and text[s.start:s.end] == " than")
+    area = text_area(page)
+    page.locator("h1").first.click()  # the text area loses the focus
+    before = area.evaluate("a => [a.selectionStart, a.selectionEnd]")
+    page.locator(f'{BOXES}[data-i="{k}"]').hover()
+    at16 = [len(text[:i].encode("utf-16-le")) // 2 for i in (spans[k].start, spans[k].end)]
+    page.wait_for_function("([want]) => { const a = document.querySelector("
+                           "'.st-key-tok_text textarea'); return a.selectionStart === want[0] "
+                           "&& a.selectionEnd === want[1]; }", arg=[at16], timeout=SLOW)
+    page.mouse.move(5, 5)  # leaving the box puts the text area back as it was
+    page.wait_for_function("() => document.activeElement !== document.querySelector("
+                           "'.st-key-tok_text textarea')", timeout=SLOW)
+    assert area.evaluate("a => [a.selectionStart, a.selectionEnd]") == before
+    # Selecting characters marks their tokens, and the box scrolls to the first of them.
+    area.click()
+    area.press("Control+End")
+    for _ in range(6):
+        area.press("Shift+ArrowLeft")
+    start16 = len(text.encode("utf-16-le")) // 2 - 6
+    marked = page.locator(f"{BOXES}.hl")
+    expect(marked.first).to_be_visible(timeout=SLOW)
+    want = [b["i"] for b in box_boxes(page) if b["s"] < start16 + 6 and b["e"] > start16]
+    assert sorted(int(i) for i in marked.evaluate_all("els => els.map(e => e.dataset.i)")) == want
+    assert scroller.evaluate("e => e.scrollTop") > 0
+    view = scroller.bounding_box()
+    box = marked.last.bounding_box()
+    assert view["y"] <= box["y"] and box["y"] + box["height"] <= view["y"] + view["height"] + 1
+
+
+def test_a_clicked_token_stays_framed(page: Page, app_url: str, default_tok) -> None:
+    text = "the lowest price is the lowest"
+    open_tokenize(page, app_url, "?text=" + quote(text))
+    spans = default_tok.spans(text)
+    k = max(range(len(spans)), key=lambda i: (len(spans[i].bytes), i))
+    page.locator(f'{BOXES}[data-i="{k}"]').click()
+    picker = page.get_by_role("combobox", name="Token", exact=True)
+    expect(picker).to_have_value(re.compile(rf"\(id {spans[k].id}\)$"), timeout=SLOW)
+    wait_for_app(page)
+    expect(page.locator(f"{BOXES}.on")).to_have_count(1, timeout=SLOW)
+    assert page.locator(f"{BOXES}.on").get_attribute("data-i") == str(k)
+    expect(page.get_by_text(f"framed above: token #{k}", exact=False)).to_be_visible()
+
+
+def test_a_reload_restores_the_view_and_copy_link_copies_it(page: Page, app_url: str,
+                                                            default_tok) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    text = "the lowest price is lower"
+    open_tokenize(page, app_url, "?text=" + quote(text))
+    page.get_by_role("radiogroup", name="View").get_by_role("radio", name="Ids").click()
+    wait_for_app(page)
+    page.get_by_text("By token id", exact=True).click()
+    wait_for_app(page)
+    page.get_by_text("Show whitespace and invisible characters").click()
+    wait_for_app(page)
+    budget = page.locator(".st-key-tok_limit input")
+    budget.fill("3")
+    budget.press("Enter")
+    wait_for_app(page)
+    expect(page).to_have_url(re.compile(r"[?&]limit=3"), timeout=SLOW)
+    for part in ("view=ids", "colours=id", "whitespace=off"):
+        expect(page).to_have_url(re.compile(rf"[?&]{part}"), timeout=SLOW)
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.get_by_role("button", name="Link copied")).to_be_visible(timeout=SLOW)
+    assert page.evaluate("navigator.clipboard.readText()") == page.url
+    page.reload()
+    wait_for_app(page)
+    spans = default_tok.spans(text)
+    expect(page.locator(BOXES)).to_have_count(len(spans), timeout=SLOW)
+    assert page.locator(BOXES).all_inner_texts() == [str(s.id) for s in spans]
+    assert page.locator(f"{BOXES}.ov").count() == len(spans) - 3
+    assert re.search(r"\bh\d+\b", page.locator(BOXES).first.get_attribute("class"))
+    expect(page.locator(".st-key-tok_limit input")).to_have_value("3")

@@ -20,9 +20,10 @@ import pandas as pd
 
 from bpe_core.analysis.scripts import script_counts
 from bpe_core.analysis.stats import CorpusStats
-from bpe_core.analysis.uploads import CorpusError, iter_upload, upload_fields
+from bpe_core.analysis.uploads import CorpusError, is_plain_text, iter_upload, upload_fields
 
-from ..shared.tokens import visible
+from ..shared.tokens import readable
+from ..shared.wording import WHITESPACE_WORDS, Units
 
 #: ``progress(fraction, message)``: how far a long job has got, from 0.0 to 1.0.
 Progress = Callable[[float, str], object]
@@ -49,8 +50,9 @@ def read_uploads(
 ) -> UploadResult:
     """Read ``(name, bytes)`` uploads into documents; a bad file is reported and the rest kept.
 
-    ``fields[i]`` is the text column of table ``i`` (None: the best guess). A file fails as a
-    whole: none of its text is kept if any part of it cannot be read.
+    A document is what the user gave: a text file, or a row of a table. ``fields[i]`` is the
+    text column of table ``i`` (None: the best guess). A file fails as a whole: none of its
+    text is kept if any part of it cannot be read.
 
     >>> read_uploads([("r.csv", b"id,review\\n1,Nice\\n2,Dull\\n")], fields=["review"]).documents
     ('Nice', 'Dull')
@@ -79,12 +81,12 @@ def read_uploads(
             errors.append((name, str(exc)))
         else:
             if all(document.isspace() for document in mine):
-                where = f" in the field {field!r}" if field else ""
                 what = "no text" if not mine else "only whitespace"
-                errors.append((name, f"{name} holds {what}{where}. "
+                errors.append((name, f"{name} holds {what}. "
                                      f"Upload a file that contains some text."))
             else:
-                documents.extend(mine)
+                # A text file comes in chunks of lines, to report progress: it is one document.
+                documents.extend(["".join(mine)] if is_plain_text(name) else mine)
                 loaded.append(name)
         done += len(data)
     if progress is not None:
@@ -108,8 +110,8 @@ def inspect_upload(name: str, data: bytes) -> tuple[list[str], str | None]:
     Checks what can be told without reading the whole file: the type, the encoding and binary
     content at the start, a table's columns. ``[]`` fields means plain text.
 
-    >>> inspect_upload("r.csv", b"id,review\\n1,Nice\\n")
-    (['review', 'id'], None)
+    >>> inspect_upload("r.csv", b"id,review,title\\n1,Nice,A1\\n")
+    (['review', 'title'], None)
     >>> inspect_upload("cat.png", b"\\x89PNG")[1].startswith("cat.png: unsupported file type .png")
     True
     """
@@ -147,12 +149,16 @@ def counts_stats(counts: Mapping[str, int], *, top: int = TOP_WORDS) -> CorpusSt
     )
 
 
-def top_words_table(stats: CorpusStats) -> pd.DataFrame:
-    """The most frequent words with their counts and share of all words."""
+def top_words_table(stats: CorpusStats, *, pieces: Units = WHITESPACE_WORDS) -> pd.DataFrame:
+    """The most frequent words (or pieces) with their counts and share of all of them.
+
+    >>> top_words_table(counts_stats({"\\n": 3, "a b": 1}))["word"].tolist()
+    ['↵', 'a·b']
+    """
     words = max(stats.words, 1)
     return pd.DataFrame(
         {
-            "word": [visible(w) for w, _ in stats.top_words],
+            pieces.one: [readable(w) for w, _ in stats.top_words],
             "count": [n for _, n in stats.top_words],
             "share": [f"{n / words:.1%}" for _, n in stats.top_words],
         },

@@ -16,9 +16,9 @@ from bpe_core.analysis.stats import CorpusStats, corpus_stats
 from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
-from ..shared import state
+from ..shared import state, wording
 from ..shared.samples import Sample, samples
-from ..shared.tokens import md_escape, visible
+from ..shared.tokens import fitted_columns, md_escape, readable
 from .charts import COMMON_HINT, scripts_figure
 from .data import (PREVIEW_CHARS, TOP_WORDS, counts_stats, inspect_upload, read_uploads,
                    top_words_table)
@@ -36,20 +36,15 @@ def text_stats(digest: str, pretokenizer: str, _documents: Sequence[str]) -> Cor
 
     The bar is drawn inside the cached function, so a cache hit replays it already emptied.
     """
-    bar = st.progress(0.0, text="Counting words…")
+    many = wording.units(pretokenizer).many
+    bar = st.progress(0.0, text=f"Counting {many}…")
     total = sum(len(d) for d in _documents) or 1
-    seen = 0
 
-    def documents():
-        nonlocal seen
-        for document in _documents:
-            seen += len(document)
-            yield document
+    def tick(n_bytes: int, n_characters: int) -> None:
+        bar.progress(min(1.0, n_characters / total),
+                     text=f"Counting {many}: {n_bytes / 2**20:,.1f} MB read")
 
-    def tick(n_bytes: int) -> None:
-        bar.progress(min(1.0, seen / total), text=f"Counting words: {n_bytes / 2**20:,.1f} MB read")
-
-    stats = corpus_stats(documents(), pretokenizer=pretokenizer, top=TOP_WORDS,
+    stats = corpus_stats(_documents, pretokenizer=pretokenizer, top=TOP_WORDS,
                          preview_chars=PREVIEW_CHARS, progress=tick)
     bar.empty()
     return stats
@@ -65,10 +60,12 @@ FORMATS_HELP = (
     "(with or without a byte-order mark) or UTF-16."
 )
 PRETOKENIZER_HELP = (
-    "A word is one piece of the pre-tokenizer, which cuts text before BPE sees it. "
-    "'whitespace' and 'end-of-word' split on spaces and newlines; 'space-prefix' keeps one "
-    "leading space on each word; 'gpt2', 'cl100k' and 'o200k' also split off punctuation and "
-    "digits, as OpenAI's tokenizers do; 'none' keeps the whole text as one piece."
+    "How the text is cut before counting, as a pre-tokenizer cuts it before BPE sees it. "
+    "'whitespace' and 'end-of-word' split on spaces, tabs and newlines, giving words; the others "
+    "give pieces: 'space-prefix' keeps one leading space on each word; 'gpt2', 'cl100k' and "
+    "'o200k' also split off punctuation and digits, and keep newlines and runs of spaces as "
+    "pieces of their own, as OpenAI's tokenizers do; 'none' keeps each document as one piece. "
+    "The Train page counts the pieces of the pre-tokenizer it trains with."
 )
 
 
@@ -224,19 +221,23 @@ def render_stats(corpus: state.SessionCorpus) -> None:
                    "no running text to split, and no pre-tokenizer to choose.")
         stats, pretokenizer = counts_stats(corpus.counts), None
     else:
-        pretokenizer = st.selectbox("Count words with the pre-tokenizer", list(PRESETS),
-                                    index=list(PRESETS).index("whitespace"),
+        pretokenizer = st.selectbox("Split the text into words with the pre-tokenizer",
+                                    list(PRESETS), index=list(PRESETS).index("whitespace"),
                                     key="corpus_pretokenizer", persist_state="session",
                                     help=PRETOKENIZER_HELP, width=320)
         stats = text_stats(corpus.digest, pretokenizer, corpus.documents)
-    _metrics(stats, corpus, pretokenizer)
+    pieces = wording.units(pretokenizer)
+    _metrics(stats, corpus, pieces)
     words, scripts = st.columns([2, 3], gap="large")
     with words:
-        st.markdown(f"**Most frequent words** (up to {TOP_WORDS:,}: scroll the table)")
+        st.markdown(f"**Most frequent {pieces.many}** ({pieces.split}; the top {TOP_WORDS:,}, "
+                    "scroll the table)")
         if stats.top_words:
-            st.dataframe(top_words_table(stats), height=min(738, 38 + 35 * len(stats.top_words)))
+            table = top_words_table(stats, pieces=pieces)
+            st.dataframe(table, height=min(738, 38 + 35 * len(stats.top_words)),
+                         column_config=fitted_columns(table, pieces.one))
         else:
-            st.caption("No words: the corpus holds only whitespace.")
+            st.caption(f"No {pieces.many}: the corpus holds only whitespace.")
     with scripts:
         st.markdown("**Writing systems** (Unicode scripts, in characters)")
         if stats.scripts:
@@ -245,31 +246,33 @@ def render_stats(corpus: state.SessionCorpus) -> None:
                 st.caption(f"“Common” covers {COMMON_HINT}, shared by all scripts.")
     if corpus.is_counts:
         with st.expander("Word counts", expanded=True):
-            table = pd.DataFrame({"word": [visible(w) for w in corpus.counts],
+            table = pd.DataFrame({"word": [readable(w) for w in corpus.counts],
                                   "count": list(corpus.counts.values())})
-            st.dataframe(table, hide_index=True)
+            st.dataframe(table, hide_index=True, column_config=fitted_columns(table, "word"))
     else:
         with st.expander(f"Preview (the first {PREVIEW_CHARS:,} characters)"):
             st.code(stats.preview, language=None, wrap_lines=True)
 
 
-def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pretokenizer: str | None) -> None:
+def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pieces: wording.Units) -> None:
     shown = [("Bytes", stats.bytes, "Size in UTF-8: what a byte-level tokenizer starts from."),
              ("Characters", stats.characters, "Unicode code points.")]
     if not corpus.is_counts:
         shown.append(("Lines", stats.lines, "Lines of text, across all documents."))
-    shown += [("Words", stats.words, f"Pieces cut by the {pretokenizer!r} pre-tokenizer."
-               if pretokenizer else "Every occurrence of every word."),
-              ("Unique words", stats.unique_words,
-               "Distinct words: how big a vocabulary of whole words would have to be.")]
+    shown += [(pieces.title, stats.words, f"Every occurrence of every {pieces.one}: "
+               f"{pieces.phrase}."),
+              (f"Distinct {pieces.many}", stats.unique_words,
+               f"How big a vocabulary of whole {pieces.many} would have to be.")]
     for column, (label, value, help_text) in zip(st.columns(len(shown)), shown):
         column.metric(label, f"{value:,}", help=help_text, border=True)
-    notes = []
+    notes = [f"Counted in **{pieces.phrase}**."]
     if stats.characters:
         notes.append(f"A character takes **{stats.bytes / stats.characters:.2f} bytes** on average "
                      f"(about 1 in English, 2 in Russian or Greek, 3 in Chinese or Hindi).")
     if stats.unique_words:
-        notes.append(f"A word occurs **{stats.words / stats.unique_words:,.1f} times** on average.")
-    if not corpus.is_counts and len(corpus.documents) > 1:
-        notes.append(f"{len(corpus.documents):,} documents.")
+        notes.append(f"A {pieces.one} occurs **{stats.words / stats.unique_words:,.1f} times** "
+                     "on average.")
+    if not corpus.is_counts:
+        notes.append(f"{wording.documents(len(corpus.documents))} (a file, a row of a table or a "
+                     "line of a .jsonl file is one document).")
     st.caption(" ".join(notes))

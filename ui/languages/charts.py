@@ -1,69 +1,59 @@
-"""Plotly figures for the Languages page. Languages are coloured by script throughout, so a
-teacher can point at "the Latin bars" in one chart and find them in the next.
+"""Plotly figures for the Languages page. Languages are coloured by script throughout (with
+the colours every page gives scripts), so a teacher can point at "the Latin bars" in one chart
+and find them in the next. Every figure takes its title, which also names its exported image.
 
 >>> from bpe_core.analysis.parallel import identify
 >>> langs = {"en": identify("en"), "ja": identify("ja")}
->>> fig = premium_bars(["ja", "en"], langs, {"en": 1.0, "ja": 2.5}, script_colours(langs),
-...                    baseline="English")
+>>> fig = premium_bars(["ja", "en"], langs, {"en": 1.0, "ja": 2.5}, baseline="English",
+...                    title="Premium")
 >>> [(t.name, list(t.x), list(t.y)) for t in fig.data]
-[('Latin', ['English'], [1.0]), ('Japanese', ['Japanese'], [2.5])]
+[('Japanese', ['Japanese — 日本語'], [2.5]), ('Latin', ['English'], [1.0])]
+>>> fig.layout.title.text
+'Premium'
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Mapping, Sequence
 
-import plotly.colors
 import plotly.graph_objects as go
 
 from bpe_core.analysis.parallel import Language
-from bpe_core.analysis.premium import BYTE_FRAGMENTS, MARKERS
 
-#: Colours for scripts, handed out in the order scripts first appear.
-PALETTE = plotly.colors.qualitative.Dark24
-#: Vocabulary-share categories that are not a language's script, drawn in greys.
-GREYS = {"Common": "#b0b7c3", BYTE_FRAGMENTS: "#6b7280", MARKERS: "#e5e7eb"}
+from ..shared.charts import script_colour, titled
+
 _LAYOUT = dict(margin=dict(l=10, r=10, t=30, b=10), plot_bgcolor="rgba(0,0,0,0)",
                legend=dict(title="Script"), hoverlabel=dict(align="left"))
 _BASELINE_LINE = dict(line_dash="dash", line_color="#6b7280", annotation_position="top left")
 
 
-def script_colours(languages: Mapping[str, Language]) -> dict[str, str]:
-    """A colour per script, in the order the languages first use them."""
-    distinct = list(dict.fromkeys(lang.script for lang in languages.values()))
-    return {s: PALETTE[i % len(PALETTE)] for i, s in enumerate(distinct)}
-
-
 def _names_scripts(languages: Mapping[str, Language]) -> tuple[dict[str, str], dict[str, str]]:
-    return ({c: lang.name for c, lang in languages.items()},
+    return ({c: lang.label for c, lang in languages.items()},
             {c: lang.script for c, lang in languages.items()})
 
 
 def premium_bars(order: Sequence[str], languages: Mapping[str, Language],
-                 premiums: Mapping[str, float], colours: Mapping[str, str], *,
-                 baseline: str) -> go.Figure:
+                 premiums: Mapping[str, float], *, baseline: str, title: str) -> go.Figure:
     """One bar per language (in ``order``), a trace per script so the legend names the scripts."""
     names, scripts = _names_scripts(languages)
     fig = go.Figure()
-    for script, colour in colours.items():
+    for script in dict.fromkeys(scripts[c] for c in order):
         codes = [c for c in order if scripts[c] == script]
-        if not codes:
-            continue
         fig.add_bar(x=[names[c] for c in codes], y=[premiums[c] for c in codes], name=script,
-                    marker_color=colour, text=[f"{premiums[c]:.2f}×" for c in codes],
+                    marker_color=script_colour(script), text=[f"{premiums[c]:.2f}×" for c in codes],
                     textposition="outside", cliponaxis=False,
                     hovertemplate="<b>%{x}</b>: %{y:.2f}× the tokens of " + baseline
                                   + f"<br>{script} script<extra></extra>")
     fig.add_hline(y=1, line_dash="dash", line_color="#6b7280")  # the baseline's own bar is 1
     fig.update_layout(height=430, yaxis_title=f"premium (tokens ÷ {baseline}'s)", **_LAYOUT)
     fig.update_xaxes(categoryorder="array", categoryarray=[names[c] for c in order], tickangle=-45)
-    return fig
+    return titled(fig, title)
 
 
 def premium_heatmap(languages: Sequence[str], tokenizers: Sequence[str],
-                    premiums: Sequence[Sequence[float]], *, baseline: str) -> go.Figure:
+                    premiums: Sequence[Sequence[float]], *, baseline: str,
+                    title: str) -> go.Figure:
     """Languages down, tokenizers across; the colour doubles in step with the premium (log
     scale), from pale at 1x (and below) to dark."""
     z = [[math.log2(p) if p > 0 else None for p in row] for row in premiums]
@@ -77,23 +67,24 @@ def premium_heatmap(languages: Sequence[str], tokenizers: Sequence[str],
                       ticktext=[f"{t:g}×" for t in ticks]),
         hovertemplate="<b>%{y}</b> with %{x}: %{text} the tokens of " + baseline
                       + "<extra></extra>"))
-    fig.update_layout(height=max(300, 60 + 24 * len(languages)), **_LAYOUT)
+    fig.update_layout(height=max(300, 110 + 24 * len(languages)),
+                      **{**_LAYOUT, "margin": dict(l=10, r=10, t=90, b=10)})  # tokenizers on top
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(side="top")
-    return fig
+    return titled(fig, title)
 
 
 def sentence_boxes(order: Sequence[str], languages: Mapping[str, Language],
-                   per_sentence: Mapping[str, Sequence[float]], colours: Mapping[str, str], *,
-                   baseline: str) -> go.Figure:
-    """The spread of per-sentence premiums: a box (with every sentence as a dot) per language."""
+                   per_sentence: Mapping[str, Sequence[float]], *, baseline: str,
+                   numbers: Sequence[int], title: str) -> go.Figure:
+    """The spread of per-sentence premiums: a box (with every sentence as a dot) per language;
+    ``numbers`` are the sentences' numbers in the corpus (shown on hover)."""
     names, scripts = _names_scripts(languages)
     fig = go.Figure()
     for code in order:
         values = list(per_sentence[code])
-        fig.add_box(y=values, name=names[code], marker_color=colours[scripts[code]],
-                    boxpoints="all", jitter=0.4, pointpos=0,
-                    customdata=list(range(1, len(values) + 1)),
+        fig.add_box(y=values, name=names[code], marker_color=script_colour(scripts[code]),
+                    boxpoints="all", jitter=0.4, pointpos=0, customdata=list(numbers),
                     hovertemplate=f"<b>{names[code]}</b>, sentence %{{customdata}}: "
                                   f"%{{y:.2f}}×<extra>{scripts[code]}</extra>")
     fig.add_hline(y=1, annotation_text=f"{baseline} = 1×", **_BASELINE_LINE)
@@ -101,18 +92,18 @@ def sentence_boxes(order: Sequence[str], languages: Mapping[str, Language],
                       yaxis_title=f"tokens ÷ {baseline}'s, per sentence",
                       **{k: v for k, v in _LAYOUT.items() if k != "legend"})
     fig.update_xaxes(tickangle=-45)
-    return fig
+    return titled(fig, title)
 
 
 def curve_figure(order: Sequence[str], languages: Mapping[str, Language],
                  curve: Mapping[str, Sequence[float]], vocab_sizes: Sequence[int],
-                 colours: Mapping[str, str], *, baseline: str) -> go.Figure:
+                 *, baseline: str, title: str) -> go.Figure:
     """Premium against vocabulary size: a line per language, one point per merge count."""
     names, scripts = _names_scripts(languages)
     fig = go.Figure()
     for code in order:
         fig.add_scatter(x=list(vocab_sizes), y=list(curve[code]), mode="lines+markers",
-                        name=names[code], line_color=colours[scripts[code]],
+                        name=names[code], line_color=script_colour(scripts[code]),
                         legendgroup=scripts[code], legendgrouptitle_text=scripts[code],
                         hovertemplate=f"<b>{names[code]}</b> ({scripts[code]}): %{{y:.2f}}× "
                                       "at %{x:,} tokens<extra></extra>")
@@ -121,37 +112,36 @@ def curve_figure(order: Sequence[str], languages: Mapping[str, Language],
                       yaxis_title=f"premium (tokens ÷ {baseline}'s)",
                       **{k: v for k, v in _LAYOUT.items() if k != "legend"})
     fig.update_xaxes(type="log")
-    return fig
+    return titled(fig, title)
 
 
 def vocabulary_use_figure(order: Sequence[str], languages: Mapping[str, Language],
-                          use: Mapping[str, tuple[int, int]],
-                          colours: Mapping[str, str]) -> go.Figure:
+                          use: Mapping[str, tuple[int, int]], *, title: str) -> go.Figure:
     """Entries each language's sentences use, and how many of them no other language uses."""
     names, scripts = _names_scripts(languages)
     labels = [names[c] for c in order]
+    colours = [script_colour(scripts[c]) for c in order]
     fig = go.Figure()
     fig.add_bar(x=labels, y=[use[c][0] for c in order], name="entries used",
-                marker_color=[colours[scripts[c]] for c in order], opacity=0.45,
+                marker_color=colours, opacity=0.45,
                 hovertemplate="<b>%{x}</b> uses %{y:,} vocabulary entries<extra></extra>")
     fig.add_bar(x=labels, y=[use[c][1] for c in order], name="used by no other language",
-                marker_color=[colours[scripts[c]] for c in order],
+                marker_color=colours,
                 hovertemplate="<b>%{x}</b>: %{y:,} entries no other language uses<extra></extra>")
     fig.update_layout(barmode="overlay", height=400, yaxis_title="vocabulary entries",
-                      **{**_LAYOUT, "legend": dict(orientation="h", y=1.1)})
+                      **{**_LAYOUT, "legend": dict(orientation="h", y=1.1, x=1,
+                                                   xanchor="right")})
     fig.update_xaxes(tickangle=-45)
-    return fig
+    return titled(fig, title)
 
 
-def vocabulary_scripts_figure(scripts: Mapping[str, int], colours: Mapping[str, str]) -> go.Figure:
-    """A donut: the share of the vocabulary written in each script, in the languages' colours
-    (grey for byte fragments, markers and spaces/punctuation, the rest from the palette's end)."""
-    spare = itertools.cycle(PALETTE[::-1])
-    fill = [colours.get(s) or GREYS.get(s) or next(spare) for s in scripts]
+def vocabulary_scripts_figure(scripts: Mapping[str, int], *, title: str) -> go.Figure:
+    """A donut: the share of the vocabulary written in each script, in the scripts' colours
+    (grey for byte fragments, markers and spaces/punctuation)."""
     fig = go.Figure(go.Pie(labels=list(scripts), values=list(scripts.values()), hole=0.5,
                            sort=False, textinfo="label+percent", textposition="inside",
-                           marker_colors=fill,
+                           marker_colors=[script_colour(s) for s in scripts],
                            hovertemplate="<b>%{label}</b>: %{value:,} entries (%{percent})"
                                          "<extra></extra>"))
     fig.update_layout(height=400, margin=dict(l=10, r=10, t=10, b=10), showlegend=True)
-    return fig
+    return titled(fig, title)

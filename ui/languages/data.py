@@ -17,7 +17,7 @@ import bpe_core
 from bpe_core.analysis import parallel, premium
 from bpe_core.analysis.parallel import ParallelCorpus
 
-from ..shared import state
+from ..shared import loaders, state
 from ..shared.samples import parallel_sample
 
 #: Session key of the parallel corpus the page measures (the bundled sample until an upload).
@@ -54,34 +54,61 @@ def read_upload(files: tuple[tuple[str, bytes], ...]) -> ParallelCorpus | str:
 
 # --- tokenizers --------------------------------------------------------------------------------
 
-@st.cache_resource(show_spinner="Fetching the reference encodings…")
-def reference_tokenizers() -> tuple[dict[str, bpe_core.Tokenizer], tuple[str, ...]]:
-    """(label -> tokenizer for the references that load, names of those that could not)."""
-    loaded, failed = {}, []
-    for name, ref in bpe_core.REFERENCE_ENCODINGS.items():
-        try:
-            loaded[ref.title] = bpe_core.reference_encoding(name)
-        except (bpe_core.ReferenceUnavailableError, ImportError):  # offline, or no tiktoken
-            failed.append(name)
-    return loaded, tuple(failed)
+#: Session key: fingerprint of each balanced tokenizer trained here -> digest of its corpus.
+BALANCED_KEY = "lang_balanced"
+
+
+def reference_tokenizers() -> dict[str, bpe_core.Tokenizer]:
+    """Label -> tokenizer for the reference encodings that load (each kept for every session);
+    ``loaders.missing_references`` says which do not, and why."""
+    loaded = {}
+    for name in loaders.loadable_references():
+        tok = loaders.reference(name)
+        if not isinstance(tok, str):
+            loaded[bpe_core.REFERENCE_ENCODINGS[name].title] = tok
+    return loaded
 
 
 def available_tokenizers() -> dict[str, bpe_core.Tokenizer]:
-    """This session's tokenizers, then the reference encodings that could be loaded."""
-    loaded, _ = reference_tokenizers()
-    session = state.tokenizers()
-    return {**session, **{k: v for k, v in loaded.items() if k not in session}}
+    """This session's tokenizers, then the reference encodings that load: one entry per distinct
+    tokenizer (the same cl100k loaded twice, or fetched into the session and offered as a
+    reference, is offered once, under the active tokenizer's name if it is that one)."""
+    session, active = state.tokenizers(), state.active_tokenizer().name
+    everything = {**session, **{k: v for k, v in reference_tokenizers().items()
+                                if k not in session}}
+    keep: dict[str, str] = {}  # fingerprint -> the name it is offered under
+    for name, tok in everything.items():
+        if tok.fingerprint() not in keep or name == active:
+            keep[tok.fingerprint()] = name
+    kept = set(keep.values())
+    return {name: tok for name, tok in everything.items() if name in kept}
 
 
 def train_balanced(source: ParallelCorpus, vocab_size: int) -> str:
-    """Train byte-level BPE (GPT-2 pre-tokenizer) on every sentence of every language, add it
-    to the session and make it active; return its name."""
-    sentences = [s for column in source.columns for s in column]
+    """Train byte-level BPE (GPT-2 pre-tokenizer) on the training sentences of every language
+    (:func:`parallel.split`), add it to the session and make it active; return its name."""
+    train = parallel.split(source).train
+    sentences = [s for column in train.columns for s in column]
     tok = bpe_core.train(sentences, vocab_size, unit="byte", pretokenizer="gpt2", min_frequency=2)
+    st.session_state.setdefault(BALANCED_KEY, {})[tok.fingerprint()] = source.digest
     # Named after the size reached: a small corpus can run out of pairs seen twice before.
     n = tok.vocab_size
     return state.add_tokenizer(
         tok.renamed(f"{source.name} byte-level {f'{n / 1000:g}k' if n >= 1000 else n}"))
+
+
+def trained_here(source: ParallelCorpus,
+                 chosen: dict[str, bpe_core.Tokenizer]) -> list[str]:
+    """The chosen tokenizers that :func:`train_balanced` trained on ``source``'s training part."""
+    balanced = st.session_state.get(BALANCED_KEY, {})
+    return [name for name, tok in chosen.items()
+            if balanced.get(tok.fingerprint()) == source.digest]
+
+
+def scored_corpus(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer]) -> ParallelCorpus:
+    """The sentences to score on: the held-out ones when a chosen tokenizer learned from the rest
+    (every tokenizer is then scored on them, so the columns compare), else all of them."""
+    return parallel.split(source).held_out if trained_here(source, chosen) else source
 
 
 # --- measurements (cached) ---------------------------------------------------------------------

@@ -14,11 +14,14 @@ import streamlit as st
 
 import bpe_core
 from bpe_core.analysis import premium
+from bpe_core.analysis import parallel
 from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
 from ..shared import loaders, state
 from ..shared.annotate import coloured_html
+from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
+from ..shared.wording import WHITESPACE_WORDS
 from . import charts
 from . import data
 
@@ -40,7 +43,6 @@ TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × langua
         ":material/candlestick_chart: Per sentence", ":material/compare: Side by side",
         ":material/show_chart: Vocabulary size", ":material/category: Vocabulary use",
         ":material/table: Table"]
-_CHART = {"config": {"displaylogo": False}}
 LOAD_KEY = "lang_load"
 
 
@@ -116,12 +118,11 @@ def controls(source: ParallelCorpus) -> Choice | None:
                                    "on the other pages) and the reference encodings that could "
                                    "be fetched.")
     mid.selectbox("Baseline language", codes, key="lang_baseline",
-                  format_func=lambda c: source.language(c).name,
+                  format_func=lambda c: source.language(c).label,
                   help="Premiums are tokens divided by this language's tokens.")
-    _, failed = data.reference_tokenizers()
-    if failed:
-        st.caption(f"The reference encodings ({', '.join(failed)}) could not be fetched "
-                   f"(offline?), so only this session's tokenizers are offered.")
+    missing = loaders.missing_references()
+    if missing:
+        st.caption(missing)
     if not chosen:
         st.info("Pick at least one tokenizer to compare.")
         return None
@@ -142,9 +143,14 @@ def _focus_changed() -> None:
 def train_panel(source: ParallelCorpus) -> None:
     """One click: a byte-level tokenizer trained on every language of the corpus at once."""
     with st.expander("Train a balanced tokenizer on these sentences", icon=":material/balance:"):
+        parts = parallel.split(source)
         st.markdown("Byte-level BPE with the GPT-2 pre-tokenizer, trained on all "
                     f"{len(source.languages)} languages together, so every script gets merges "
-                    "of its own. Compare its premiums with a tokenizer trained on English alone.")
+                    "of its own. Compare its premiums with a tokenizer trained on English alone. "
+                    + (f"It learns from sentences {_numbers(parts.train)} of each language; "
+                       f"sentences {_numbers(parts.held_out)} are held out to score it."
+                       if parts.disjoint else "The corpus has one sentence, so it is trained "
+                       "and scored on the same one."))
         size_col, button_col = st.columns([2, 1], vertical_alignment="bottom")
         size_col.number_input("Vocabulary size", min_value=300, max_value=20_000, value=2_000,
                               step=250, key="lang_train_size")
@@ -171,6 +177,30 @@ def _train(source: ParallelCorpus) -> None:
     st.session_state.lang_trained = name
 
 
+def _numbers(part: ParallelCorpus) -> str:
+    """Sentence numbers as a range: "25–32", or "7" for one."""
+    first, last = part.numbers[0], part.numbers[-1]
+    return f"{first}–{last}" if last > first else f"{first}"
+
+
+def scoring_note(source: ParallelCorpus, scored: ParallelCorpus, choice: Choice) -> None:
+    """Say which sentences the page scores on when a tokenizer in the comparison was trained on
+    this corpus here: the held-out ones, which none of them learned from."""
+    trained = data.trained_here(source, choice.tokenizers)
+    if not trained:
+        return
+    names = ", ".join(f"**{md(n)}**" for n in trained)
+    if scored.n_sentences == source.n_sentences:
+        st.info(f"{names} was trained on the page's only sentence, and is scored on it too.",
+                icon=":material/info:")
+        return
+    learned = parallel.split(source).train
+    st.info(f"Every tokenizer is scored on the held-out sentences {_numbers(scored)} "
+            f"({scored.n_sentences} of {source.n_sentences}): {names} learned from sentences "
+            f"{_numbers(learned)}, so scoring it on those would flatter it.",
+            icon=":material/rule:")
+
+
 def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
     """Four numbers for the tokenizer in detail: the dearest, the cheapest, the median, fallback."""
     rows = table[(table.Tokenizer == choice.focus) & (table.Code != choice.baseline)]
@@ -179,7 +209,7 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     dear = rows.loc[rows.Premium.idxmax()]
     cheap = rows.loc[rows.Premium.idxmin()]
     worst = rows.loc[rows["Fallback share"].idxmax()]
-    base = source.language(choice.baseline).name
+    base = source.language(choice.baseline).label
     plain = {"delta_color": "off", "delta_arrow": "off"}  # the delta names a language
     cols = st.columns(4)
     cols[0].metric("Most expensive", f"{dear.Premium:.2f}×", dear.Language, **plain,
@@ -195,24 +225,32 @@ def _focus_rows(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:
     return table[table.Tokenizer == choice.focus].sort_values("Premium", kind="stable")
 
 
+def _chart(where, figure, *, key: str) -> None:
+    """Draw ``figure`` in ``where`` (``st`` or a column); its PNG is named after its title."""
+    where.plotly_chart(figure, key=key, config=chart_config(figure))
+
+
 def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
     rows = _focus_rows(table, choice)
     langs = dict(zip(source.codes, source.languages))
-    st.plotly_chart(charts.premium_bars(list(rows.Code), langs, dict(zip(rows.Code, rows.Premium)),
-                                        charts.script_colours(langs),
-                                        baseline=source.language(choice.baseline).name),
-                    key="lang_bars", **_CHART)
+    base = source.language(choice.baseline).label
+    _chart(st, charts.premium_bars(
+        list(rows.Code), langs, dict(zip(rows.Code, rows.Premium)), baseline=base,
+        title=f"Tokenization premium with {choice.focus} (baseline {base})"), key="lang_bars")
     st.caption(f"Tokens each language needs with **{md(choice.focus)}**, divided by "
-               f"{source.language(choice.baseline).name}'s, for the same "
-               f"{source.n_sentences} sentences. Colours are scripts.")
+               f"{base}'s, for the same {source.n_sentences} sentences. Colours are scripts.")
 
 
 def heatmap_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
     wide = table.pivot_table(index="Language", columns="Tokenizer", values="Premium", sort=False)
     wide = wide[list(choice.tokenizers)].loc[wide.mean(axis=1).sort_values().index]
-    figure = charts.premium_heatmap(list(wide.index), list(wide.columns), wide.values.tolist(),
-                                    baseline=source.language(choice.baseline).name)
-    st.plotly_chart(figure, key="lang_heatmap", **_CHART)
+    base = source.language(choice.baseline).label
+    figure = charts.premium_heatmap(
+        list(wide.index), list(wide.columns), wide.values.tolist(), baseline=base,
+        title=f"Tokenization premium of {len(wide.columns)} "
+              f"tokenizer{'s' * (len(wide.columns) != 1)} in {len(wide.index)} languages "
+              f"(baseline {base})")
+    _chart(st, figure, key="lang_heatmap")
     st.caption("Every language with every tokenizer; languages sorted by their mean premium.")
 
 
@@ -220,10 +258,11 @@ def sentences_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -
     counts = data.counts(choice.focus_tokenizer, source)
     per = premium.sentence_premiums(counts, baseline=choice.baseline)
     langs = dict(zip(source.codes, source.languages))
-    st.plotly_chart(charts.sentence_boxes(list(_focus_rows(table, choice).Code), langs, per,
-                                          charts.script_colours(langs),
-                                          baseline=source.language(choice.baseline).name),
-                    key="lang_boxes", **_CHART)
+    base = source.language(choice.baseline).label
+    _chart(st, charts.sentence_boxes(
+        list(_focus_rows(table, choice).Code), langs, per, baseline=base,
+        numbers=source.numbers,
+        title=f"Premium per sentence with {choice.focus} (baseline {base})"), key="lang_boxes")
     st.caption("Each dot is one sentence: its tokens divided by the baseline sentence's. A wide "
                "box means the premium depends a lot on what is being said.")
 
@@ -237,15 +276,15 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
     base = source.sentences(choice.baseline)
     left, right = st.columns([2, 3])
     index = left.selectbox("Sentence", range(source.n_sentences), key="lang_side_sentence",
-                           format_func=lambda i: f"{i + 1}. {base[i][:70]}")
+                           format_func=lambda i: f"{source.first + i}. {base[i][:70]}")
     codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
-                              format_func=lambda c: source.language(c).name)
+                              format_func=lambda c: source.language(c).label)
     base_tokens = len(tok.encode(base[index], split_special_tokens=True))
     for code in codes:
         sentence = source.sentences(code)[index]
         spans = tok.spans(sentence, split_special_tokens=True)
         fallback = premium.fallback_tokens(tok, [s.id for s in spans])
-        st.markdown(f"**{md(source.language(code).name)}** · {len(spans)} tokens · "
+        st.markdown(f"**{md(source.language(code).label)}** · {len(spans)} tokens · "
                     f"{len(spans) / base_tokens:.2f}× · {len(sentence)} characters"
                     + (f" · {fallback} byte-fallback" if fallback else ""))
         st.html(coloured_html(tok, spans, sentence))
@@ -253,27 +292,47 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
 
 def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
     tok = choice.focus_tokenizer
-    ladder = premium.merge_count_ladder(len(tok.merges))
+    n = len(tok.merges)
+    ladder = premium.merge_count_ladder(n)
+    # Keyed by the tokenizer, so another tokenizer starts from its own round counts (up to all
+    # of its merges) instead of keeping the last one's.
+    key, add_key = (f"lang_merge_counts_{tok.fingerprint()}",
+                    f"lang_merge_add_{tok.fingerprint()}")
     step = max(1, (len(ladder) + 8) // 9)  # at most about nine points by default
-    _keep("lang_merge_counts", ladder, sorted(set(ladder[::step] + ladder[-1:])))
-    merge_counts = sorted(st.multiselect("Merge counts", ladder, key="lang_merge_counts",
-                                         help="Encode with only the first k merges (no "
-                                              "retraining): the vocabulary training had at k."))
+    st.session_state.setdefault(key, sorted(set(ladder[::step] + ladder[-1:])))
+    options = sorted(set(ladder) | set(st.session_state[key]))
+    left, right = st.columns([4, 1], vertical_alignment="bottom")
+    merge_counts = sorted(left.multiselect(
+        "Merge counts", options, key=key, format_func=lambda k: f"{k:,}",
+        help="Encode with only the first k merges (no retraining): the vocabulary training had "
+             "at k. The round counts grow tenfold every three steps; add any other below."))
+    right.number_input("Add a merge count", min_value=0, max_value=n, value=None, step=1,
+                       key=add_key, placeholder=f"0 to {n:,}", on_change=_add_count,
+                       args=(key, add_key))
     if not merge_counts:
         st.info("Pick at least one merge count.")
         return
     curve = data.curve(tok, source, choice.baseline, merge_counts)
     langs = dict(zip(source.codes, source.languages))
     sizes = [tok.n_base + k for k in merge_counts]
-    st.plotly_chart(charts.curve_figure(list(source.codes), langs, curve, sizes,
-                                        charts.script_colours(langs),
-                                        baseline=source.language(choice.baseline).name),
-                    key="lang_curve", **_CHART)
+    base = source.language(choice.baseline).label
+    _chart(st, charts.curve_figure(
+        list(source.codes), langs, curve, sizes, baseline=base,
+        title=f"Premium against vocabulary size with {choice.focus} (baseline {base})"),
+        key="lang_curve")
     start = ("a byte-level tokenizer spends a token per UTF-8 byte, so the premium is the "
              "ratio of bytes" if tok.unit == "byte" else "a character-level tokenizer spends a "
              "token per character (per byte for characters it lacks)")
     st.caption(f"**{md(choice.focus)}** at {len(merge_counts)} merge counts. With no merges "
                f"{start}; watch which languages the merges then serve.")
+
+
+def _add_count(key: str, add_key: str) -> None:
+    """Number box callback: add the merge count typed to the chosen ones, and empty the box."""
+    k = st.session_state[add_key]
+    if k is not None:
+        st.session_state[key] = sorted(set(st.session_state[key]) | {int(k)})
+        st.session_state[add_key] = None
 
 
 def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
@@ -282,13 +341,13 @@ def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
     order = sorted(source.codes, key=lambda c: -use[c][0])
     langs = dict(zip(source.codes, source.languages))
     left, right = st.columns([3, 2])
-    left.markdown(f"**Entries of {md(choice.focus)}'s {tok.vocab_size:,} each language uses**")
-    left.plotly_chart(charts.vocabulary_use_figure(order, langs, use, charts.script_colours(langs)),
-                      key="lang_vocab_use", **_CHART)
-    right.markdown("**The vocabulary by script**")
-    donut = charts.vocabulary_scripts_figure(data.vocabulary_scripts(tok),
-                                             charts.script_colours(langs))
-    right.plotly_chart(donut, key="lang_vocab_scripts", **_CHART)
+    _chart(left, charts.vocabulary_use_figure(
+        order, langs, use,
+        title=f"Entries of {choice.focus}'s {tok.vocab_size:,} each language uses"),
+        key="lang_vocab_use")
+    _chart(right, charts.vocabulary_scripts_figure(
+        data.vocabulary_scripts(tok), title=f"The vocabulary of {choice.focus} by script"),
+        key="lang_vocab_scripts")
     st.caption("Byte fragments are entries that hold only part of a character; Common is "
                "spaces, digits and punctuation.")
 
@@ -300,7 +359,8 @@ def table_tab(table: pd.DataFrame) -> None:
         "Chars/token": st.column_config.NumberColumn(format="%.2f"),
         "Bytes/token": st.column_config.NumberColumn(format="%.2f"),
         "Tokens/word": st.column_config.NumberColumn(
-            format="%.2f", help="Empty where words are not separated by spaces."),
+            format="%.2f", help=f"Tokens per word (words {WHITESPACE_WORDS.split}); empty "
+                                "where words are not separated by spaces."),
         "Fallback share": st.column_config.NumberColumn(format="percent"),
     })
     st.download_button("Download CSV", table.to_csv(index=False).encode("utf-8"),

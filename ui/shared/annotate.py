@@ -55,12 +55,17 @@ def details(tok: Tokenizer, span: TokenSpan, text: str) -> str:
 
 def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
                   show_whitespace: bool = True, marked: Collection[int] = (),
-                  label: str = "text") -> str:
-    """The colouring HTML with this page's tooltips (merge rank, pair count, split characters)."""
-    added = [k for k, s in enumerate(spans) if tok.kind(s.id) == "added"]
+                  label: str = "text", colours: str = "alternate", window: range | None = None,
+                  chosen: int | None = None, over: int | None = None) -> str:
+    """The colouring HTML with this page's tooltips (merge rank, pair count, split characters);
+    only the tokens at the positions in ``window`` (all by default) are drawn. The options are
+    those of :func:`~ui.shared.tokens.tokens_html`."""
+    window = window if window is not None else range(len(spans))
+    added = {k for k in window if tok.kind(spans[k].id) == "added"}
     return tokens_html(spans, text, show_whitespace=show_whitespace,
-                       details=[details(tok, s, text) for s in spans], marked=marked,
-                       added=added, label=label)
+                       details={k: details(tok, spans[k], text) for k in window}, marked=marked,
+                       added=added, label=label, colours=colours, window=window, chosen=chosen,
+                       over=over)
 
 
 #: What each box style means, in the order the legend lists them.
@@ -71,8 +76,12 @@ LEGEND = {"sp": "blue frame: a special token", "ad": "blue underline: an added t
           "vocabulary cannot spell, read as the unknown token"}
 
 
-def legend(tok: Tokenizer, spans: Sequence[TokenSpan], text: str) -> str:
-    """The meaning of the box styles that ``spans`` use, as one line ("" when none does)."""
+def legend(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
+           window: range | None = None) -> str:
+    """The meaning of the box styles that ``spans`` use (those at the positions in ``window``,
+    all by default), as one line ("" when none does)."""
+    if window is not None:
+        spans = spans[window.start:window.stop]
     used = {b.style for b in boxes(spans, text)}
     used |= {"sp"} if any(s.special for s in spans) else set()
     used |= {"ad"} if any(tok.kind(s.id) == "added" for s in spans) else set()

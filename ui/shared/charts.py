@@ -12,10 +12,14 @@ be checked without a browser:
 
 from __future__ import annotations
 
+import hashlib
+import html
 from collections import Counter
 
 import pandas as pd
+import plotly.colors
 import plotly.graph_objects as go
+import regex
 
 BLUE, ORANGE, GREEN, GREY = "#2f6fdb", "#e8833a", "#2e9e6b", "#9aa3b2"
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
@@ -24,6 +28,76 @@ GRID = "#eef1f6"
 # with make_subplots, which costs ~0.1 s a call: too slow for a figure redrawn several times a
 # second while training plays.
 LEFT, RIGHT = (0.0, 0.40), (0.56, 0.94)
+
+
+#: Scripts in a fixed order, each with its own colour, so a script keeps its colour whatever
+#: the corpus, the tokenizer or the page: the bundled languages' scripts first, then other
+#: living scripts. Others get a colour from their name (the same everywhere, maybe shared).
+SCRIPTS = ("Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Bengali", "Tamil",
+           "Thai", "Georgian", "Armenian", "Ethiopic", "Myanmar", "Han", "Japanese", "Hangul",
+           "Hiragana", "Katakana", "Telugu", "Kannada", "Malayalam", "Gujarati", "Gurmukhi",
+           "Oriya", "Sinhala", "Lao", "Khmer", "Tibetan", "Mongolian", "Thaana", "Syriac")
+PALETTE = [c for c in plotly.colors.qualitative.Dark24 + plotly.colors.qualitative.Alphabet
+           if c not in ("#222A2A", "#565656", "#AA0DFE")]  # too dark, grey, a twin of #DA16FF
+#: What is not a script of letters, in greys: spaces and punctuation, pieces of characters
+#: (named "bytes" on the Vocabulary page, "byte fragments" on the Languages page), markers.
+GREYS = {"Common": "#b0b7c3", "bytes": "#6b7280", "byte fragments": "#6b7280",
+         "marker": "#e5e7eb", "markers": "#e5e7eb", "Unknown": "#9aa3b2"}
+
+
+def script_colour(script: str) -> str:
+    """The colour of ``script`` on every chart.
+
+    >>> script_colour("Latin") == PALETTE[0], script_colour("Common")
+    (True, '#b0b7c3')
+    >>> script_colour("Runic") == script_colour("Runic")  # not in SCRIPTS: from its name
+    True
+    """
+    if script in GREYS:
+        return GREYS[script]
+    if script in SCRIPTS:
+        return PALETTE[SCRIPTS.index(script)]
+    digest = hashlib.blake2b(script.encode("utf-8", "surrogatepass"), digest_size=4).digest()
+    return PALETTE[int.from_bytes(digest, "big") % len(PALETTE)]
+
+
+def file_name(title: str) -> str:
+    """A file name (without extension) for a chart called ``title``: its words joined by hyphens.
+
+    >>> file_name("Tokenization premium with <GPT-2> (baseline: English)")
+    'tokenization-premium-with-gpt-2-baseline-english'
+    >>> file_name("../../"), file_name("日本語の語彙")
+    ('chart', '日本語の語彙')
+    """
+    words = regex.findall(r"[\p{L}\p{N}]+", title.casefold())
+    return "-".join(words)[:100].strip("-") or "chart"
+
+
+def titled(fig: go.Figure, title: str) -> go.Figure:
+    """``fig`` with ``title`` (plain text: a name such as ``<b>`` shows as typed) above it, kept
+    in exported images, room made for it.
+
+    >>> titled(go.Figure(), "Vocabulary of <script>x</script>").layout.title.text
+    'Vocabulary of &lt;script&gt;x&lt;/script&gt;'
+    """
+    top = fig.layout.margin.t or 0
+    # At the very top, so axis labels drawn above the plot (a heatmap's) stay clear of it.
+    fig.update_layout(title=dict(text=html.escape(title, quote=False), x=0, xanchor="left",
+                                 yref="container", y=1, yanchor="top", pad=dict(t=10),
+                                 font=dict(size=15)),
+                      margin=dict(t=max(top, 50)))
+    return fig
+
+
+def chart_config(fig: go.Figure) -> dict:
+    """Plotly's config for ``fig``: the camera button saves a PNG named after its title.
+
+    >>> chart_config(titled(go.Figure(), "Token lengths of GPT-2"))["toImageButtonOptions"]
+    {'format': 'png', 'filename': 'token-lengths-of-gpt-2', 'scale': 2}
+    """
+    title = html.unescape(fig.layout.title.text or "")
+    return {"displaylogo": False,
+            "toImageButtonOptions": {"format": "png", "filename": file_name(title), "scale": 2}}
 
 
 def growth_figure(history: pd.DataFrame, step: int | None = None) -> go.Figure:

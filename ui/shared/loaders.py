@@ -9,14 +9,16 @@ becomes the active one; what does not gets a message saying why.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
+from typing import Mapping
 
 import streamlit as st
 
 import bpe_core
 from bpe_core.formats import loads_files
 from bpe_core.formats.openai import (REFERENCE_ENCODINGS, ReferenceUnavailableError,
-                                     reference_encoding)
+                                     reference_encoding, unavailable)
 
 from . import state
 from .annotate import md_literal
@@ -68,17 +70,45 @@ def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
 
 
 def default_name(tok: bpe_core.Tokenizer) -> str:
-    """The name a loaded tokenizer gets when the user gives none: the file's name, with the
-    vocabulary size when the file has the name every Hugging Face model's file has.
+    """The name a loaded tokenizer gets when the user gives none: the file's name without the
+    word every such file has (``llama3-tokenizer.json`` -> ``llama3``), or, for a file with
+    the name every Hugging Face model's file has, the vocabulary size.
 
     >>> tok = bpe_core.train("hug", unit="byte", max_merges=0, name="tokenizer")
-    >>> default_name(tok), default_name(tok.renamed("llama"))
-    ('tokenizer (256 tokens)', 'llama')
+    >>> default_name(tok), default_name(tok.renamed("llama3-tokenizer"))
+    ('tokenizer (256 tokens)', 'llama3')
     """
-    if tok.name != "tokenizer":
-        return tok.name
+    name = _GENERIC_TAIL.sub("", tok.name)
+    return name if name and tok.name != "tokenizer" else f"tokenizer ({_size(tok)} tokens)"
+
+
+# "-tokenizer", "_tokenizer", ".tokenizer" at the end of a file's name add nothing to it.
+_GENERIC_TAIL = re.compile(r"(?<=.)[-_. ]tokenizer$", re.IGNORECASE)
+
+
+def _size(tok: bpe_core.Tokenizer) -> str:
     n = tok.vocab_size
-    return f"tokenizer ({f'{n / 1000:.0f}k' if n >= 10_000 else f'{n:,}'} tokens)"
+    return f"{n / 1000:.0f}k" if n >= 10_000 else f"{n:,}"
+
+
+def distinct_name(tok: bpe_core.Tokenizer, taken: Mapping[str, bpe_core.Tokenizer]) -> str:
+    """A name for ``tok`` that no other tokenizer of ``taken`` has: its own, or, when another
+    tokenizer has it, the same with what tells them apart (vocabulary size, pre-tokenizer, at
+    last a digest of the content). A name held by this very tokenizer (the same file loaded
+    again) is given back, so that loading a file twice does not make a copy.
+
+    >>> a = bpe_core.train("hug pug", unit="byte", max_merges=1, min_frequency=1, name="x")
+    >>> b = bpe_core.train("hug pug", unit="byte", max_merges=2, min_frequency=1, name="x")
+    >>> distinct_name(a, {}), distinct_name(a, {"x": a}), distinct_name(b, {"x": a})
+    ('x', 'x', 'x (258 tokens)')
+    """
+    size = f"{_size(tok)} tokens"
+    for name in (tok.name, f"{tok.name} ({size})",
+                 f"{tok.name} ({size}, {tok.config.get('pretokenizer') or tok.unit})",
+                 f"{tok.name} ({tok.fingerprint()[:8]})"):
+        if name not in taken or taken[name].fingerprint() == tok.fingerprint():
+            return name
+    return state.unique_name(tok.name)  # only if all of those are other tokenizers' names
 
 
 @st.cache_resource(show_spinner="Reading the tokenizer file…", max_entries=4)
@@ -103,7 +133,7 @@ def read_cached(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
 
 
 def reference_names() -> tuple[str, ...]:
-    """OpenAI's encodings that can be fetched by name: gpt2, cl100k_base, o200k_base."""
+    """OpenAI's encodings known by name: gpt2, cl100k_base, o200k_base (loadable or not)."""
     return tuple(REFERENCE_ENCODINGS)
 
 
@@ -112,19 +142,76 @@ def reference_title(name: str) -> str:
     return f"{name} — {ref.title}" if ref else name
 
 
+#: How to get a reference encoding all the same, in one sentence.
+REFERENCE_HELP = ("Run the app once with internet (tiktoken keeps what it downloads), or upload "
+                  "the encoding's .tiktoken file under “Upload a file”.")
+# Whether a reference can load is checked once per server process and remembered for a while
+# (a HEAD request per encoding not in tiktoken's cache), so a machine that comes online later
+# is noticed; an encoding that failed to load is not offered again for as long.
+_RECHECK_SECONDS = 600
+
+
+@st.cache_resource(show_spinner="Checking which reference encodings can be fetched…",
+                   ttl=_RECHECK_SECONDS)
+def _unavailable(name: str) -> str | None:
+    return unavailable(name)
+
+
+@st.cache_resource(show_spinner=False, ttl=_RECHECK_SECONDS)
+def _failures() -> dict[str, str]:
+    """Reference name -> why it failed to load, for every session of this process."""
+    return {}
+
+
+def why_not(name: str) -> str | None:
+    """Why the reference ``name`` cannot be loaded now, in a few words; None when it can."""
+    return _failures().get(name) or _unavailable(name)
+
+
+def loadable_references() -> tuple[str, ...]:
+    """The reference encodings that can be loaded now (from tiktoken's cache, or downloaded)."""
+    return tuple(n for n in reference_names() if why_not(n) is None)
+
+
+def missing_references() -> str:
+    """One line naming the references that cannot be loaded, why, and how to get them; "" when
+    all can."""
+    missing = {n: why_not(n) for n in reference_names()}
+    missing = {n: why for n, why in missing.items() if why}
+    if not missing:
+        return ""
+    reasons = list(dict.fromkeys(missing.values()))
+    why = reasons[0] if len(reasons) == 1 else "; ".join(f"{n}: {w}" for n, w in missing.items())
+    return f"Not offered: {', '.join(missing)}, {why}. {REFERENCE_HELP}"
+
+
 @st.cache_resource(show_spinner="Fetching the reference encoding (it can take a while)…",
                    max_entries=3)
 def _reference(name: str) -> bpe_core.Tokenizer:
     return reference_encoding(name)
 
 
+def reference(name: str) -> bpe_core.Tokenizer | str:
+    """The reference encoding ``name`` (kept for every session), or one line saying why it
+    cannot be loaded; a failure is remembered, so the reference is no longer offered."""
+    why = why_not(name)
+    if why is None:
+        try:
+            return _reference(name)
+        except (ReferenceUnavailableError, ValueError, OSError) as exc:
+            cause = exc.__cause__ or exc
+            said = str(cause).splitlines()[0] if str(cause) else ""
+            said = said if len(said) <= 80 else said[:79] + "…"
+            why = _failures().setdefault(name, f"tiktoken failed ({type(cause).__name__}: {said})")
+    return f"Could not fetch {name}: {why}. {REFERENCE_HELP}"
+
+
 def fetch_into_session(name: str, *, activate: bool = True) -> str | None:
     """Fetch the reference encoding ``name`` into the session; None, or a message on failure."""
     if name not in state.tokenizers():
-        try:
-            tok = _reference(name)
-        except (ReferenceUnavailableError, ValueError, OSError) as exc:
-            return f"Could not fetch {name}: {exc}"
+        tok = reference(name)
+        if isinstance(tok, str):
+            return tok
         state.add_tokenizer(tok, activate=activate)  # the name is free: it stays as it is
     elif activate:
         state.set_active_tokenizer(name)
@@ -158,14 +245,22 @@ def _upload_form(key: str) -> str | None:
     except (bpe_core.TokenizerFileError, ValueError) as exc:
         st.error(f"Could not load {' + '.join(n for n, _ in files)}: {exc}")
         return None
-    return state.add_tokenizer(tok)
+    name = distinct_name(tok, state.tokenizers())
+    if name in state.tokenizers():  # the same tokenizer, loaded before
+        state.set_active_tokenizer(name)
+        return name
+    return state.add_tokenizer(tok.renamed(name))
 
 
 def _fetch_form(key: str) -> str | None:
-    name = st.selectbox("Reference encoding", reference_names(), format_func=reference_title,
+    names, missing = loadable_references(), missing_references()
+    if not names:
+        st.info(missing, icon=":material/cloud_off:")
+        return None
+    name = st.selectbox("Reference encoding", names, format_func=reference_title,
                         key=f"{key}_ref")
-    st.caption("tiktoken downloads the encoding the first time (this needs the internet) and "
-               "keeps it in its cache.")
+    st.caption("tiktoken downloads the encoding the first time and keeps it in its cache."
+               + (f" {missing}" if missing else ""))
     if not st.button("Fetch", key=f"{key}_fetch"):
         return None
     message = fetch_into_session(name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from . import state
+from . import state, wording
 
 
 def describe(tok) -> str:
@@ -30,11 +30,10 @@ def describe(tok) -> str:
 def corpus_size(corpus: state.SessionCorpus) -> str:
     """How big a corpus is, in one line."""
     if corpus.is_counts:
-        return (f"{len(corpus.counts):,} distinct words, {sum(corpus.counts.values()):,} in all "
-                f"(word counts)")
-    documents = len(corpus.documents)
-    size = f"{sum(len(d) for d in corpus.documents):,} characters"
-    return size if documents == 1 else f"{size} in {documents:,} documents"
+        return (f"{wording.count(len(corpus.counts), None, distinct=True)}, "
+                f"{sum(corpus.counts.values()):,} in all")
+    return (f"{sum(len(d) for d in corpus.documents):,} characters in "
+            f"{wording.documents(len(corpus.documents))}")
 
 
 def render() -> None:

@@ -11,8 +11,22 @@ rest of the page) are always shown as markers, and invisible characters are when
 ...                    "<b> x")
 >>> "&lt;b&gt;" in html and "<b>" not in html
 True
->>> visible(" a\\tb\\n")
-'·a→b↵'
+
+One notation for characters that would not show, on every page: in boxes, passages, tables and
+tooltips (:func:`readable` for text, :func:`readable_token` for a token's display text).
+
+- Whitespace, when it is made visible: space ``·`` (as code editors draw it), tab ``→``,
+  newline ``↵``, carriage return ``␍``; other spaces and zero-width characters by their Unicode
+  abbreviation, ``⟨NBSP⟩`` ``⟨ZWSP⟩`` ``⟨ZWJ⟩`` ``⟨BOM⟩``, or code point, ``⟨U+3000⟩``. In boxes
+  and passages a newline is also a line break, and a newline token is ``↵`` even with
+  whitespace hidden (an empty box would hide it).
+- Always: control characters by name, ``⟨NUL⟩`` ``⟨ESC⟩`` ``⟨DEL⟩`` (C1 ones by code point,
+  ``⟨U+0085⟩``), since raw they are invisible; bidi controls by code point, ``⟨U+202E⟩``, since
+  raw they reorder the page; bytes of part of a character in hex, ``<E4 BD>``; the end-of-word
+  marker ``</w>``, on merged tokens too (``low</w>``).
+
+>>> readable(" a\\tb\\n\\x00\\u200b\\u00a0"), readable_token("<E4 BD>est</w>")
+('·a→b↵⟨NUL⟩⟨ZWSP⟩⟨NBSP⟩', '<E4 BD>est</w>')
 
 A box shows the text it covers, unless the model read something else there: a prefix space
 the tokenizer added, text a normalizer rewrote (NFKC turns "ﬁ" into "fi"), an unknown character
@@ -24,26 +38,56 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Collection, NamedTuple, Sequence
+from typing import Collection, Iterable, Mapping, NamedTuple, Sequence
+from unicodedata import east_asian_width
+
+import pandas as pd
+import streamlit as st
 
 from bpe_core import TokenSpan, show_bytes
+from bpe_core.alphabet import END_OF_WORD
+
+from .bidi import direction, line_html
 
 #: Pastel backgrounds, readable under dark text, distinct from their neighbours in the list.
 PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a0c4ff",
            "#ffadad", "#d0f4de", "#e4c1f9", "#f1c0e8", "#b9fbc0")
 
 WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
-# Characters that take no room: shown as a marker when whitespace is made visible.
+# Characters that take no room, or look like a space: named when whitespace is made visible
+# (by Unicode's abbreviation, or by code point where Unicode gives none).
 INVISIBLE = {"\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ",
-             "\ufeff": "BOM", "\u200e": "LRM", "\u200f": "RLM", "\u00ad": "SHY"}
+             "\ufeff": "BOM", "\u200e": "LRM", "\u200f": "RLM", "\u00ad": "SHY",
+             "\u00a0": "NBSP", "\u202f": "NNBSP",
+             **{chr(i): f"U+{i:04X}" for i in [0x1680, *range(0x2000, 0x200b), 0x2028, 0x2029,
+                                                0x205f, 0x3000]}}
 # Bidi embeddings, overrides and isolates: shown as markers always, because left raw they would
 # flip the order of everything after them on the page.
 BIDI = {c: f"U+{ord(c):04X}" for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}
+# Control characters (other than tab and newlines) by their ASCII names, C1 ones by code point:
+# shown always, because raw they are invisible (a NUL token would be an empty box).
+_ASCII_CONTROLS = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 "
+                   "NAK SYN ETB CAN EM SUB ESC FS GS RS US").split()
+CONTROL = {**{chr(i): name for i, name in enumerate(_ASCII_CONTROLS) if chr(i) not in WHITESPACE},
+           "\x7f": "DEL", **{chr(i): f"U+{i:04X}" for i in range(0x80, 0xa0)}}
+
+#: The notation in one sentence (Markdown), for the help of toggles and table columns.
+NOTATION_HELP = ("Space `·`, tab `→`, newline `↵`, carriage return `␍`; other spaces, zero-width "
+                 "and control characters by name, as `⟨NBSP⟩`, `⟨ZWSP⟩`, `⟨NUL⟩`; bytes that "
+                 "are not a whole character in hex, as `<E4 BD>`; `</w>` ends a word.")
+
+#: Hues of the colouring by token id: more than the palette, as neighbours may share one.
+ID_HUES = 30
+#: Tokens before a page that are looked at to draw it as the whole text would be drawn.
+LEAD = 64
 
 CSS = (
     ".bpe-tokens{line-height:2.1;font-size:1.05rem;white-space:pre-wrap;word-break:break-word}"
+    ".bpe-tokens .ln{min-height:2.1em}"  # an empty line keeps its height
+    ".bpe-tokens .run{unicode-bidi:isolate}"
     ".bpe-tokens .t{display:inline-block;margin:1px;padding:0 3px;border-radius:4px;"
-    "color:#1c2331;white-space:pre-wrap;word-break:break-all;line-height:1.6}"
+    "color:#1c2331;white-space:pre-wrap;word-break:break-all;line-height:1.6;"
+    "unicode-bidi:isolate}"
     ".bpe-tokens .sp{outline:2px solid #2f6fdb;font-weight:600}"
     ".bpe-tokens .pb{font-family:monospace;font-size:0.85em}"
     ".bpe-tokens .m{color:#6b7280;font-size:0.75em}"
@@ -51,37 +95,32 @@ CSS = (
     ".bpe-tokens .nz{text-decoration:underline dotted #4b5563;text-underline-offset:3px}"
     ".bpe-tokens .uk{font-family:monospace;font-size:0.85em;outline:2px dotted #b45309}"
     ".bpe-tokens .ad{box-shadow:inset 0 -3px 0 #2f6fdb}"
+    ".bpe-tokens .ov{opacity:0.4}"  # past the token budget
+    ".bpe-tokens .hl{outline:3px solid #f59e0b;outline-offset:0}"  # linked to selected text
+    ".bpe-tokens .on{outline:3px solid #111827;outline-offset:1px}"  # the token picked
     # One class per palette colour: a class costs the browser less than a style per box.
     + "".join(f".bpe-tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
+    + "".join(f".bpe-tokens .h{i}{{background:hsl({i * 360 // ID_HUES} 80% 84%)}}"
+              for i in range(ID_HUES))
 )
 
 
-def visible(text: str) -> str:
-    """``text`` with spaces, tabs and newlines drawn as ``·``, ``→`` and ``↵`` (plain text)."""
-    return text.translate(_VISIBLE)
-
-
-def _named(c: str) -> str | None:
-    name = INVISIBLE.get(c) or BIDI.get(c)
-    if name is None and (ord(c) < 32 or 127 <= ord(c) < 160):
-        name = f"U+{ord(c):04X}"
-    return f"⟨{name}⟩" if name else None
-
-
-_VISIBLE = str.maketrans(WHITESPACE)
-_NAMED = {ord(c): _named(c) for c in [*INVISIBLE, *BIDI, *map(chr, range(32)),
-                                      *map(chr, range(127, 160))]}
-# Whitespace wins over the names of control characters: a tab is drawn →, not ⟨U+0009⟩.
-_READABLE = {**_NAMED, **{ord(c): v for c, v in WHITESPACE.items()}}
+# What readable and the boxes draw for each character: with whitespace made visible, and without.
+_MARKS = {**{c: f"⟨{name}⟩" for c, name in {**INVISIBLE, **BIDI, **CONTROL}.items()},
+          **WHITESPACE}
+_ALWAYS = {c: f"⟨{name}⟩" for c, name in {**BIDI, **CONTROL}.items()}
+_READABLE = str.maketrans(_MARKS)
+_READABLE_PLAIN = str.maketrans(_ALWAYS)
 
 
 def readable(text: str, *, whitespace: bool = True) -> str:
-    """Plain text with whitespace made visible and invisible, bidi and control characters named.
+    """Plain text in the notation (see above); ``whitespace=False`` leaves whitespace and
+    invisible characters as they are, as boxes do with whitespace hidden.
 
-    >>> readable("a b\\u200b<\\x00>"), readable("a\\tb", whitespace=False)
-    ('a·b⟨ZWSP⟩<⟨U+0000⟩>', 'a⟨U+0009⟩b')
+    >>> readable("a b\\u200b<\\x00>\\u202e"), readable("a\\tb\\x1b", whitespace=False)
+    ('a·b⟨ZWSP⟩<⟨NUL⟩>⟨U+202E⟩', 'a\\tb⟨ESC⟩')
     """
-    return text.translate(_READABLE if whitespace else _NAMED)
+    return text.translate(_READABLE if whitespace else _READABLE_PLAIN)
 
 
 # A run of bytes that are not a whole character, as bpe_core.show_bytes writes it: <E4 BD>.
@@ -97,6 +136,15 @@ def readable_token(token: str) -> str:
     """
     parts = _HEX.split(token)
     return "".join(p if k % 2 else readable(p) for k, p in enumerate(parts))
+
+
+def readable_pair(left: str, right: str) -> str:
+    """A pair of tokens (display texts) in the notation, as merges are written.
+
+    >>> readable_pair(" langu", "age</w>")
+    '·langu + age</w>'
+    """
+    return f"{readable_token(left)} + {readable_token(right)}"
 
 
 class Box(NamedTuple):
@@ -115,6 +163,8 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     >>> from bpe_core import TokenSpan as T
     >>> box(T(5, " Hello", b" Hello", 0, 5), "Hello")  # a prefix space the tokenizer added
     Box(label=' Hello', style='nz', note="rewritten before BPE: the text has 'Hello', the model reads '·Hello'")
+    >>> box(T(9, "est</w>", b"est", 3, 6), "lowest").label  # the end-of-word marker stays
+    'est</w>'
     >>> box(T(0, "[UNK]", b"", 3, 4), "hi 😀")
     Box(label='[UNK]', style='uk', note="unknown: the vocabulary cannot spell '😀', so the model reads only [UNK]")
     """
@@ -131,6 +181,8 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
         return Box(span.token, "nz", f"rewritten before BPE: the tokens before it cover "
                                      f"{readable(covered)!r} already, and the model reads "
                                      f"{readable_token(span.token)!r} once more")
+    if span.token == covered + END_OF_WORD:  # the marker closes the word: shown, not hidden
+        return Box(span.token)
     return Box(covered or span.token)  # a bare </w> covers no characters
 
 
@@ -144,6 +196,14 @@ def boxes(spans: Sequence[TokenSpan], text: str) -> list[Box]:
     return out
 
 
+def window_boxes(spans: Sequence[TokenSpan], text: str, window: range) -> dict[int, Box]:
+    """The boxes of the spans at the positions in ``window``, by position, as :func:`boxes`
+    gives them. A box depends on the boxes before it, but only on the last few: those of a page
+    are found from a little before it, not from the start of a long text."""
+    lead = max(0, window.start - LEAD)
+    return dict(zip(range(lead, window.stop), boxes(spans[lead:window.stop], text)))
+
+
 def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
     """A palette colour per token: by id, moved on one when the left neighbour has it."""
     out: list[int] = []
@@ -155,18 +215,44 @@ def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
     return out
 
 
+def id_colour(token_id: int) -> int:
+    """The hue class of a token id when colouring by id: the same id has the same colour in
+    every text and on every page. Ids are scattered (Knuth's multiplicative hash), so tokens
+    with neighbouring ids, which are often alike, do not get alike colours.
+
+    >>> [id_colour(i) for i in (0, 1, 2, 261)], id_colour(261) == id_colour(261)
+    ([0, 18, 7, 9], True)
+    """
+    return (token_id * 2654435761 % 2**32) * ID_HUES >> 32
+
+
+def utf16_offsets(text: str) -> Sequence[int]:
+    """Each character's offset in UTF-16 code units, as a browser counts the text (one more
+    entry for the end): what a text area's selection is measured in.
+
+    >>> list(utf16_offsets("a😀b"))
+    [0, 1, 3, 4]
+    """
+    if text.isascii() or max(text) < "\U00010000":
+        return range(len(text) + 1)
+    out, at = [0], 0
+    for c in text:
+        at += 2 if c >= "\U00010000" else 1
+        out.append(at)
+    return out
+
+
 def _text_html(text: str, show_whitespace: bool, *, in_box: bool = False) -> str:
-    """Escaped text, with whitespace and invisible characters drawn when asked.
+    """Escaped text in the notation; whitespace and invisible characters drawn when asked.
 
     In a box a newline is always drawn as ``↵`` (a newline token would be an empty box
     otherwise) and the line break itself is left to the caller, to come after the box.
     """
     parts = []
     for c in text:
-        if c in BIDI or (show_whitespace and c in INVISIBLE):
-            parts.append(f'<span class="m">⟨{BIDI.get(c) or INVISIBLE[c]}⟩</span>')
-        elif c in WHITESPACE and (show_whitespace or (in_box and c == "\n")):
-            parts.append(f'<span class="m">{WHITESPACE[c]}</span>')
+        mark = (_MARKS if show_whitespace or (in_box and c == "\n") else _ALWAYS).get(c)
+        if mark:
+            parts.append(f'<span class="m">{mark}</span>')
             if c == "\n" and not in_box:
                 parts.append("<br>")
         elif c == "\n":
@@ -186,37 +272,67 @@ def _box_html(shown: Box, show_whitespace: bool) -> str:
 
 
 def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool = True,
-                id_label: str = "id", details: Sequence[str] | None = None,
+                id_label: str = "id", details: Mapping[int, str] | Sequence[str] | None = None,
                 marked: Collection[int] = (), added: Collection[int] = (),
-                label: str = "text") -> str:
+                label: str = "text", colours: str = "alternate", window: range | None = None,
+                chosen: int | None = None, over: int | None = None) -> str:
     """HTML for ``text`` cut into ``spans`` (as ``Tokenizer.spans`` gives them).
 
     Text between spans (what a whitespace pre-tokenizer drops) is shown plain, without a box.
     Each box has a tooltip with ``id_label`` and the id, the bytes in hex and the display text,
     plus the line ``details[k]`` when given, and carries its position ``k`` as ``data-i`` (for
-    pages that pick a token by clicking it). A box shows what :func:`box` says, with its note
-    in the tooltip. Boxes at the positions in ``marked`` are outlined in red (say, where two
-    encoders disagree); those in ``added`` are underlined in blue (added tokens, matched whole
-    before BPE); special tokens are outlined in blue. ``label="id"`` shows the ids instead.
+    pages that pick a token by clicking it) and the characters it covers as ``data-s`` and
+    ``data-e``, counted as a browser counts them (UTF-16). A box shows what :func:`box` says,
+    with its note in the tooltip. Boxes at the positions in ``marked`` are outlined in red (say,
+    where two encoders disagree); those in ``added`` are underlined in blue (added tokens,
+    matched whole before BPE); special tokens are outlined in blue. ``label="id"`` shows the
+    ids instead. ``colours="id"`` colours each box by its id alone (:func:`id_colour`) rather
+    than keeping neighbours apart. Only the positions in ``window`` are drawn (all by default);
+    the box at ``chosen`` is framed, and those from ``over`` on are faded. Each line is laid out
+    in the direction of its text (see :mod:`ui.shared.bidi`).
     """
-    out, pos = [f"<style>{CSS}</style>"], 0
-    for k, (span, colour, shown) in enumerate(zip(spans, _palette_indices(spans),
-                                                  boxes(spans, text))):
+    window = window if window is not None else range(len(spans))
+    shown_boxes = window_boxes(spans, text, window)
+    lead = max(0, window.start - LEAD)  # a colour depends on the few before it too
+    near = spans[lead:window.stop]
+    hues = dict(zip(range(lead, window.stop),
+                    [f"c{i}" for i in _palette_indices(near)] if colours == "alternate"
+                    else [f"h{id_colour(s.id)}" for s in near]))
+    at16 = utf16_offsets(text)
+    lines: list[list[tuple[str, str]]] = [[]]
+
+    def plain(part: str) -> None:  # text between boxes, its newlines ending lines
+        for j, (raw, piece) in enumerate(zip(part.split("\n"),
+                                             _text_html(part, show_whitespace).split("<br>"))):
+            if j:
+                lines.append([])
+            if piece:
+                lines[-1].append((piece, direction(raw)))
+
+    pos = max((s.end for s in spans[:window.start]), default=0)
+    for k in window:
+        span, shown = spans[k], shown_boxes[k]
         if span.start > pos and label == "text":
-            out.append(_text_html(text[pos:span.start], show_whitespace))
+            plain(text[pos:span.start])
         pos = max(pos, span.end)
         hex_bytes = span.bytes.hex(" ").upper() or "none"
-        tip = f"{id_label} {span.id} · bytes {hex_bytes} · {span.token!r}"
+        tip = f"{id_label} {span.id} · bytes {hex_bytes} · {readable_token(span.token)!r}"
         tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "") if line)
-        kind = " ".join(filter(None, (f"t c{colour}", "sp" if span.special else shown.style,
-                                      "ad" if k in added else "", "d" if k in marked else "")))
+        kind = " ".join(filter(None, (f"t {hues[k]}", "sp" if span.special else shown.style,
+                                      "ad" if k in added else "", "d" if k in marked else "",
+                                      "on" if k == chosen else "",
+                                      "ov" if over is not None and k >= over else "")))
         body = _box_html(shown, show_whitespace) if label == "text" else str(span.id)
-        lines = shown.label.count("\n") if label == "text" else 0
-        out.append(f'<span class="{kind}" title="{html.escape(tip)}" '
-                   f'data-i="{k}">{body}</span>' + "<br>" * lines)
-    if pos < len(text) and label == "text":
-        out.append(_text_html(text[pos:], show_whitespace))
-    return '<div class="bpe-tokens">' + "".join(out) + "</div>"
+        lines[-1].append((f'<span class="{kind}" title="{html.escape(tip)}" '
+                          f'data-s="{at16[span.start]}" data-e="{at16[span.end]}" '
+                          f'data-i="{k}">{body}</span>',
+                          direction(text[span.start:span.end] or shown.label)))
+        if label == "text":
+            lines.extend([] for _ in range(shown.label.count("\n")))
+    if pos < len(text) and label == "text" and window.stop >= len(spans):
+        plain(text[pos:])
+    return (f'<div class="bpe-tokens"><style>{CSS}</style>'
+            + "".join(line_html(line) for line in lines) + "</div>")
 
 
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
@@ -229,3 +345,27 @@ def md_escape(text: str) -> str:
     '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
     """
     return text.translate(_MARKDOWN_SPECIAL)
+
+
+def column_width(texts: Iterable[str], *, least: int = 48, most: int = 480) -> int:
+    """Pixels a table column needs to show the longest of ``texts`` whole (``st.dataframe``
+    cuts a cell short with "…" otherwise); wide characters (CJK) count double.
+
+    >>> column_width(["·the", "·language"]), column_width(["語彙"]), column_width([])
+    (105, 60, 48)
+    """
+    units = max((sum(2 if east_asian_width(c) in "WF" else 1 for c in t) for t in texts),
+                default=0)
+    return max(least, min(most, 9 * units + 24))
+
+
+def fitted_columns(frame: pd.DataFrame, *names: str,
+                   labels: Mapping[str, str] | None = None) -> dict[str, object]:
+    """``column_config`` for ``st.dataframe`` giving each named text column the width that
+    shows its longest cell, and its heading (``labels[name]``, else the name), whole, and the
+    notation as its help."""
+    labels = labels or {}
+    return {name: st.column_config.TextColumn(labels.get(name), help=NOTATION_HELP,
+                                               width=column_width([labels.get(name, name),
+                                                                   *frame[name].astype(str)]))
+            for name in names}

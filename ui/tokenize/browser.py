@@ -1,11 +1,16 @@
-"""Two browser-side behaviours of the Tokenize page, in one invisible Streamlit component:
+"""The browser-side behaviours of the Tokenize page, in two small Streamlit components:
 
 - *live typing*: Streamlit's text area sends its text only on Ctrl+Enter or when it loses focus;
   this sends it whenever typing pauses, so the colouring follows the keyboard as in Tiktokenizer;
 - *click to pick*: clicking a token box (inside an element of class ``bpe-pick``) picks that token,
-  by the box's ``data-i`` position, for the merge tree.
+  by the box's ``data-i`` position, for the merge tree, and frames it at once;
+- *text and tokens linked*: hovering a box selects the characters it covers in the text area
+  (by the box's ``data-s`` and ``data-e``, UTF-16 offsets as a text area counts), and the
+  selection is put back as it was when the pointer leaves; selecting characters in the text
+  area marks the boxes that cover them (class ``hl``) and scrolls the first into view;
+- *copy link*: a button that copies the page's address, which holds the whole view.
 
-The script reads only the page's own elements and never inserts any HTML.
+The scripts read only the page's own elements and never insert any HTML from the text.
 """
 
 from __future__ import annotations
@@ -20,35 +25,123 @@ PICK_CLASS = "bpe-pick"
 _JS = """
 export default function(component) {
   const { setTriggerValue, data } = component;
+  const area = () => document.querySelector('.st-key-' + data.text_key + ' textarea');
+  const boxAt = (node) => node && node.closest && node.closest('.%(pick)s [data-i]');
   const onClick = (event) => {
-    const box = event.target.closest && event.target.closest('.%(pick)s [data-i]');
-    if (box) setTriggerValue('picked', Number(box.dataset.i));
+    const box = boxAt(event.target);
+    if (!box) return;
+    document.querySelectorAll('.%(pick)s .on').forEach((b) => b.classList.remove('on'));
+    box.classList.add('on');  // framed now; the page's answer frames it too
+    setTriggerValue('picked', Number(box.dataset.i));
   };
   let timer = null;
   const onInput = (event) => {
-    const area = event.target;
-    if (!(area instanceof HTMLTextAreaElement) || !area.closest('.st-key-' + data.text_key)) return;
+    const text = event.target;
+    if (!(text instanceof HTMLTextAreaElement) || !text.closest('.st-key-' + data.text_key)) return;
     // While an input method composes a character, wait for it (compositionend comes last).
     if (event.type === 'input' && event.isComposing) return;
     clearTimeout(timer);
     // Streamlit commits a text area on Ctrl+Enter; the same key press, sent after a pause.
-    timer = setTimeout(() => area.dispatchEvent(new KeyboardEvent('keydown', {
+    timer = setTimeout(() => text.dispatchEvent(new KeyboardEvent('keydown', {
       key: 'Enter', code: 'Enter', keyCode: 13, which: 13, ctrlKey: true,
       bubbles: true, cancelable: true})), data.pause_ms);
   };
-  document.addEventListener('click', onClick);
-  document.addEventListener('input', onInput, true);
-  document.addEventListener('compositionend', onInput, true);
+  // Hovering a box shows its characters as the text area's selection; what the user had
+  // selected (and whether the area had the focus) is put back when the pointer leaves.
+  let saved = null;
+  const restore = (keepFocus) => {
+    const text = area();
+    if (saved && text) {
+      text.setSelectionRange(saved.start, saved.end, saved.dir);
+      if (!saved.focused && !keepFocus) text.blur();
+    }
+    saved = null;
+  };
+  const onOver = (event) => {
+    const box = boxAt(event.target), text = area();
+    if (!box || !text || !box.dataset.s) return;
+    if (!saved) saved = {start: text.selectionStart, end: text.selectionEnd,
+                         dir: text.selectionDirection, focused: document.activeElement === text};
+    text.focus({preventScroll: true});
+    text.setSelectionRange(Number(box.dataset.s), Number(box.dataset.e));
+  };
+  const onOut = (event) => {
+    if (boxAt(event.target) && !boxAt(event.relatedTarget)) restore(false);
+  };
+  // A key pressed while a hover selection shows must not replace the hovered characters.
+  const onKey = (event) => { if (saved && event.target === area()) restore(true); };
+  // Selecting characters marks the boxes that cover them.
+  const mark = () => {
+    const text = area();
+    if (!text || document.activeElement !== text) return;
+    const start = text.selectionStart, end = text.selectionEnd;
+    let first = null;
+    document.querySelectorAll('.%(pick)s [data-s]').forEach((b) => {
+      const on = start < end && Number(b.dataset.s) < end && Number(b.dataset.e) > start;
+      b.classList.toggle('hl', on);
+      first = first || (on ? b : null);
+    });
+    const scroller = first && !saved && first.closest('.bpe-scroll');
+    if (scroller) {
+      const box = first.getBoundingClientRect(), view = scroller.getBoundingClientRect();
+      if (box.top < view.top || box.bottom > view.bottom)
+        scroller.scrollTop += box.top - view.top - view.height / 3;
+    }
+  };
+  const listeners = [['click', onClick], ['input', onInput, true],
+                     ['compositionend', onInput, true], ['mouseover', onOver],
+                     ['mouseout', onOut], ['keydown', onKey, true], ['select', mark, true],
+                     ['selectionchange', mark, true], ['keyup', mark, true],
+                     ['mouseup', mark, true]];
+  listeners.forEach(([name, handler, capture]) =>
+    document.addEventListener(name, handler, !!capture));
   return () => {
     clearTimeout(timer);
-    document.removeEventListener('click', onClick);
-    document.removeEventListener('input', onInput, true);
-    document.removeEventListener('compositionend', onInput, true);
+    listeners.forEach(([name, handler, capture]) =>
+      document.removeEventListener(name, handler, !!capture));
   };
 }
 """ % {"pick": PICK_CLASS}
 
 _helper = st.components.v2.component("bpe_tokenize_helper", js=_JS)
+
+_COPY_JS = """
+export default function(component) {
+  const button = component.parentElement.querySelector('button');
+  const label = button.textContent;
+  let timer = null;
+  const copy = async () => {
+    const url = window.location.href;  // the address Streamlit keeps up to date with the view
+    let done = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      done = true;
+    } catch (error) {  // no clipboard API (a page served over plain http): the old way
+      const scratch = document.createElement('textarea');
+      scratch.value = url;
+      document.body.appendChild(scratch);
+      scratch.select();
+      done = document.execCommand('copy');
+      scratch.remove();
+    }
+    button.textContent = done ? 'Link copied' : 'Copy it from the address bar';
+    clearTimeout(timer);
+    timer = setTimeout(() => { button.textContent = label; }, 2000);
+  };
+  button.addEventListener('click', copy);
+  return () => { clearTimeout(timer); button.removeEventListener('click', copy); };
+}
+"""
+
+_COPY_CSS = """
+button { font: inherit; font-size: 0.9rem; padding: 0.3rem 0.8rem; cursor: pointer;
+         border: 1px solid rgba(49, 51, 63, 0.25); border-radius: 0.5rem; background: white;
+         color: rgb(49, 51, 63); }
+button:hover { border-color: #ff4b4b; color: #ff4b4b; }
+"""
+
+_copy_link = st.components.v2.component("bpe_copy_link", html="<button>Copy link</button>",
+                                        css=_COPY_CSS, js=_COPY_JS)
 
 
 def attach(*, text_key: str, key: str, on_pick) -> None:
@@ -65,3 +158,8 @@ def attach(*, text_key: str, key: str, on_pick) -> None:
 
     _helper(key=key, data={"text_key": text_key, "pause_ms": TYPING_PAUSE_MS},
             on_picked_change=picked)
+
+
+def copy_link_button(*, key: str) -> None:
+    """A button that copies the page's full address (which holds the text and the view)."""
+    _copy_link(key=key)

@@ -15,15 +15,16 @@ TextCounts(tokens=6, characters=10, bytes=10, words=2)
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import pandas as pd
 
 from bpe_core import Tokenizer, TokenSpan
 
 from ..shared.annotate import how_made
-from ..shared.tokens import boxes, readable, readable_token
+from ..shared.tokens import readable, readable_token, window_boxes
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
 MAX_URL_BYTES = 1000
@@ -75,16 +76,20 @@ def merge_step_note(tok: Tokenizer, k: int) -> str:
     return note
 
 
-def token_table(tok: Tokenizer, spans: Sequence[TokenSpan], text: str) -> pd.DataFrame:
-    """One row per token: position, id, token, bytes in hex, character span, how it was made."""
+def token_table(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
+                window: range | None = None) -> pd.DataFrame:
+    """One row per token (of those at the positions in ``window``, all by default): position,
+    id, token, bytes in hex, character span, how it was made."""
+    window = window if window is not None else range(len(spans))
+    shown, part = window_boxes(spans, text, window), [spans[k] for k in window]
     return pd.DataFrame({
-        "#": range(len(spans)),
-        "id": [s.id for s in spans],
-        "token": [readable_token(b.label) if b.style else readable(b.label)
-                  for b in boxes(spans, text)],
-        "bytes": [s.bytes.hex(" ").upper() for s in spans],
-        "characters": [f"{s.start}–{s.end}" for s in spans],
-        "how it was made": [how_made(tok, s.id) for s in spans],
+        "#": window,
+        "id": [s.id for s in part],
+        "token": [readable_token(shown[k].label) if shown[k].style else readable(shown[k].label)
+                  for k in window],
+        "bytes": [s.bytes.hex(" ").upper() for s in part],
+        "characters": [f"{s.start}–{s.end}" for s in part],
+        "how it was made": [how_made(tok, s.id) for s in part],
     })
 
 
@@ -136,15 +141,129 @@ def differences(a: Sequence[TokenSpan], b: Sequence[TokenSpan]) -> tuple[set[int
     return {i for i, k in enumerate(ka) if k not in sb}, {i for i, k in enumerate(kb) if k not in sa}
 
 
-def url_params(text: str, tokenizer: str) -> dict[str, str]:
-    """The query parameters that share this view: the tokenizer, and the text when short.
+@dataclass(frozen=True)
+class Shared:
+    """What a link to the page reproduces: the text, the tokenizer and every view option.
 
-    >>> url_params("hi", "gpt2")
-    {'tokenizer': 'gpt2', 'text': 'hi'}
-    >>> url_params("x" * 5000, "gpt2")
-    {'tokenizer': 'gpt2'}
+    ``merges`` is the number of merges used (None for all), ``limit`` the token budget.
     """
-    params = {"tokenizer": tokenizer}
-    if text and len(text.encode("utf-8", "surrogatepass")) <= MAX_URL_BYTES:
-        params["text"] = text
+
+    text: str
+    tokenizer: str
+    view: str = "text"  # "text", "ids" or "table"
+    whitespace: bool = True
+    merges: int | None = None
+    encoder: str = "rank"
+    colours: str = "alternate"  # or "id"
+    limit: int | None = None
+    compare: tuple[str, ...] = ()
+
+
+_DEFAULTS = Shared("", "")
+
+
+def url_params(shared: Shared) -> dict[str, str | list[str]]:
+    """The query parameters of a link to ``shared``: what differs from the defaults, and the
+    text when it is short enough for an address.
+
+    >>> url_params(Shared("hi", "gpt2", view="ids", whitespace=False, compare=("a", "b")))
+    {'tokenizer': 'gpt2', 'text': 'hi', 'view': 'ids', 'whitespace': 'off', 'compare': ['a', 'b']}
+    >>> url_params(Shared("x" * 5000, "gpt2", merges=0, limit=100))
+    {'tokenizer': 'gpt2', 'merges': '0', 'limit': '100'}
+    """
+    params: dict[str, str | list[str]] = {"tokenizer": shared.tokenizer}
+    if shared.text and len(shared.text.encode("utf-8", "surrogatepass")) <= MAX_URL_BYTES:
+        params["text"] = shared.text
+    for key in ("view", "whitespace", "merges", "encoder", "colours", "limit", "compare"):
+        value = getattr(shared, key)
+        if value != getattr(_DEFAULTS, key):
+            params[key] = (list(value) if key == "compare" else "on" if value is True
+                           else "off" if value is False else str(value))
     return params
+
+
+def from_url(params: Mapping[str, list[str]]) -> dict[str, object]:
+    """The options a link's query parameters (name -> values) set, checked: what is not a valid
+    value is left out, so a mangled link still opens.
+
+    >>> from_url({"view": ["ids"], "whitespace": ["off"], "merges": ["12"], "limit": ["x"],
+    ...           "compare": ["a", "b"], "colours": ["plaid"]})
+    {'view': 'ids', 'whitespace': False, 'merges': 12, 'compare': ('a', 'b')}
+    """
+    def last(key: str) -> str | None:
+        return params[key][-1] if params.get(key) else None
+
+    out: dict[str, object] = {}
+    checks = {"view": ("text", "ids", "table"), "encoder": ("rank", "merge-order", "longest-match"),
+              "colours": ("alternate", "id")}
+    for key, allowed in checks.items():
+        if last(key) in allowed:
+            out[key] = last(key)
+    if last("whitespace") in ("on", "off"):
+        out["whitespace"] = last("whitespace") == "on"
+    for key in ("merges", "limit"):
+        value = last(key)
+        if value is not None and value.isdigit() and (key == "merges" or int(value) > 0):
+            out[key] = int(value)
+    if params.get("compare"):
+        out["compare"] = tuple(params["compare"])
+    return out
+
+
+# --- long texts ------------------------------------------------------------------------------
+
+
+def pages(n: int, size: int) -> list[range]:
+    """Positions ``0..n-1`` in pages of ``size`` tokens.
+
+    >>> pages(5, 2), pages(0, 2)
+    ([range(0, 2), range(2, 4), range(4, 5)], [range(0, 0)])
+    """
+    return [range(a, min(a + size, n)) for a in range(0, n, size)] or [range(0, 0)]
+
+
+def covering(spans: Sequence[TokenSpan], start: int, end: int) -> range:
+    """The positions of the tokens that begin in characters ``start..end-1`` (another
+    tokenizer's share of the characters a page shows).
+
+    >>> from bpe_core import TokenSpan as T
+    >>> covering([T(1, "ab", b"ab", 0, 2), T(2, "c", b"c", 2, 3), T(3, "d", b"d", 3, 4)], 2, 4)
+    range(1, 3)
+    """
+    starts = [s.start for s in spans]
+    return range(bisect_left(starts, start), bisect_left(starts, end))
+
+
+def budget_note(text: str, spans: Sequence[TokenSpan], limit: int, *,
+                page: int | None = None) -> str:
+    """How the text fares against a token budget, and where it crosses it (on ``page`` of
+    the tokens, when they are shown in pages).
+
+    >>> from bpe_core import TokenSpan as T
+    >>> spans = [T(1, "ab", b"ab", 0, 2), T(2, " c", b" c", 2, 4), T(3, "d", b"d", 4, 5)]
+    >>> for sentence in budget_note("ab cd", spans, 2).split(". "):
+    ...     print(sentence)
+    3 tokens: 1 over the budget of 2
+    The budget ends at character 4, before 'd'; the faded tokens are past it.
+    >>> budget_note("ab cd", spans, 5)
+    '3 tokens: 2 left of the budget of 5.'
+    """
+    n = len(spans)
+    if n <= limit:
+        return f"{n:,} tokens: {limit - n:,} left of the budget of {limit:,}."
+    cut = spans[limit].start
+    where = f" (page {page:,})" if page else ""
+    return (f"{n:,} tokens: {n - limit:,} over the budget of {limit:,}. The budget ends at "
+            f"character {cut:,}, before {readable(text[cut:cut + 20])!r}{where}; the faded "
+            f"tokens are past it.")
+
+
+def id_lists(spans: Sequence[TokenSpan]) -> tuple[str, str]:
+    """The token ids as a Python list and as plain numbers, to copy.
+
+    >>> from bpe_core import TokenSpan as T
+    >>> id_lists([T(1, "a", b"a", 0, 1), T(20, "b", b"b", 1, 2)])
+    ('[1, 20]', '1 20')
+    """
+    ids = [str(s.id) for s in spans]
+    return f"[{', '.join(ids)}]", " ".join(ids)

@@ -16,21 +16,32 @@ from ..shared import loaders, state
 from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
 from ..shared.sidebar import describe
+from ..shared.tokens import NOTATION_HELP
+from ..shared.wording import WHITESPACE_WORDS
 from . import browser
-from .data import (TextCounts, choice_label, differences, merge_step_note, occurrences, text_counts,
-                   token_table, url_params)
+from .address import TEXT_KEY, VIEWS, merges_key
+from .data import (TextCounts, budget_note, choice_label, covering, differences, id_lists,
+                   merge_step_note, occurrences, pages, text_counts, token_table)
 from .presets import presets
 
 #: Longest text the page tokenizes; past it, the first this many characters are shown.
-MAX_CHARS = 20_000
+MAX_CHARS = 500_000
+#: Tokens drawn at once; a longer text is shown a page of this many tokens at a time.
+PAGE_TOKENS = 5_000
+#: The box the tokens scroll in: a long text keeps the page's length, not its own.
+SCROLL_CSS = ".bpe-scroll{max-height:26rem;overflow:auto;padding-right:4px}"
 #: Tokenizers shown side by side at most, the active one included.
 MAX_COMPARE = 4
+#: Past this many merges the slider is too coarse to pick one merge: a number box goes with it.
+SLIDER_MERGES = 500
+BOX = "::box"  # suffix of the number box's key beside a merges slider
 DEFAULT_TEXT = "the lowest price is lower than the last one"
-VIEWS = ("Coloured text", "Ids", "Table")
+COLOURS = {"alternate": "Neighbours apart", "id": "By token id"}
 METHODS = {"rank": "Rank priority (tiktoken, Hugging Face)",
            "merge-order": "Replay merges in training order (textbook)",
            "longest-match": "Longest match first (greedy)"}
-TEXT_KEY, PICK_KEY, CLICK_KEY = "tok_text", "tok_pick", "tok_clicked"
+PICK_KEY, CLICK_KEY, CHOSEN_KEY, PAGE_KEY = "tok_pick", "tok_clicked", "tok_chosen", "tok_page"
+JUMP_KEY = "tok_jump"  # set when a token is picked in the list: show the page of its box
 
 
 @dataclass(frozen=True)
@@ -40,54 +51,8 @@ class Options:
     upto: int | None  # merges used: None for all
     view: str
     method: str  # "rank", "merge-order" or "longest-match"
-
-
-# --- the address bar -----------------------------------------------------------------------
-
-
-def read_url() -> str | None:
-    """Take the text and the tokenizer from the page address, once per session.
-
-    Returns a message for the user when the address names a tokenizer this session lacks.
-    """
-    ss = st.session_state
-    if ss.get("tok_url_read"):
-        return None
-    ss.tok_url_read = True
-    params = st.query_params
-    if "text" in params:
-        ss[TEXT_KEY] = params["text"]
-    name = params.get("tokenizer")
-    if not name or name == ss.tokenizer:
-        return None
-    if name in state.tokenizers():
-        state.set_active_tokenizer(name)
-        return None
-    if name in loaders.reference_names():
-        return loaders.fetch_into_session(name)
-    return (f"The link asks for the tokenizer {name!r}, which this session does not have; "
-            f"showing {ss.tokenizer!r}. Train or load it, then pick it in the sidebar.")
-
-
-def write_url(text: str, tokenizer: str) -> bool:
-    """Put the text (when short) and tokenizer in the address; True if the text fit."""
-    wanted = url_params(text, tokenizer)
-    current = {k: st.query_params.get(k) for k in ("text", "tokenizer")}
-    if current != {k: wanted.get(k) for k in current}:
-        for k in ("text", "tokenizer"):
-            if k in wanted:
-                st.query_params[k] = wanted[k]
-            elif k in st.query_params:
-                del st.query_params[k]
-    return "text" in wanted or not text
-
-
-def share_note(text_fits: bool) -> None:
-    if text_fits:
-        st.caption("🔗 The address bar holds this text and tokenizer: copy it to share this view.")
-    else:
-        st.caption("🔗 The address bar holds the tokenizer; this text is too long to go in a "
-                   "link, so share it another way.")
+    colours: str  # "alternate" or "id"
+    limit: int | None  # the token budget
 
 
 # --- input ---------------------------------------------------------------------------------
@@ -104,6 +69,10 @@ def _clicked(position: int) -> None:
     st.session_state[CLICK_KEY] = position
 
 
+def _picked_in_list() -> None:
+    st.session_state[JUMP_KEY] = True
+
+
 def input_panel(tok: Tokenizer) -> Options:
     """The text area, the example picker and the options; returns what they say."""
     ss = st.session_state
@@ -112,24 +81,37 @@ def input_panel(tok: Tokenizer) -> Options:
                  placeholder="Pick an example, or type your own below…", on_change=_use_preset)
     text = st.text_area("Text", key=TEXT_KEY, height=200, persist_state="session",
                         help="The colouring follows as you type. Nothing you type is run or "
-                             "interpreted: HTML, markdown and invisible characters show as text.")
+                             "interpreted: HTML, markdown and invisible characters show as text. "
+                             "Select characters here to mark their tokens.")
     browser.attach(text_key=TEXT_KEY, key="tok_helper", on_pick=_clicked)
     if len(text) > MAX_CHARS:
         st.warning(f"This text has {len(text):,} characters; the page tokenizes the first "
                    f"{MAX_CHARS:,}. Whole documents belong on the Corpus page.")
         text = text[:MAX_CHARS]
 
-    view = st.segmented_control("View", VIEWS, default=VIEWS[0], key="tok_view", required=True,
-                                persist_state="session")
+    view = st.segmented_control("View", list(VIEWS.values()), default="Coloured text",
+                                key="tok_view", required=True, persist_state="session")
     show_ws = st.toggle("Show whitespace and invisible characters", value=True, key="tok_ws",
                         persist_state="session",
-                        help="Space as ·, tab as →, newline as ↵; zero-width characters by name.")
+                        help=NOTATION_HELP)
+    colours = st.radio("Colours", list(COLOURS), key="tok_colours", format_func=COLOURS.get,
+                       horizontal=True, persist_state="session",
+                       help="Neighbours apart: two tokens side by side never share a colour. "
+                            "By token id: a token has the same colour wherever it appears, in "
+                            "any text, so repeats stand out (neighbours may then share one).")
     upto = None
     n = len(tok.merges)
     if n:
-        k = st.slider("Merges used", 0, n, n, key=f"tok_upto::{tok.name}",
+        key = merges_key(tok.name)
+        if ss.get(key, 0) > n:  # a link may ask for more merges than this tokenizer has
+            ss[key] = n
+        k = st.slider("Merges used", 0, n, n, key=key, on_change=_sync, args=(key, key + BOX),
                       help="The segmentation as of merge k of this tokenizer: 0 shows the base "
                            "symbols, the right end uses every merge it learned.")
+        if n > SLIDER_MERGES:  # a pixel of the slider is hundreds of merges: type the exact one
+            ss[key + BOX] = k
+            st.number_input("Exact number of merges", 0, n, step=1, key=key + BOX,
+                            on_change=_sync, args=(key + BOX, key))
         upto = None if k == n else k
         st.caption(merge_step_note(tok, k))
     method = st.radio("Encoder", list(METHODS), key="tok_method", format_func=METHODS.get,
@@ -140,7 +122,17 @@ def input_panel(tok: Tokenizer) -> Options:
                            "converted from SentencePiece may differ); longest match is a "
                            "different algorithm that some tutorials describe. Differences are "
                            "outlined in red.")
-    return Options(text, show_ws, upto, view or VIEWS[0], method)
+    limit = st.number_input("Token budget", min_value=1, value=None, step=100, key="tok_limit",
+                            placeholder="No budget", persist_state="session",
+                            help="A limit such as a model's context window: the page counts the "
+                                 "text against it and fades the tokens past it.")
+    return Options(text, show_ws, upto, view or "Coloured text", method, colours,
+                   int(limit) if limit else None)
+
+
+def _sync(source: str, target: str) -> None:
+    """Keep a merges slider and its number box on the same value, whichever the user moved."""
+    st.session_state[target] = st.session_state[source]
 
 
 # --- output --------------------------------------------------------------------------------
@@ -171,64 +163,140 @@ def method_note(tok: Tokenizer, opts: Options, spans: list[TokenSpan]) -> set[in
 
 
 def counts_row(counts: TextCounts) -> None:
-    cols = st.columns(6)
+    # Six figures fit one row until they reach five digits; then they take two rows of three.
+    cols = st.columns(6) if counts.bytes < 10_000 else [*st.columns(3), *st.columns(3)]
     cols[0].metric("Tokens", f"{counts.tokens:,}")
     cols[1].metric("Characters", f"{counts.characters:,}")
     cols[2].metric("Bytes", f"{counts.bytes:,}", help="UTF-8 bytes")
-    cols[3].metric("Words", f"{counts.words:,}", help="Runs of characters between spaces")
+    cols[3].metric("Words", f"{counts.words:,}", help=f"{WHITESPACE_WORDS.phrase.capitalize()}: "
+                   "runs of characters between spaces, tabs and newlines.")
     cols[4].metric("Chars/token", f"{counts.chars_per_token:.2f}")
     cols[5].metric("Bytes/token", f"{counts.bytes_per_token:.2f}")
 
 
-def output_panel(tok: Tokenizer, opts: Options) -> list[TokenSpan]:
-    """Counts and the tokens in the chosen view; returns the spans."""
+def budget(spans: list[TokenSpan], opts: Options) -> int | None:
+    """The token budget's bar and note; returns the first position past it, if any is."""
+    if opts.limit is None:
+        return None
+    paged = len(spans) > PAGE_TOKENS  # then say on which page the budget ends
+    note = budget_note(opts.text, spans, opts.limit,
+                       page=opts.limit // PAGE_TOKENS + 1 if paged else None)
+    st.progress(min(1.0, len(spans) / opts.limit), text=note)
+    return opts.limit if len(spans) > opts.limit else None
+
+
+def page_window(spans: list[TokenSpan]) -> range:
+    """The positions drawn: all of a short text, one page of a long one (picked here)."""
+    windows = pages(len(spans), PAGE_TOKENS)
+    ss = st.session_state
+    if len(windows) == 1:
+        return windows[0]
+    if ss.get(PAGE_KEY, 0) >= len(windows):
+        ss[PAGE_KEY] = 0
+    k = st.selectbox(
+        "Page", range(len(windows)), key=PAGE_KEY,
+        format_func=lambda i: (f"Tokens {windows[i].start + 1:,}–{windows[i].stop:,} "
+                               f"(characters {spans[windows[i].start].start:,}–"
+                               f"{spans[windows[i].stop - 1].end:,})"),
+        help=f"A long text is drawn {PAGE_TOKENS:,} tokens at a time, so the page stays quick.")
+    return windows[k]
+
+
+def chosen_position(spans: list[TokenSpan]) -> int | None:
+    """The position of the picked token's box to frame: the one clicked, else the first
+    occurrence of the token picked in the list, whose page is then shown."""
+    ss = st.session_state
+    clicked = ss.pop(CLICK_KEY, None)
+    if clicked is not None and clicked < len(spans):
+        ss[CHOSEN_KEY], ss[PICK_KEY] = clicked, spans[clicked].id
+    chosen, picked = ss.get(CHOSEN_KEY), ss.get(PICK_KEY)
+    if chosen is not None and chosen < len(spans) and spans[chosen].id == picked:
+        return chosen
+    chosen = next((k for k, s in enumerate(spans) if s.id == picked), None)
+    if ss.pop(JUMP_KEY, False) and chosen is not None:  # picked in the list just now
+        ss[PAGE_KEY] = chosen // PAGE_TOKENS
+    return chosen
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the output shows: the text's tokens, the position of the framed one, and the
+    positions drawn (the page of a long text)."""
+
+    spans: list[TokenSpan]
+    chosen: int | None
+    window: range
+
+
+def output_panel(tok: Tokenizer, opts: Options) -> Shown:
+    """Counts and the tokens in the chosen view."""
     spans = spans_of(tok, opts)
     counts_row(text_counts(opts.text, spans))
     if not spans:
         st.info("Type or paste some text on the left to see its tokens.")
-        return spans
+        return Shown(spans, None, range(0))
+    over = budget(spans, opts)
     marked = method_note(tok, opts, spans)
+    chosen = chosen_position(spans)
+    window = page_window(spans)
     if opts.view == "Table":
-        st.dataframe(token_table(tok, spans, opts.text), hide_index=True, height=360,
-                     column_config={"#": st.column_config.NumberColumn(width="small"),
-                                    "id": st.column_config.NumberColumn(width="small")})
+        st.dataframe(token_table(tok, spans, opts.text, window=window), hide_index=True,
+                     height=360, column_config={"#": st.column_config.NumberColumn(width="small"),
+                                                "id": st.column_config.NumberColumn(width="small")})
     else:
         label = "id" if opts.view == "Ids" else "text"
         html = coloured_html(tok, spans, opts.text, show_whitespace=opts.show_whitespace,
-                             marked=marked, label=label)
-        st.html(f'<div class="{browser.PICK_CLASS}">{html}</div>')
-        styles = legend(tok, spans, opts.text)
-        st.caption("Hover a token for its id, bytes and how it was learned; click one to see "
-                   "its merge tree below. Neighbouring tokens never share a colour."
+                             marked=marked, label=label, colours=opts.colours, window=window,
+                             chosen=chosen, over=over)
+        st.html(f"<style>{SCROLL_CSS}</style>"
+                f'<div class="{browser.PICK_CLASS} bpe-scroll">{html}</div>')
+        styles = legend(tok, spans, opts.text, window=window)
+        st.caption("Hover a token to see its characters in the text, or select characters to "
+                   "mark their tokens; click a token to see its merge tree below."
+                   + (" Neighbouring tokens never share a colour." if opts.colours == "alternate"
+                      else " A token has the same colour wherever it appears.")
                    + (f"  \n{md_literal(styles)}." if styles else ""))
-    return spans
+    id_list(spans)
+    return Shown(spans, chosen, window)
+
+
+def id_list(spans: list[TokenSpan]) -> None:
+    """The ids to copy, as a Python list and as plain numbers (drawn only when opened)."""
+    box = st.expander("Token ids to copy", icon=":material/content_copy:", key="tok_ids",
+                      on_change="rerun")
+    if box.open:
+        python, plain = id_lists(spans)
+        with box:
+            st.caption("As a Python list:")
+            st.code(python, language="python", wrap_lines=True, height=120)
+            st.caption("Plain, separated by spaces:")
+            st.code(plain, language=None, wrap_lines=True, height=120)
 
 
 # --- the merge tree ------------------------------------------------------------------------
 
 
-def explain_panel(tok: Tokenizer, spans: list[TokenSpan], text: str) -> None:
+def explain_panel(tok: Tokenizer, shown: Shown) -> None:
     """Pick a token (here or by clicking it) and draw how it was built from its merges."""
     st.subheader("How a token was built", anchor=False)
+    spans, chosen = shown.spans, shown.chosen
     if not spans:
         st.caption("No tokens yet.")
         return
     seen = occurrences(spans)
     ss = st.session_state
-    clicked = ss.pop(CLICK_KEY, None)
-    if clicked is not None and clicked < len(spans):
-        ss[PICK_KEY] = spans[clicked].id
     if ss.get(PICK_KEY) not in seen:
         ss[PICK_KEY] = max(seen, key=lambda i: (len(tok.token_bytes(i)), -seen[i][0]))
     token_id = st.selectbox(
         "Token", list(seen), key=PICK_KEY,
-        format_func=lambda i: choice_label(tok, i),
+        format_func=lambda i: choice_label(tok, i), on_change=_picked_in_list,
         help="The text's distinct tokens, in order of first appearance. Or click a token above.")
     first, count = seen[token_id]
-    span = spans[first]
+    at = chosen if chosen is not None and spans[chosen].id == token_id else first
+    span = spans[at]
     st.markdown(f"id **{token_id}** · bytes `{span.bytes.hex(' ').upper() or '—'}` · "
-                f"{count:,} time{'s' * (count != 1)} in the text, first at characters "
-                f"{span.start}–{span.end}")
+                f"{count:,} time{'s' * (count != 1)} in the text; framed above: token "
+                f"#{at:,}, characters {span.start:,}–{span.end:,}")
     tree = tok.merge_tree(token_id)
     if tree.rank is None:
         st.caption(why_no_tree(tok, token_id))
@@ -242,11 +310,15 @@ def explain_panel(tok: Tokenizer, spans: list[TokenSpan], text: str) -> None:
 # --- comparing tokenizers ------------------------------------------------------------------
 
 
-def compare_panel(tok: Tokenizer, opts: Options) -> None:
+def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
     """The same text under up to three more tokenizers, side by side, with counts."""
     st.subheader("Compare tokenizers")
     others = [n for n in state.tokenizers() if n != tok.name]
-    refs = [r for r in loaders.reference_names() if r not in state.tokenizers()]
+    refs = [r for r in loaders.loadable_references() if r not in state.tokenizers()]
+    ss = st.session_state
+    asked = ss.get("tok_compare") or []
+    if any(n not in others + refs for n in asked):  # a link's names this session lacks
+        ss["tok_compare"] = [n for n in asked if n in others + refs][:MAX_COMPARE - 1]
     if not others + refs:
         st.caption("This session has one tokenizer. Train another on the Train page, or load "
                    "one above, to see how differently two tokenizers cut the same text.")
@@ -259,13 +331,20 @@ def compare_panel(tok: Tokenizer, opts: Options) -> None:
     if not choices:
         st.caption("Pick tokenizers to see how differently they cut the same text.")
         return
+    spans, window = shown.spans, shown.window
+    chars = ((spans[window.start].start, spans[window.stop - 1].end)
+             if len(window) < len(spans) else None)
+    if chars:
+        st.caption(f"Each column shows characters {chars[0]:,}–{chars[1]:,}, the page shown "
+                   "above; the counts are for the whole text.")
     cols = st.columns(len(choices) + 1)
     for col, name in zip(cols, [tok.name] + choices):
         with col:
-            compare_column(name, opts, upto=opts.upto if name == tok.name else None)
+            compare_column(name, opts, upto=opts.upto if name == tok.name else None, chars=chars)
 
 
-def compare_column(name: str, opts: Options, *, upto: int | None) -> None:
+def compare_column(name: str, opts: Options, *, upto: int | None,
+                   chars: tuple[int, int] | None) -> None:
     st.markdown(f"**{md_literal(name)}**")
     other = state.tokenizers().get(name)
     if other is None:
@@ -278,4 +357,7 @@ def compare_column(name: str, opts: Options, *, upto: int | None) -> None:
     c = text_counts(opts.text, spans)
     st.caption(f"{describe(other)}  \n**{c.tokens:,} tokens** · {c.chars_per_token:.2f} "
                f"chars/token · {c.bytes_per_token:.2f} bytes/token")
-    st.html(coloured_html(other, spans, opts.text, show_whitespace=opts.show_whitespace))
+    window = covering(spans, *chars) if chars else None
+    st.html(f'<style>{SCROLL_CSS}</style><div class="bpe-scroll">'
+            + coloured_html(other, spans, opts.text, show_whitespace=opts.show_whitespace,
+                            colours=opts.colours, window=window) + "</div>")

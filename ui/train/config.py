@@ -20,7 +20,7 @@ PRETOKENIZERS = {
     "gpt2": "GPT-2 regex (words with their leading space, numbers, punctuation)",
     "cl100k": "GPT-4 cl100k regex (digits in threes, case-insensitive contractions)",
     "o200k": "GPT-4o o200k regex (also splits CamelCase)",
-    "space-prefix": "Leading-space words: ␣new, ␣renew (Jurafsky & Martin)",
+    "space-prefix": "Leading-space words: ·new, ·renew (Jurafsky & Martin)",
     "whitespace": "Whitespace words; the spaces themselves are dropped",
     "end-of-word": "Whitespace words ending in </w> (Sennrich et al. 2016)",
     "none": "None: the whole text is one piece, merges cross spaces (Gage)",
@@ -111,7 +111,7 @@ def _superbpe(corpus: SessionCorpus, unit: str, preset: str, stop_by: str) -> in
                      persist_state="session", disabled=bool(why_not),
                      help="SuperBPE (Liu et al. 2025) trains ordinary BPE up to the transition "
                           "vocabulary size, then goes on over pieces that cross single spaces, "
-                          "so tokens such as ␣of␣the can form."
+                          "so tokens such as ·of·the can form."
                           + (f" Here it {why_not}." if why_not else ""))
     if not on or why_not:
         return None

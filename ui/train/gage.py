@@ -10,6 +10,7 @@ from bpe_core.analysis.compress import render as show
 
 from ..shared import metrics
 from ..shared.state import SessionCorpus
+from ..shared.tokens import fitted_columns, readable_token
 
 TEXT = "train_gage_text"
 #: Longer inputs are cut to this many bytes: each round recounts every pair.
@@ -66,14 +67,15 @@ def render(corpus: SessionCorpus) -> None:
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown("**The replacement table**")
-        st.dataframe(_table(result, names), hide_index=True,
-                     height=min(36 + 35 * len(result.table), 420))
+        table = _table(result, names)
+        st.dataframe(table, hide_index=True, height=min(36 + 35 * len(result.table), 420),
+                     column_config=fitted_columns(table, "stands for", "expands to"))
         st.caption("Each new symbol stands for a pair, which may hold earlier symbols: expanding "
                    "the table from the last entry back gives the original bytes. Counts include "
                    "overlapping pairs (aaa holds aa twice).")
     with right:
         st.markdown("**Compressed data**")
-        st.code(show(result.data, names), language=None, wrap_lines=True)
+        st.code(_shown(result.data, names), language=None, wrap_lines=True)
         back = decompress(result.data, result.table) == data
         st.caption(("✓ Decompressing it with the table gives back the input exactly."
                     if back else "✗ Decompressing did not give back the input.")
@@ -90,10 +92,20 @@ def steps_text(data: bytes, result: Compression, names: dict[int, str]) -> str:
     ZYdZYac        Y = ab
     XdXac          X = ZY
     """
-    lines = [show(data, {})] + [show(s, names) for s in result.steps]
+    lines = [_shown(data, {})] + [_shown(s, names) for s in result.steps]
     width = max(len(line) for line in lines) + 4
-    notes = [""] + [f"{names[r.symbol]} = {show(bytes(r.pair), names)}" for r in result.table]
+    notes = [""] + [f"{names[r.symbol]} = {_shown(bytes(r.pair), names)}" for r in result.table]
     return "\n".join((line.ljust(width) + note).rstrip() for line, note in zip(lines, notes))
+
+
+def _shown(data: bytes, names: dict[int, str]) -> str:
+    """Bytes as Gage's page shows them: symbols by name, other bytes in the notation of every
+    page (a space ·, a newline ↵, a byte that is no character alone in hex).
+
+    >>> _shown(b"\\xffa b\\n\\xe9", {255: "Z"})
+    'Za·b↵<E9>'
+    """
+    return readable_token(show(data, names))
 
 
 def _table(result: Compression, names: dict[int, str]) -> pd.DataFrame:
@@ -101,6 +113,7 @@ def _table(result: Compression, names: dict[int, str]) -> pd.DataFrame:
     for i, r in enumerate(result.table):
         expanded = decompress(bytes([r.symbol]), result.table[:i + 1])
         rows.append({"symbol": names[r.symbol], "byte": f"{r.symbol:02X}",
-                     "stands for": show(bytes(r.pair), names), "expands to": show(expanded, {}),
+                     "stands for": _shown(bytes(r.pair), names),
+                     "expands to": _shown(expanded, {}),
                      "count": r.count})
     return pd.DataFrame(rows)

@@ -8,7 +8,8 @@ import streamlit as st
 
 import bpe_core
 
-from ..shared.tokens import tokens_html, visible
+from ..shared.tokens import (fitted_columns, md_escape, readable_pair, readable_token,
+                             tokens_html)
 from . import runs
 
 TOP_ROWS = 200
@@ -26,11 +27,12 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
     left, right = st.columns([2, 3], gap="medium")
     with left:
         rows = stage2[:TOP_ROWS]
-        st.dataframe(pd.DataFrame({
-            "rank": [m.rank + 1 for m in rows],
-            "merge": [f"{visible(m.left)} + {visible(m.right)}" for m in rows],
-            "new token": [visible(m.token) for m in rows],
-            "count": [m.count for m in rows]}), hide_index=True, height=320)
+        frame = pd.DataFrame({"rank": [m.rank + 1 for m in rows],
+                              "merge": [readable_pair(m.left, m.right) for m in rows],
+                              "new token": [readable_token(m.token) for m in rows],
+                              "count": [m.count for m in rows]})
+        st.dataframe(frame, hide_index=True, height=320,
+                     column_config=fitted_columns(frame, "merge", "new token"))
         more = f" (the first {TOP_ROWS} of {len(stage2):,})" if len(stage2) > TOP_ROWS else ""
         st.caption(f"Stage 2's merges in the order made{more}.")
     with right:
@@ -44,8 +46,9 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
                                "transition point, the right end uses every superword merge.")
             if k:
                 m = stage2[k - 1]
-                st.caption(f"Stage-2 merge {k:,} of {len(stage2):,}: {visible(m.left)!r} + "
-                           f"{visible(m.right)!r} → {visible(m.token)!r} (seen {m.count:,} times).")
+                st.caption(f"Stage-2 merge {k:,} of {len(stage2):,}: "
+                           f"{md_escape(readable_pair(m.left, m.right))} → "
+                           f"{md_escape(readable_token(m.token))} (seen {m.count:,} times).")
         spans = tok.spans(run.passage, upto=n1 + k)
         st.html(tokens_html(spans, run.passage))
         report = bpe_core.stage_report(tok, run.passage)

@@ -10,23 +10,25 @@ import streamlit as st
 
 from bpe_core.training.steps import TIED, WINNER, StepTables
 
-from ..shared.tokens import visible
+from ..shared.tokens import fitted_columns, md_escape, readable, readable_pair, readable_token
+from ..shared.wording import Units
 
 TOP_ROWS = 30
 WIN_BG, TIE_BG, GAIN_BG, LOSS_BG, GONE = "#c9f2d9", "#fff1b8", "#dff5e8", "#fde2e1", "#9aa3b2"
 
 
-def words_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
+def words_frame(t: StepTables, limit: int | None, *, pieces: Units) -> pd.DataFrame:
+    """The training words (or pieces) with their tokens, separated by spaces, and counts."""
     rows = sorted(t.words, key=lambda w: -w.count)[:limit] if limit else t.words
-    return pd.DataFrame({"word": [visible(w.word) for w in rows],
-                         "tokens": [" ".join(visible(x) for x in w.tokens) for w in rows],
+    return pd.DataFrame({pieces.one: [readable(w.word) for w in rows],
+                         "tokens": [" ".join(readable_token(x) for x in w.tokens) for w in rows],
                          "count": [w.count for w in rows]})
 
 
 def pairs_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
     rows = t.pairs[:limit] if limit else t.pairs
     notes = {WINNER: "← merged next", TIED: "tie: lost", "": ""}
-    return pd.DataFrame({"pair": [f"{visible(p.left)} + {visible(p.right)}" for p in rows],
+    return pd.DataFrame({"pair": [readable_pair(p.left, p.right) for p in rows],
                          "count": [p.count for p in rows],
                          "": [notes[p.status] for p in rows]})
 
@@ -35,7 +37,7 @@ def frequencies_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
     # The rows the last merge changed come first, so they show even in a long table.
     changed = tuple(f for f in t.frequencies if f.change)
     rows = changed + tuple(f for f in t.frequencies if not f.change)[:limit]
-    return pd.DataFrame({"token": [visible(f.token) for f in rows],
+    return pd.DataFrame({"token": [readable_token(f.token) for f in rows],
                          "id": [f.id for f in rows],
                          "frequency": [f.count for f in rows],
                          "change": [f"{f.change:+,}" if f.change else "" for f in rows]})
@@ -55,38 +57,43 @@ def _frequency_style(row: pd.Series) -> list[str]:
     return [""] * len(row)
 
 
-def render(t: StepTables, *, small: bool) -> None:
-    """The three tables for the state after ``t.step`` merges."""
+def render(t: StepTables, *, small: bool, pieces: Units) -> None:
+    """The three tables for the state after ``t.step`` merges; ``pieces`` says what the
+    pre-tokenizer split the corpus into (words split on whitespace, or its pieces)."""
     limit = None if small else TOP_ROWS
     k = t.step
     c1, c2, c3 = st.columns(3, gap="medium")
     with c1:
-        st.markdown(f"**Words after {k} merge{'s' * (k != 1)}**")
-        st.dataframe(words_frame(t, limit), hide_index=True, height=_height(len(t.words), limit))
-        more = f" Showing the {TOP_ROWS} most frequent of {len(t.words):,}." if limit else ""
-        st.caption("Each training word (a piece from the pre-tokenizer), how often it occurs and "
-                   f"its tokens at this step.{more}")
+        st.markdown(f"**{pieces.title} after {k} merge{'s' * (k != 1)}**")
+        frame = words_frame(t, limit, pieces=pieces)
+        st.dataframe(frame, hide_index=True, height=_height(len(t.words), limit),
+                     column_config=fitted_columns(frame, pieces.one, "tokens"))
+        which = f"the {TOP_ROWS} most frequent of" if limit and len(t.words) > limit else "all"
+        st.caption(f"Each training {pieces.one}, how often it occurs and its tokens at this "
+                   f"step: {which} {len(t.words):,} distinct {pieces.many} ({pieces.split}).")
     with c2:
         st.markdown("**Pair counts**")
         frame = pairs_frame(t, limit)
         st.dataframe(frame.style.apply(_pair_style, axis=1), hide_index=True,
-                     height=_height(len(t.pairs), limit))
+                     height=_height(len(t.pairs), limit),
+                     column_config=fitted_columns(frame, "pair"))
         if t.winner:
             w = t.winner
             tied = len(t.ties)
             tie_note = (f" {tied} other pair{'s' * (tied != 1)} had the same count (yellow) and "
                         "lost on the tie rule." if tied else "")
-            st.caption(f"Every adjacent pair, counted once per occurrence of its word. The top "
-                       f"pair (green), {visible(w.left)} + {visible(w.right)} with {w.count:,}, "
-                       f"becomes merge {k + 1}.{tie_note}")
+            st.caption(f"Every adjacent pair, counted once per occurrence of its {pieces.one}. "
+                       f"The top pair (green), {md_escape(readable_pair(w.left, w.right))} with "
+                       f"{w.count:,}, becomes merge {k + 1}.{tie_note}")
         else:
-            st.caption("Every adjacent pair, counted once per occurrence of its word. Training "
-                       "stopped here, so no pair is merged next.")
+            st.caption(f"Every adjacent pair, counted once per occurrence of its {pieces.one}. "
+                       "Training stopped here, so no pair is merged next.")
     with c3:
         st.markdown("**Token frequencies**")
         frame = frequencies_frame(t, limit)
         st.dataframe(frame.style.apply(_frequency_style, axis=1), hide_index=True,
-                     height=_height(len(frame), limit))
+                     height=_height(len(frame), limit),
+                     column_config=fitted_columns(frame, "token"))
         st.caption(_frequency_caption(t))
 
 
@@ -95,9 +102,9 @@ def _frequency_caption(t: StepTables) -> str:
     gained = [f for f in t.frequencies if f.change > 0]
     if gained:
         new = gained[0]
-        gone = [visible(f.token) for f in t.frequencies if f.count == 0]
-        text += (f" Merge {t.step} made {visible(new.token)} {new.change:,} times: its parts lose "
-                 "exactly that (red), the new token gains it (green).")
+        gone = [md_escape(readable_token(f.token)) for f in t.frequencies if f.count == 0]
+        text += (f" Merge {t.step} made {md_escape(readable_token(new.token))} {new.change:,} "
+                 "times: its parts lose exactly that (red), the new token gains it (green).")
         if gone:
             text += f" {', '.join(gone)} reached zero and leave{'s' * (len(gone) == 1)} the table."
     return text

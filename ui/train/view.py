@@ -16,8 +16,9 @@ import streamlit as st
 
 import bpe_core
 
-from ..shared import charts
-from ..shared.tokens import tokens_html, visible
+from ..shared import charts, wording
+from ..shared.tokens import (NOTATION_HELP, fitted_columns, readable_pair, readable_token,
+                             tokens_html)
 from . import controls, results, runs, tables
 
 #: The merge log shows at most this many of the newest merges (the CSV download has them all).
@@ -82,11 +83,12 @@ def _tables(run: runs.Run, k: int, playing: bool) -> None:
         return
     st.subheader("Step tables", anchor=False)
     words = len(run.trainer.word_counts)
+    pieces = None if run.corpus.is_counts else run.settings["pretokenizer"]
     if words > runs.HUGE_CORPUS_WORDS and not st.toggle(
-            f"Count the pairs of all {words:,} distinct words for this step (takes a while)",
-            key=TABLES):
+            f"Count the pairs of all {wording.count(words, pieces, distinct=True)} for this "
+            "step (takes a while)", key=TABLES):
         return
-    tables.render(run.tables(k), small=run.is_small())
+    tables.render(run.tables(k), small=run.is_small(), pieces=wording.units(pieces))
 
 
 def _progress(run: runs.Run) -> None:
@@ -104,7 +106,7 @@ def _progress(run: runs.Run) -> None:
 
 
 def _chip(text: str, bg: str = "#e8eefc") -> str:
-    return f'<span style="{_CHIP.format(bg=bg)}">{html.escape(visible(text))}</span>'
+    return f'<span style="{_CHIP.format(bg=bg)}">{html.escape(readable_token(text))}</span>'
 
 
 def _headline(run: runs.Run, k: int) -> str:
@@ -130,14 +132,17 @@ def _headline(run: runs.Run, k: int) -> str:
 def _merge_log(run: runs.Run, k: int) -> None:
     st.markdown("**Merge log** (newest first)")
     log = run.merge_log(upto=k).iloc[::-1].head(LOG_ROWS)
-    frame = log.assign(merge=[f"{visible(a)} + {visible(b)}" for a, b in zip(log.left, log.right)],
-                       token=[visible(t) for t in log.token],
-                       ties=[f"{n}: {w}" if n else ""
-                             for n, w in zip(log.tied_pairs, log.tied_with)])
+    steps = [run.steps[rank - 1] for rank in log["rank"]]
+    frame = log.assign(merge=[readable_pair(a, b) for a, b in zip(log.left, log.right)],
+                       token=[readable_token(t) for t in log.token],
+                       ties=[f"{s.n_tied}: " + ", ".join(readable_pair(t.left, t.right)
+                                                         for t in s.ties) if s.n_tied else ""
+                             for s in steps])
     st.dataframe(frame[["rank", "merge", "token", "count", "ties"]], hide_index=True,
                  height=min(38 + 35 * max(k, 1), 320),
                  column_config={"rank": st.column_config.NumberColumn("#", width="small"),
-                                "token": "new token",
+                                **fitted_columns(frame, "merge", "token",
+                                                 labels={"token": "new token"}),
                                 "ties": st.column_config.TextColumn(
                                     "tied pairs", help="How many pairs had the same count, and "
                                                        "which (up to 10)")})
@@ -149,7 +154,8 @@ def _merge_log(run: runs.Run, k: int) -> None:
 def _passage(run: runs.Run, k: int) -> None:
     """The corpus passage and the user's own sentence, each cut by the first ``k`` merges."""
     st.subheader("A passage, re-segmented at this step", anchor=False)
-    show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", value=True, key=SHOW_WS)
+    show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", value=True, key=SHOW_WS,
+                        help=NOTATION_HELP)
     tok = run.tokenizer()
     left, right = st.columns([3, 2], gap="large")
     with left:

@@ -22,7 +22,7 @@ import plotly.graph_objects as go
 from bpe_core import Tokenizer
 from bpe_core.analysis.vocabulary import TokenRow, VocabDiff, matches, vocabulary
 
-from ..shared.charts import BLUE, GREY, length_histogram
+from ..shared.charts import BLUE, length_histogram, script_colour
 from ..shared.tokens import readable_token
 
 #: How the table can be ordered: label -> (column, ascending). Missing values always go last.
@@ -55,9 +55,15 @@ def with_frequencies(df: pd.DataFrame, frequencies: Mapping[int, int]) -> pd.Dat
     return out
 
 
+def counts_known(df: pd.DataFrame) -> bool:
+    """Whether the tokenizer knows how often its pairs occurred in training: one trained here
+    does; one read from a ``.tiktoken`` rank file or a ``tokenizer.json`` does not."""
+    return bool(df["count"].notna().any())
+
+
 def orders(df: pd.DataFrame) -> list[str]:
-    """The orders that make sense for this table: by count only when counts were recorded."""
-    return [o for o in ORDERS if ORDERS[o][0] != "count" or df["count"].notna().any()]
+    """The orders that make sense for this table: by count only when counts are known."""
+    return [o for o in ORDERS if ORDERS[o][0] != "count" or counts_known(df)]
 
 
 def select(df: pd.DataFrame, *, query: str = "", use_regex: bool = False,
@@ -152,8 +158,10 @@ def length_figure(df: pd.DataFrame, unit: str = "bytes") -> go.Figure:
     return length_histogram(dict(zip(rows["id"], zip(rows[column].astype(int), kinds))), unit)
 
 
-def allocation_figure(df: pd.DataFrame) -> go.Figure:
-    """Tokens per Unicode script, split into base symbols and learned merges, largest on top.
+def allocation_figure(df: pd.DataFrame, *, log: bool = False) -> go.Figure:
+    """Tokens per Unicode script, split into base symbols (pale) and learned merges (solid), in
+    each script's colour, largest on top; ``log``: a log-scale axis, so a script with a few
+    dozen tokens still shows beside one with a hundred thousand.
 
     >>> df = pd.DataFrame({"script": ["Latin", "Latin", "Han", "bytes"],
     ...                    "kind": ["char", "merge", "merge", "byte"]})
@@ -164,19 +172,21 @@ def allocation_figure(df: pd.DataFrame) -> go.Figure:
     totals = df["script"].value_counts().to_dict()
     # Largest first, ties A to Z; reversed, since plotly draws the first category at the bottom.
     names = sorted(totals, key=lambda s: (-totals[s], s.casefold()))[::-1]
+    colours = [script_colour(s) for s in names]
     fig = go.Figure()
-    for label, part, colour in (("base", ~learned, GREY), ("learned", learned, BLUE)):
+    for label, part, opacity in (("base", ~learned, 0.4), ("learned", learned, 1.0)):
         counts = df.loc[part, "script"].value_counts().to_dict()
         fig.add_trace(go.Bar(
             y=names, x=[counts.get(s, 0) for s in names], name=label, orientation="h",
-            marker_color=colour,
+            marker=dict(color=colours, opacity=opacity, line=dict(color=colours, width=1)),
             customdata=[totals[s] for s in names],
             hovertemplate=f"<b>%{{y}}</b>: %{{x:,}} {label} tokens "
                           "(of %{customdata:,})<extra></extra>"))
     fig.update_layout(barmode="stack", height=max(220, 70 + 30 * len(names)),
                       margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
-                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0))
-    fig.update_xaxes(title_text="tokens in the vocabulary", gridcolor="#eef1f6")
+                      showlegend=False)  # a legend swatch has one colour; the page says it
+    fig.update_xaxes(title_text="tokens in the vocabulary" + (" (log scale)" if log else ""),
+                     gridcolor="#eef1f6", type="log" if log else "linear")
     fig.update_yaxes(automargin=True)
     return fig
 
@@ -184,9 +194,8 @@ def allocation_figure(df: pd.DataFrame) -> go.Figure:
 def count_figure(df: pd.DataFrame) -> go.Figure:
     """How often each merged pair occurred when it was learned, against its rank (log scale):
     the counts fall as training goes on, so late merges serve rarer and rarer text. Merges
-    with no recorded count (0, as some tokenizer files give) cannot sit on a log scale and are
-    left out."""
-    merges = df[(df["kind"] == "merge") & (df["count"] > 0)]  # loaded files may not say (0)
+    with no known count (a file that records none: see :func:`counts_known`) are left out."""
+    merges = df[(df["kind"] == "merge") & (df["count"] > 0)]
     # Plain arrays (not a list of tuples), which plotly packs as binary: fast at 200k merges.
     fig = go.Figure(go.Scattergl(
         x=merges["rank"].to_numpy("int64"), y=merges["count"].to_numpy("int64"),

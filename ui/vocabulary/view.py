@@ -22,8 +22,10 @@ from ..shared import loaders, state
 from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
-from .data import (allocation_figure, count_figure, default_token, diff_frame, diff_summary,
-                   length_figure, orders, script_options, select, vocabulary_frame,
+from ..shared.charts import chart_config, titled
+from ..shared.tokens import NOTATION_HELP
+from .data import (allocation_figure, count_figure, counts_known, default_token, diff_frame,
+                   diff_summary, length_figure, orders, script_options, select, vocabulary_frame,
                    with_frequencies)
 
 #: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
@@ -44,8 +46,7 @@ _NUM = st.column_config.NumberColumn
 _TEXT = st.column_config.TextColumn
 COLUMNS = {
     "id": _NUM("id", width="small", format="%d"),
-    "shown": _TEXT("token", help="Spaces show as ·, tabs as →, newlines as ↵; bytes that are not "
-                                 "a whole character as <hex>."),
+    "shown": _TEXT("token", help=NOTATION_HELP),
     "hex": _TEXT("bytes (hex)"),
     "n_bytes": _NUM("bytes", width="small", help="Length in bytes"),
     "chars": _NUM("chars", width="small", help="Length in characters (empty: not valid UTF-8)"),
@@ -92,10 +93,13 @@ def _diff(key_a: str, key_b: str, _a: Tokenizer, _b: Tokenizer) -> VocabDiff:
 
 
 @st.cache_data(show_spinner="Drawing the charts…", max_entries=8)
-def _figures(key: str, unit: str, _df: pd.DataFrame) -> tuple[go.Figure, go.Figure, go.Figure]:
-    """The three charts of a vocabulary; none depends on the corpus, so ``key`` is the
-    tokenizer's fingerprint alone."""
-    return length_figure(_df, unit), allocation_figure(_df), count_figure(_df)
+def _figures(key: str, name: str, unit: str, log: bool,
+             _df: pd.DataFrame) -> tuple[go.Figure, go.Figure, go.Figure]:
+    """The three charts of a vocabulary, titled with the tokenizer's ``name``; none depends on
+    the corpus, so ``key`` is the tokenizer's fingerprint alone."""
+    return (titled(length_figure(_df, unit), f"Token lengths in {unit} of {name}"),
+            titled(allocation_figure(_df, log=log), f"Vocabulary of {name} by script"),
+            titled(count_figure(_df), f"Count when learned against merge rank of {name}"))
 
 
 def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
@@ -133,7 +137,7 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
 
 def _columns(df: pd.DataFrame, names) -> list[str]:
     """``names`` without the count column when the tokenizer recorded no counts (a file)."""
-    return [c for c in names if c != "count" or df["count"].notna().any()]
+    return [c for c in names if c != "count" or counts_known(df)]
 
 
 def _pick_row(ids: list[int]) -> None:
@@ -195,8 +199,10 @@ def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
         return
     row = df.loc[df["id"] == token_id].iloc[0]
     rank = f" · {how_made(tok, token_id)}"
-    if pd.notna(row["count"]):  # files made elsewhere record no counts
+    if pd.notna(row["count"]):
         rank += f", pair seen {row['count']:,}× when learned"
+    elif pd.notna(row["rank"]):  # a file made elsewhere: the order of merges, not their counts
+        rank += ", pair count when learned unknown (the file records none)"
     st.markdown(f"### {inline_code(row['shown'])}")
     st.caption(f"id {token_id} · bytes {row['hex'] or '—'} · script {row['script']}{rank} · "
                f"{row['frequency']:,} occurrences in the active corpus")
@@ -251,22 +257,23 @@ def _built_from(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
 
 
 def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
-    st.markdown("**Token lengths**")
-    unit = st.segmented_control("Length in", ["bytes", "characters"], default="bytes",
-                                required=True, key="vocab_length_unit", **KEEP)
-    lengths, allocation, counts = _figures(tok.fingerprint(), unit, df)
-    st.plotly_chart(lengths, key="vocab_lengths")
-    st.markdown("**Vocabulary allocation by script**: how many tokens serve each writing system")
-    st.plotly_chart(allocation, key="vocab_scripts_chart")
-    st.caption("Common: spaces, digits, punctuation, symbols and emoji · bytes: tokens that are "
+    left, right = st.columns(2)
+    unit = left.segmented_control("Token length in", ["bytes", "characters"], default="bytes",
+                                  required=True, key="vocab_length_unit", **KEEP)
+    log = right.toggle("Log scale for scripts", key="vocab_scripts_log", **KEEP,
+                       help="Shows a script with a few tokens beside one with thousands.")
+    lengths, allocation, counts = _figures(tok.fingerprint(), tok.name, unit, log, df)
+    st.plotly_chart(lengths, key="vocab_lengths", config=chart_config(lengths))
+    st.plotly_chart(allocation, key="vocab_scripts_chart", config=chart_config(allocation))
+    st.caption("How many tokens serve each writing system, pale: base symbols, solid: learned. "
+               "Common: spaces, digits, punctuation, symbols and emoji · bytes: tokens that are "
                "only part of a character · marker: special tokens, [UNK] and </w>.")
-    st.markdown("**Count when learned against merge rank**")
-    if not (df["count"] > 0).any():
-        st.info("This tokenizer's file records the order of its merges but not how often each "
-                "pair occurred in training (tokenizer.json and .tiktoken files keep no counts), "
-                "so there is no curve to draw. Train a tokenizer here to see one.")
+    if not counts_known(df):
+        st.info("No chart of counts when learned: this tokenizer's file records the order of "
+                "its merges but not how often each pair occurred in training (tokenizer.json "
+                "and .tiktoken files keep no counts).", icon=":material/visibility_off:")
         return
-    st.plotly_chart(counts, key="vocab_counts")
+    st.plotly_chart(counts, key="vocab_counts", config=chart_config(counts))
     st.caption("Each merge joins the most frequent pair left, so counts fall with rank: late "
                "merges serve rarer and rarer text.")
 

@@ -1,0 +1,64 @@
+"""A user's regex runs with a time limit: a catastrophic pattern gives one clear error, fast,
+wherever it is used (training, the preview's pieces, a loaded Split, the vocabulary search)."""
+
+from __future__ import annotations
+
+import pytest
+from tokenizers import Regex, Tokenizer, models, pre_tokenizers
+
+import bpe_core
+from bpe_core import presets
+from bpe_core.analysis.vocabulary import VocabularySearchError, matches
+from bpe_core.formats import loads
+
+CATASTROPHIC = r"(?:a|aa)+$"  # on "a" * 46 + "!": minutes without a limit
+TEXT = "a" * 46 + "!"
+
+
+@pytest.fixture(autouse=True)
+def short_limit(monkeypatch):
+    monkeypatch.setattr(presets, "REGEX_SECONDS", 0.2)
+
+
+def test_training_with_a_catastrophic_pre_tokenizer_stops_with_a_sentence():
+    with pytest.raises(bpe_core.PatternTimeout,
+                       match=r"took more than 0\.2 s on 47 characters.*possessive"):
+        bpe_core.train([TEXT], pretokenizer=CATASTROPHIC, vocab_size=300)
+
+
+def test_the_pieces_of_a_preview_stop_too():
+    with pytest.raises(bpe_core.PatternTimeout, match="nests repetitions"):
+        list(presets.iter_pieces(TEXT, CATASTROPHIC))
+    with pytest.raises(bpe_core.PatternTimeout):
+        presets.split(TEXT, CATASTROPHIC)
+
+
+def test_a_timeout_is_a_pattern_error_so_callers_that_show_pattern_errors_show_it():
+    assert issubclass(bpe_core.PatternTimeout, bpe_core.PatternError)
+
+
+def test_presets_and_sane_patterns_are_unaffected():
+    assert presets.split("aaa bbb", r"\w+") == ["aaa", "bbb"]
+    assert list(presets.iter_pieces("ab cd", "gpt2" and presets.PRESETS["gpt2"])) == [
+        (0, "ab"), (2, " cd")]
+
+
+def test_a_loaded_split_with_a_catastrophic_pattern_stops_when_encoding():
+    hf = Tokenizer(models.BPE(vocab={"a": 0, "!": 1}, merges=[]))
+    hf.pre_tokenizer = pre_tokenizers.Split(Regex(CATASTROPHIC), "isolated")
+    tok = loads(hf.to_str().encode(), source="catastrophic.json")
+    assert tok.encode("aa!") == hf.encode("aa!").ids  # fine on short text
+    with pytest.raises(bpe_core.PatternTimeout, match="pre-tokenizer regex"):
+        tok.encode(TEXT)
+    with pytest.raises(bpe_core.PatternTimeout, match="pre-tokenizer regex"):
+        tok.spans(TEXT)  # the path that keeps offsets
+
+
+def test_vocabulary_search_stops_with_a_sentence():
+    with pytest.raises(VocabularySearchError, match="took too long and was stopped"):
+        matches([TEXT] * 3, CATASTROPHIC, use_regex=True)
+    assert matches(["hug", "pun"], "^h", use_regex=True) == [True, False]
+
+
+def test_the_limit_grows_with_the_text():
+    assert presets.time_limit("x" * 1_000_000) == pytest.approx(0.2 + presets.REGEX_SECONDS_PER_MB)

@@ -1,0 +1,287 @@
+"""Long work off the session thread: one pool of worker processes for the whole server.
+
+Streamlit runs every session's script in a thread of one process, under one GIL: a session that
+trains for a minute in its own thread slows every other session's reruns, and nothing stops it
+when its tab closes. Here each job runs in a worker process of its own, started from a fork
+server that has already imported the engine (so starting one costs milliseconds). A process can
+be stopped at any instruction, which a pure-Python merge loop in a thread cannot: cancelling a
+job terminates its process and frees its core at once.
+
+The pool runs at most ``workers`` jobs at a time (one per core); later jobs wait their turn. A
+thread of the pool reads every job's messages as they come (progress, streamed items, the result)
+and cancels the jobs of sessions that have ended. Nothing here imports Streamlit: whether a
+session is alive is a function given to the pool.
+
+A job is a module-level function (the worker imports it by name); it gets a :class:`Reporter`
+as its ``report`` keyword argument, and what it returns is the job's result::
+
+    def square(x, *, report):
+        report.progress(1.0, "squared")
+        return x * x
+
+    job = pool.submit("demo", session_id, square, 7)   # returns at once
+    job.wait(timeout=30), job.result                    # ('done', 49)
+
+The pool forgets a job once it has finished and its process is gone; the session that holds
+the :class:`Job` keeps its result.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from multiprocessing.connection import Connection, wait
+from typing import Any, Callable
+
+#: How many jobs one session may hold at once (queued or running).
+MAX_JOBS_PER_SESSION = 3
+#: How often the pool thread looks at sessions and queued jobs when no message arrives (seconds).
+TICK = 0.2
+#: Modules the fork server imports once, so that every worker starts with them loaded.
+PRELOAD = ["bpe_core", "bpe_core.training", "bpe_core.formats", "bpe_core.analysis.premium"]
+
+QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+FINISHED = frozenset({DONE, FAILED, CANCELLED})
+
+
+class TooManyJobs(RuntimeError):
+    """A session asked for more jobs than it may hold at once."""
+
+
+class Reporter:
+    """What a job uses, in its worker, to tell the page how far it got and to stream results.
+
+    Progress is sent at most every ``interval`` seconds (a job may report each of a million
+    steps; the page needs a few updates a second)."""
+
+    def __init__(self, conn: Connection | None, interval: float = 0.1):
+        self._conn, self._interval, self._last = conn, interval, 0.0
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        now = time.monotonic()
+        if self._conn is not None and (now - self._last >= self._interval or fraction >= 1.0):
+            self._last = now
+            self._conn.send(("progress", min(max(fraction, 0.0), 1.0), message))
+
+    def item(self, value: Any) -> None:
+        """Stream one partial result (a merge, a row) to the page as soon as it is made."""
+        if self._conn is not None:
+            self._conn.send(("item", value))
+
+
+@dataclass(eq=False)
+class Job:
+    """One piece of work: its state, progress, streamed items and result, as the page sees it."""
+
+    kind: str
+    session: str
+    fn: Callable
+    args: tuple
+    state: str = QUEUED
+    progress: float = 0.0
+    message: str = ""
+    items: list = field(default_factory=list)
+    result: Any = None
+    error: str = ""
+    _process: Any = field(default=None, repr=False)
+    _conn: Connection | None = field(default=None, repr=False)
+    _finished: threading.Event = field(default_factory=threading.Event, repr=False)
+    _stopped: float = field(default=0.0, repr=False)
+
+    @property
+    def finished(self) -> bool:
+        return self.state in FINISHED
+
+    def wait(self, timeout: float | None = None) -> str:
+        """Block until the job has finished (or ``timeout`` passes); its state."""
+        self._finished.wait(timeout)
+        return self.state
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id while it runs (None before it starts and once collected)."""
+        process = self._process
+        return None if process is None else process.pid
+
+
+def _work(fn: Callable, args: tuple, conn: Connection) -> None:
+    """The worker side: run the job, send its result or what went wrong."""
+    try:
+        result = fn(*args, report=Reporter(conn))
+    except Exception as exc:  # noqa: BLE001 - every failure becomes a message for the page
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        conn.send(("error", str(exc) or type(exc).__name__, detail))
+    else:
+        conn.send(("result", result))
+    conn.close()
+
+
+class JobPool:
+    """Worker processes shared by every session of the server (see the module docstring).
+
+    ``is_alive(session)`` says whether a session still has a browser tab; jobs of a session
+    that has gone are cancelled within ``TICK`` seconds."""
+
+    def __init__(self, *, workers: int | None = None,
+                 is_alive: Callable[[str], bool] = lambda session: True):
+        self.workers = workers or os.cpu_count() or 1
+        self.is_alive = is_alive
+        self._jobs: list[Job] = []
+        self._lock = threading.Lock()
+        self._wake_r, self._wake_w = get_context("spawn").Pipe(duplex=False)
+        self._context = get_context("forkserver")
+        self._context.set_forkserver_preload(PRELOAD)
+        self._closed = False
+        self._thread = threading.Thread(target=self._loop, name="bpe-jobs", daemon=True)
+        self._thread.start()
+
+    # -- what sessions call ------------------------------------------------------------------
+
+    def submit(self, kind: str, session: str, fn: Callable, *args: Any) -> Job:
+        """Queue ``fn(*args, report=...)`` for ``session``. A job of the same kind that the
+        session still holds is cancelled first: the user has asked for something else."""
+        with self._lock:
+            for job in self._jobs:
+                if job.session == session and job.kind == kind and not job.finished:
+                    self._cancel(job)
+            held = sum(1 for j in self._jobs if j.session == session and not j.finished)
+            if held >= MAX_JOBS_PER_SESSION:
+                raise TooManyJobs(
+                    f"This tab already has {held} tasks running; wait for one to finish, or "
+                    "cancel one, before starting another.")
+            job = Job(kind, session, fn, args)
+            self._jobs.append(job)
+        self._wake()
+        return job
+
+    def cancel(self, job: Job) -> None:
+        """Stop ``job`` now: its process is terminated (a no-op for a finished job)."""
+        with self._lock:
+            self._cancel(job)
+        self._wake()
+
+    def cancel_session(self, session: str) -> None:
+        with self._lock:
+            for job in self._jobs:
+                if job.session == session:
+                    self._cancel(job)
+        self._wake()
+
+    def jobs(self, session: str | None = None) -> list[Job]:
+        """The jobs the pool holds (of one session): queued, running, or finished with their
+        process not yet collected."""
+        with self._lock:
+            return [j for j in self._jobs if session is None or j.session == session]
+
+    def running(self) -> int:
+        with self._lock:
+            return sum(1 for j in self._jobs if j.state == RUNNING)
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self._closed = True
+            for job in self._jobs:
+                self._cancel(job)
+        self._wake()
+        self._thread.join(timeout=5)
+
+    # -- the pool thread ---------------------------------------------------------------------
+
+    def _wake(self) -> None:
+        try:
+            self._wake_w.send_bytes(b"!")
+        except OSError:  # the pool has shut down
+            pass
+
+    def _cancel(self, job: Job) -> None:
+        """(Lock held.) Mark ``job`` cancelled and stop its process."""
+        if job.finished:
+            return
+        if job._process is not None:
+            job._process.terminate()
+            job._stopped = time.monotonic()
+        self._finish(job, CANCELLED)
+
+    def _finish(self, job: Job, state: str) -> None:
+        job.state = state
+        job._finished.set()
+        if job._conn is not None:
+            job._conn.close()
+            job._conn = None
+
+    def _start_queued(self) -> None:
+        """(Lock held.) Start queued jobs while a worker slot is free, oldest first."""
+        busy = sum(1 for j in self._jobs if j.state == RUNNING)
+        for job in self._jobs:
+            if busy >= self.workers:
+                break
+            if job.state == QUEUED:
+                recv, send = self._context.Pipe(duplex=False)
+                job._process = self._context.Process(target=_work, args=(job.fn, job.args, send),
+                                                     daemon=True, name=f"bpe-job-{job.kind}")
+                job._process.start()
+                send.close()  # the worker holds the only writing end: EOF when it exits
+                job._conn, job.state = recv, RUNNING
+                busy += 1
+
+    def _read(self, job: Job) -> None:
+        """(Lock held.) Take every message ``job`` has sent so far."""
+        try:
+            while job._conn is not None and job._conn.poll():
+                message = job._conn.recv()
+                if message[0] == "progress":
+                    job.progress, job.message = message[1], message[2]
+                elif message[0] == "item":
+                    job.items.append(message[1])
+                elif message[0] == "result":
+                    job.result, job.progress = message[1], 1.0
+                    self._finish(job, DONE)
+                else:
+                    job.error = message[1]
+                    self._finish(job, FAILED)
+        except (EOFError, OSError):  # the worker died without a word (killed, out of memory)
+            job.error = "the worker process stopped unexpectedly (out of memory?)"
+            self._finish(job, FAILED)
+
+    def _loop(self) -> None:
+        while True:
+            with self._lock:
+                if self._closed:
+                    break
+                for job in self._jobs:
+                    if not job.finished and not self.is_alive(job.session):
+                        self._cancel(job)  # its tab has closed: nobody will read the result
+                self._start_queued()
+                conns = [j._conn for j in self._jobs if j._conn is not None]
+            ready = wait([*conns, self._wake_r], timeout=TICK)
+            with self._lock:
+                while self._wake_r.poll():
+                    self._wake_r.recv_bytes()
+                for job in self._jobs:
+                    if job._conn is not None and job._conn in ready:
+                        self._read(job)
+                self._reap()
+
+    def _reap(self) -> None:
+        """(Lock held.) Collect the processes of finished jobs (no zombie is left) and forget
+        those jobs. A process that ignores SIGTERM for a second is killed."""
+        keep = []
+        for job in self._jobs:
+            process = job._process
+            if job.finished and process is not None and process.exitcode is None:
+                if time.monotonic() - job._stopped > 1.0:
+                    process.kill()
+                keep.append(job)
+            elif job.finished:
+                if process is not None:
+                    process.join()
+                    process.close()
+                    job._process = None
+            else:
+                keep.append(job)
+        self._jobs = keep
+

@@ -1,0 +1,77 @@
+"""What a count of "words" means, said the same way on every page.
+
+Pages count different things: the Corpus page splits text with a pre-tokenizer of your choice,
+Train counts the pieces of the pre-tokenizer it trains with, Tokenize and Languages split on
+whitespace. A count of words always says which, so that two pages never seem to disagree:
+
+>>> units("whitespace").phrase, units("gpt2").phrase
+('words (split on whitespace)', 'pieces (split by the gpt2 pre-tokenizer)')
+>>> count(1234, "gpt2"), count(1, "whitespace", distinct=True)
+('1,234 pieces (split by the gpt2 pre-tokenizer)', '1 distinct word (split on whitespace)')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bpe_core.presets import PRESETS
+
+# The presets whose pieces are the runs of characters between whitespace.
+_WHITESPACE_SPLIT = ("whitespace", "end-of-word")
+
+
+@dataclass(frozen=True)
+class Units:
+    """What is counted: ``one``/``many`` ("word"/"words", "piece"/"pieces") and how the text
+    was split into them."""
+
+    one: str
+    many: str
+    split: str
+
+    @property
+    def phrase(self) -> str:
+        """``words (split on whitespace)``: the plural with how the text was split."""
+        return f"{self.many} ({self.split})"
+
+    @property
+    def title(self) -> str:
+        """``Words``: the plural as a heading or a label."""
+        return self.many.capitalize()
+
+
+#: Runs of characters between spaces, tabs and newlines, as Tokenize and Languages count them.
+WHITESPACE_WORDS = Units("word", "words", "split on whitespace")
+
+
+def units(pretokenizer: str | None) -> Units:
+    """What a corpus split by ``pretokenizer`` is counted in (``None``: a word-count list,
+    whose words are counted as they are listed).
+
+    >>> units("none").phrase, units(None).phrase
+    ('pieces (each document is one piece)', 'words (as listed in the word counts)')
+    >>> units(r"\\w+").phrase
+    'pieces (split by your own pre-tokenizer regex)'
+    """
+    if pretokenizer is None:
+        return Units("word", "words", "as listed in the word counts")
+    if pretokenizer in _WHITESPACE_SPLIT:
+        return WHITESPACE_WORDS
+    if pretokenizer == "none":
+        return Units("piece", "pieces", "each document is one piece")
+    if pretokenizer in PRESETS:
+        return Units("piece", "pieces", f"split by the {pretokenizer} pre-tokenizer")
+    return Units("piece", "pieces", "split by your own pre-tokenizer regex")
+
+
+def count(n: int, pretokenizer: str | None, *, distinct: bool = False) -> str:
+    """``n`` with what it counts: ``1,234 words (split on whitespace)``."""
+    u = units(pretokenizer)
+    noun = u.one if n == 1 else u.many
+    return f"{n:,} {'distinct ' if distinct else ''}{noun} ({u.split})"
+
+
+def documents(n: int) -> str:
+    """``1 document``, ``24 documents``. A document is what the user gave: a file, a row of a
+    table (a line of a .jsonl file), or the pasted text, however long it is."""
+    return f"{n:,} document{'s' * (n != 1)}"
