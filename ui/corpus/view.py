@@ -230,8 +230,7 @@ def render_stats(corpus: state.SessionCorpus) -> None:
     _metrics(stats, corpus, pieces)
     words, scripts = st.columns([2, 3], gap="large")
     with words:
-        st.markdown(f"**Most frequent {pieces.many}** ({pieces.split}; the top {TOP_WORDS:,}, "
-                    "scroll the table)")
+        st.markdown(f"**Most frequent {pieces.many}** ({pieces.split})")
         if stats.top_words:
             table = top_words_table(stats, pieces=pieces)
             st.dataframe(table, height=min(738, 38 + 35 * len(stats.top_words)),
