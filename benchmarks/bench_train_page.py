@@ -29,6 +29,7 @@ import bpe_core
 from bpe_core.training.steps import step_tables
 from ui.shared.samples import samples
 from ui.shared.state import make_corpus
+from ui.shared.wording import units
 from ui.train import runs, tables
 
 from .common import Row, clock, report
@@ -64,15 +65,17 @@ def default_corpus() -> list[Row]:
     corpus = make_corpus("English essays", documents=english())
     run = runs.start(corpus, settings())
     seconds, _ = clock(run.finish)
-    rate = run.shown / seconds
+    rate = run.at / seconds
     run = runs.start(corpus, settings())
-    run.advance(100)
+    run.goal = 100
+    run.drive()
 
     def step():
-        run.advance(1)
-        t = run.tables(run.shown)
+        run.goal = run.at + 1  # what the Step button asks for
+        run.drive()
+        t = run.tables(run.at)
         limit = None if run.is_small() else tables.TOP_ROWS
-        tables.words_frame(t, limit), tables.pairs_frame(t, limit)
+        tables.words_frame(t, limit, pieces=units("none")), tables.pairs_frame(t, limit)
         tables.frequencies_frame(t, limit)
 
     ms = statistics.median(clock(step)[0] for _ in range(20)) * 1000

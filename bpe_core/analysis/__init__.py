@@ -6,5 +6,6 @@
   compared;
 * ``parallel`` and ``premium``: the same sentences in several languages and what each costs in
   tokens (the "tokenization premium" of Petrov et al. 2023);
+* ``word_counts``: a word-frequency table typed by hand (``hug 10, pug 5``);
 * ``compress``: Gage's 1994 byte-pair compression, the algorithm BPE tokenization comes from.
 """

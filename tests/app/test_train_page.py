@@ -70,8 +70,12 @@ def frame(at: AppTest, first_column: str) -> pd.DataFrame:
     raise AssertionError(f"no table starting with {first_column!r}")
 
 
-def replay_slider(at: AppTest):
-    return next(s for s in at.slider if s.label.startswith("Replay"))
+def go_to(at: AppTest, step: int) -> AppTest:
+    """Type ``step`` in the go-to box and submit it."""
+    next(n for n in at.number_input if n.label == "Go to merge").set_value(step)
+    next(b for b in at.button if b.label == "Go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 def run_of(at: AppTest):
@@ -96,10 +100,14 @@ def test_settings_default_to_the_samples_suggestions():
 
 def test_hug_pug_start_step_and_finish():
     at = click(open_train("hug-pug"), "train_start")
-    # Starting plays at one merge per update: the first update made merge 1.
+    # A textbook corpus waits at merge 0, paused, with the first merge announced.
+    assert progress(at) == "Merge 0 of 3 · vocabulary 8 tokens"
+    assert "Before any merge" in headline(at) and "u</span> + " in headline(at)
+    assert at.button(key="train_play").label == "Play"
+
+    at = click(at, "train_step")
     assert progress(at) == "Merge 1 of 3 · vocabulary 9 tokens"
     assert "u</span> + " in headline(at) and ">ug</span>" in headline(at)
-
     at = click(at, "train_step")
     assert progress(at) == "Merge 2 of 3 · vocabulary 10 tokens"
     log = frame(at, "rank")
@@ -128,20 +136,23 @@ def test_hug_pug_start_step_and_finish():
 
 
 def test_play_and_pause_toggle():
-    at = click(open_train("hug-pug"), "train_start")
-    assert at.button(key="train_play").label == "Pause"
+    at = click(open_train(), "train_start")  # a big corpus plays from the start
+    assert at.button(key="train_play").label == "Pause" and at.session_state["train_playing"]
     at = click(at, "train_play")
     assert at.button(key="train_play").label == "Play"
     assert not at.session_state["train_playing"]
-    assert not replay_slider(at).disabled
+    paused = run_of(at).at
+    assert paused == 10
+    at = click(at, "train_play")  # plays on from where it paused: one more update
+    assert at.button(key="train_play").label == "Pause" and run_of(at).at == paused + 10
 
 
 def test_ties_are_named_and_highlighted():
-    at = click(open_train("low-lower"), "train_start")  # low lower newest widest, end-of-word
+    at = click(click(open_train("low-lower"), "train_start"), "train_step")  # end-of-word
     text = headline(at)
     assert "<b>Merge 1</b>" in text and "it beat" in text and "and 2 more on the tie rule" in text
     at = click(at, "train_finish")
-    replay_slider(at).set_value(0).run()
+    go_to(at, 0)
     pairs = frame(at, "pair")
     assert list(pairs[""][:6]) == ["← merged next"] + ["tie: lost"] * 5
     assert list(pairs["count"][:6]) == [2] * 6
@@ -150,7 +161,7 @@ def test_ties_are_named_and_highlighted():
 
 def test_replay_shows_any_earlier_step():
     at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
-    replay_slider(at).set_value(1).run()
+    go_to(at, 1)
     assert not at.exception
     assert "<b>Merge 1</b>" in headline(at)
     assert list(frame(at, "rank")["token"]) == ["ug"]
@@ -300,7 +311,7 @@ def test_gage_mode_rewrites_aaabdaaabac_to_XdXac():
     assert [line.split()[0] for line in steps] == ["aaabdaaabac", "ZabdZabac", "ZYdZYac", "XdXac"]
     assert at.code[1].value == "XdXac"
     shown = {m.label: m.value for m in at.metric}
-    assert shown["Compressed data"] == "5 bytes" and shown["Ratio"] == "0.45"
+    assert shown["Compressed data (bytes)"] == "5" and shown["Ratio"] == "0.45"
     table = frame(at, "symbol")
     assert list(zip(table["symbol"], table["stands for"], table["expands to"])) == [
         ("Z", "aa", "aa"), ("Y", "ab", "ab"), ("X", "ZY", "aaab")]

@@ -42,7 +42,10 @@ def test_the_train_passage_shows_end_of_word_on_merged_tokens(page: Page, app_ur
     page.get_by_role("link", name="Train", exact=True).click()
     wait_for_app(page)
     page.get_by_role("button", name="Start training", exact=True).click()
-    # Five merges, one per update: the run plays to its end by itself.
+    # A textbook corpus waits at merge 0: Finish makes the five merges.
+    expect(page.get_by_text("Merge 0 of 5", exact=False)).to_be_visible(timeout=SLOW)
+    wait_for_app(page)
+    page.get_by_role("button", name="Finish", exact=True).click()
     expect(page.get_by_text("Done after 5 merges", exact=False)).to_be_visible(timeout=SLOW)
     wait_for_app(page)
     passage = page.locator(".bpe-tokens").filter(has=page.locator('[title^="id"]')).last

@@ -28,7 +28,7 @@ from ..shared.wording import WHITESPACE_WORDS, Units
 #: ``progress(fraction, message)``: how far a long job has got, from 0.0 to 1.0.
 Progress = Callable[[float, str], object]
 
-TOP_WORDS = 20
+TOP_WORDS = 500
 PREVIEW_CHARS = 2000
 _PROGRESS_STEP = 0.01  # report reading progress at most once per percent
 

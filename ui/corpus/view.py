@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core.analysis.stats import CorpusStats, corpus_stats
+from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
 from ..shared import state, wording
@@ -51,7 +52,8 @@ def text_stats(digest: str, pretokenizer: str, _documents: Sequence[str]) -> Cor
 
 # --- drawing --------------------------------------------------------------------------------
 
-SOURCES = {"sample": "Bundled sample", "upload": "Upload files", "paste": "Paste text"}
+SOURCES = {"sample": "Bundled sample", "upload": "Upload files", "paste": "Paste text",
+           "counts": "Type word counts"}
 FORMATS_HELP = (
     "Plain text (.txt, .md); tables (.csv, .tsv, .jsonl, .parquet), where you pick the column "
     "that holds the text; or any of these gzip-compressed (corpus.txt.gz). Text must be UTF-8 "
@@ -74,7 +76,8 @@ def render_source() -> None:
     """The corpus picker: a bundled sample, uploaded files or pasted text."""
     source = st.radio("Where the corpus comes from", list(SOURCES), format_func=SOURCES.get,
                       horizontal=True, key="corpus_source", persist_state="session")
-    {"sample": _sample_panel, "upload": _upload_panel, "paste": _paste_panel}[source]()
+    {"sample": _sample_panel, "upload": _upload_panel, "paste": _paste_panel,
+     "counts": _counts_panel}[source]()
 
 
 def _sample_panel() -> None:
@@ -179,6 +182,32 @@ def _paste_panel() -> None:
     if active.source == "paste" and active.documents == (text,):
         st.success(f"This text is the active corpus, **{md_escape(active.name)}**.",
                    icon=":material/check_circle:")
+
+
+def _counts_panel() -> None:
+    """A word-frequency table typed by hand, the form textbooks and courses give."""
+    text = st.text_area("Words and how often each occurs", key="corpus_counts_text", height=140,
+                        placeholder="hug 10, pug 5, pun 12, bun 4, hugs 5",
+                        help="A word and its count per entry, entries separated by commas or new "
+                             "lines; word: count and tab-separated columns work too.")
+    name = st.text_input("Corpus name", key="corpus_counts_name",
+                         placeholder="Word counts").strip() or "Word counts"
+    clicked = st.button("Use these word counts as the corpus", type="primary",
+                        key="corpus_counts_use")
+    if not (clicked or text.strip()):
+        return
+    try:
+        counts = parse_word_counts(text)
+    except WordCountError as exc:
+        st.error(md_escape(str(exc)), icon=":material/block:")
+        return
+    if clicked:
+        state.set_corpus(state.make_corpus(name, counts=counts, source="counts"))
+    active = state.active_corpus()
+    if active.source == "counts" and active.counts == counts:
+        st.success(f"These {len(counts):,} words are the active corpus, "
+                   f"**{md_escape(active.name)}**: train on them on the Train page, where each "
+                   "step can be followed by hand.", icon=":material/check_circle:")
 
 
 # --- statistics -----------------------------------------------------------------------------

@@ -30,7 +30,7 @@ class SessionCorpus:
     name: str
     documents: tuple[str, ...] = ()
     counts: dict | None = field(default=None, compare=False, hash=False)
-    source: str = "sample"  # "sample", "upload" or "paste"
+    source: str = "sample"  # "sample", "upload", "paste" or "counts" (typed word counts)
     sample: Sample | None = None
     digest: str = ""
 

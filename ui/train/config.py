@@ -41,12 +41,15 @@ _DEFAULTS_FOR = "train_defaults_for"
 # The transition this page last chose itself: while the widget still holds it, it follows the
 # vocabulary size; once the user types another, it is theirs.
 _AUTO_TRANSITION = "train_transition_auto"
+#: Word counts typed by a user are a textbook example: characters, a few merges to step through.
+COUNTS_SETTINGS = {"unit": "char", "pretokenizer": "whitespace", "vocab_size": None,
+                   "max_merges": 10, "min_frequency": 1}
 MODES = {"bpe": "Train a BPE tokenizer", "compress": "Byte-pair compression (Gage 1994)"}
 
 
 def defaults(corpus: SessionCorpus) -> dict:
     """Widget values for ``corpus``: its sample's suggestions over the playground's defaults."""
-    s = dict(DEFAULT_SETTINGS)
+    s = dict(DEFAULT_SETTINGS, **(COUNTS_SETTINGS if corpus.is_counts else {}))
     s.update(corpus.sample.suggested if corpus.sample else {})
     pre = s.get("pretokenizer", "gpt2")
     custom = pre not in PRETOKENIZERS

@@ -8,6 +8,7 @@ import streamlit as st
 from bpe_core.analysis.compress import Compression, compress, decompress, symbol_names
 from bpe_core.analysis.compress import render as show
 
+from ..shared import metrics
 from ..shared.state import SessionCorpus
 from ..shared.tokens import fitted_columns, readable_token
 
@@ -52,11 +53,11 @@ def render(corpus: SessionCorpus) -> None:
     result = _compress(data)
     names = symbol_names(result)
     m = st.columns(4)
-    m[0].metric("Original", f"{len(data):,} bytes")
-    m[1].metric("Compressed data", f"{len(result.data):,} bytes")
+    metrics.count(m[0], "Original (bytes)", len(data))
+    metrics.count(m[1], "Compressed data (bytes)", len(result.data))
     m[2].metric("Ratio", f"{result.ratio:.2f}", help="Compressed size / original size; lower "
                                                     "is better. The table is not counted.")
-    m[3].metric("Table entries", f"{len(result.table):,}")
+    metrics.count(m[3], "Table entries", len(result.table))
     if not result.table:
         st.info("No pair of bytes occurs twice, so there is nothing to replace.")
         return

@@ -13,7 +13,7 @@ import streamlit as st
 import bpe_core
 from bpe_core import formats as files
 
-from ..shared import charts, state
+from ..shared import charts, metrics, state
 from . import runs, superbpe
 
 #: The file name each format is saved under ({} is the tokenizer's name, made file-safe). A
@@ -103,13 +103,13 @@ def render(run: runs.Run) -> None:
         reason = "vocab_size"
     st.success(f"Training stopped because {runs.STOP_REASONS[reason]}.")
     m = st.columns(4)
-    m[0].metric("Merges learned", f"{len(tok.merges):,}")
-    m[1].metric("Vocabulary size", f"{tok.vocab_size:,}",
-                help="Base symbols + merges + special tokens.")
-    m[2].metric("Effective vocabulary", f"{used:,}",
-                help="Tokens that still occur when the training corpus is encoded (special "
-                     "tokens aside): a token whose every occurrence was merged into longer "
-                     "tokens no longer appears.")
+    metrics.count(m[0], "Merges learned", len(tok.merges))
+    metrics.count(m[1], "Vocabulary size", tok.vocab_size,
+                  help="Base symbols + merges + special tokens.")
+    metrics.count(m[2], "Effective vocabulary", used,
+                  help="Tokens that still occur when the training corpus is encoded (special "
+                       "tokens aside): a token whose every occurrence was merged into longer "
+                       "tokens no longer appears.")
     m[3].metric("Bytes per token", f"{run.total_bytes / max(tokens, 1):.2f}",
                 delta=f"from {run.total_bytes / max(run.start_tokens, 1):.2f}",
                 delta_color="off")

@@ -9,17 +9,24 @@ Session keys, all owned here:
 The run is kept one merge ahead of what it shows: to draw the pair counts of a step with their
 winner highlighted, the winner (the next merge) must already be known.
 
-Long work (Finish, SuperBPE's stage 2) reports its progress every ``REPORT_SECONDS``. The page
-draws each report, and a drawing call is where Streamlit ends a script run whose session has
-closed or whose user has clicked something else (it raises there): the loop stops within a
-fraction of a second instead of running on for minutes, and the run, left whole between two
-merges, goes on from there when asked again. Meanwhile the cyclic garbage collector is paused
-(``bpe_core.gc_pause``): its full passes would walk the whole training state of this run again
-and again: about a third of the time of stage 2 on 10 MB.
+The page's controls only say where the user wants to be (:attr:`Run.goal`); merges are made in
+one place, :meth:`Run.drive`. Two clicks racing are then harmless: a click while a long Finish
+runs starts a second script run of the session on another thread (Streamlit's fast reruns),
+which sets its own goal (read by the running loop between merges, so Pause stops a Finish) and
+waits for the run's lock instead of stepping the merge generator from two threads at once.
+
+Long work (Finish, a far step, SuperBPE's stage 2) reports its progress every
+``REPORT_SECONDS``. The page draws each report, and a drawing call is where Streamlit ends a
+script run whose session has closed or whose user has clicked something else (it raises there):
+the loop stops within a fraction of a second instead of running on for minutes, and the run,
+left whole between two merges, goes on from there when asked again. Meanwhile the cyclic garbage
+collector is paused (``bpe_core.gc_pause``): its full passes would walk the whole training state
+of this run again and again: about a third of the time of stage 2 on 10 MB.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
@@ -82,51 +89,65 @@ class Run:
     total_bytes: int
     target: int  # merges to make unless a stop rule fires first
     steps: list = field(default_factory=list)  # every MergeStep made, one ahead of ``shown``
-    shown: int = 0
+    at: int = 0  # the step on show: the state after this many merges
+    goal: int | None = None  # the step the user asked for, until reached (None: stay)
     kept_as: str | None = None
     _merges: Iterator | None = None
     _tok: tuple = (None, None)  # ((merges made, stop reason), tokenizer)
     _tables: dict = field(default_factory=dict)
     extras: dict = field(default_factory=dict)  # results computed once the run is done
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     stage2: Stage2 | None = None  # SuperBPE's stage 2, once stage 1 is done
     _stage2_steps: tuple = (None, None)  # (reading the corpus, making merges) iterators
 
     # -- making merges -------------------------------------------------------------------------
 
     @property
-    def exhausted(self) -> bool:
+    def done(self) -> bool:
+        """True when training stopped: every merge is made (whichever step is on show)."""
         return self.trainer.stop_reason is not None
 
     @property
-    def done(self) -> bool:
-        """True when training stopped and every merge is shown."""
-        return self.exhausted and self.shown == len(self.steps)
+    def shown(self) -> int:
+        """How many merges can be shown: all of them once training stopped; until then all but
+        the newest, which is known only as the winner that step ``shown`` highlights."""
+        return len(self.steps) if self.done else max(len(self.steps) - 1, 0)
 
-    def _fill(self, want: int, deadline: float | None) -> None:
-        while len(self.steps) < want and not self.exhausted:
-            out_of_time = deadline is not None and time.monotonic() > deadline
-            if out_of_time and len(self.steps) > self.shown + 1:
-                return  # at least one more merge can be shown: enough for this update
-            step = next(self._merges, None)
-            if step is not None:
-                self.steps.append(step)
+    @property
+    def at_end(self) -> bool:
+        """True when the last merge is on show: there is nothing to step forward to."""
+        return self.done and self.at == self.shown
 
-    def advance(self, n: int, *, seconds: float | None = None) -> int:
-        """Show up to ``n`` more merges (fewer if ``seconds`` run out); return how many."""
-        before = self.shown
+    @property
+    def last(self) -> int:
+        """The last step: the number of merges once training stopped, else the target."""
+        return self.shown if self.done else max(self.target, self.shown)
+
+    def drive(self, *, seconds: float | None = None,
+              progress: Callable[[int, int], None] | None = None) -> None:
+        """Go to :attr:`goal`, making the merges it needs (or as many as ``seconds`` allow, at
+        least one more to show): the one place merges are made. ``progress(made, goal)`` is
+        called every ``REPORT_SECONDS`` (see the module docstring for why)."""
         deadline = None if seconds is None else time.monotonic() + seconds
-        self._fill(self.shown + n + 1, deadline)  # one more than shown: the next winner
-        self.shown = min(self.shown + n, len(self.steps) - (0 if self.exhausted else 1))
-        return self.shown - before
+        report = _every(REPORT_SECONDS, progress)
+        with self._lock, gc_paused():  # see the module docstring
+            while (goal := self.goal) is not None:
+                out_of_time = deadline is not None and time.monotonic() > deadline
+                # Step ``goal`` can be shown once merge goal + 1, its winner, is known.
+                if len(self.steps) > goal or self.done or (out_of_time and self.shown > self.at):
+                    self.at = max(0, min(goal, self.shown))
+                    if self.goal == goal:  # else a click meanwhile asked for another step
+                        self.goal = None
+                    return
+                step = next(self._merges, None)
+                if step is not None:
+                    self.steps.append(step)
+                report(len(self.steps), goal)
 
     def finish(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Make and show every remaining merge; ``progress(made, target)`` is called every
-        ``REPORT_SECONDS`` (see the module docstring for why)."""
-        with gc_paused():  # see the module docstring
-            while not self.done:
-                self.advance(self.target + 1, seconds=REPORT_SECONDS)
-                if progress is not None and not self.done:
-                    progress(len(self.steps), self.target)
+        """Make every remaining merge and show the last (see :meth:`drive`)."""
+        self.goal = self.last
+        self.drive(progress=progress)
 
     # -- what the page draws -------------------------------------------------------------------
 
@@ -197,7 +218,7 @@ class Run:
 
     def tables(self, k: int) -> StepTables:
         """The textbook tables after ``k`` merges (cached: merges never change once made)."""
-        key = (k, len(self.steps) > k or self.exhausted)  # is merge k + 1 known yet?
+        key = (k, len(self.steps) > k or self.done)  # is merge k + 1 known yet?
         if key not in self._tables:
             if len(self._tables) > 64:
                 self._tables.clear()
@@ -233,19 +254,6 @@ class Run:
         })
 
 
-def _every(seconds: float, report: Callable | None) -> Callable:
-    """``report``, passed on at most once every ``seconds`` (a no-op without one)."""
-    last = time.monotonic()
-
-    def every(*args) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if report is not None and now - last >= seconds:
-            last = now
-            report(*args)
-    return every
-
-
 def start(corpus: SessionCorpus, settings: dict) -> Run:
     """Count the corpus and set up a run; raises ``ValueError`` (or ``PatternError``) if the
     settings do not fit the corpus, with a message meant for the user.
@@ -276,7 +284,8 @@ def start(corpus: SessionCorpus, settings: dict) -> Run:
               start_tokens=sum(trainer.token_frequencies.values()),
               total_bytes=sum(len(w.encode("utf-8")) * c for w, c in words.items()),
               target=max(target, 0), _merges=merges)
-    run.advance(0)  # make the first merge, so that step 0 can show its winner
+    run.goal = 0
+    run.drive()  # make the first merge, so that step 0 can show its winner
     st.session_state[RUN] = run
     return run
 
@@ -291,3 +300,16 @@ def playing() -> bool:
 
 def set_playing(on: bool) -> None:
     st.session_state[PLAYING] = on
+
+
+def _every(seconds: float, report: Callable | None) -> Callable:
+    """``report``, passed on at most once every ``seconds`` (a no-op without one)."""
+    last = time.monotonic()
+
+    def every(*args) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if report is not None and now - last >= seconds:
+            last = now
+            report(*args)
+    return every

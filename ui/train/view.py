@@ -1,7 +1,8 @@
-"""The live part of the Train page: controls, progress, the merge log, the growth chart, the
-sample passage re-segmented, the step tables and the replay slider.
+"""The live part of the Train page: progress, the merge log, the growth chart, the sample
+passage and the user's own sentence re-segmented, and the step tables, all as of the step on
+show (the controls are in ``controls``).
 
-Everything below the controls is a fragment: while playing, it reruns on a timer and each rerun
+Everything below the buttons is a fragment: while playing, it reruns on a timer and each rerun
 makes a batch of merges (the speed), so only that part of the page redraws, several times a
 second, and the rest of the page stays usable.
 """
@@ -9,60 +10,71 @@ second, and the rest of the page stays usable.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 import streamlit as st
+
+import bpe_core
 
 from ..shared import charts, wording
 from ..shared.tokens import (NOTATION_HELP, fitted_columns, readable_pair, readable_token,
                              tokens_html)
-from . import results, runs, tables
+from . import controls, results, runs, tables
 
-SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 #: The merge log shows at most this many of the newest merges (the CSV download has them all).
 LOG_ROWS = 1_000
-# Widget keys. The speed and replay widgets get a fresh key per run (and the slider per newest
-# step), so their defaults apply without writing widget values from code inside the fragment.
-SPEED, REPLAY, SHOW_WS, TABLES = ("train_speed", "train_replay", "train_show_whitespace",
-                                  "train_show_tables")
+SHOW_WS, TABLES, SENTENCE = "train_show_whitespace", "train_show_tables", "train_sentence"
+#: The user's sentence is re-segmented at every update while playing: it stays short.
+SENTENCE_CHARS = 1_000
 _CHIP = ("display:inline-block;padding:0 6px;margin:0 2px;border-radius:4px;"
          "font-family:monospace;background:{bg}")
 
 
-def default_speed(run: runs.Run) -> int:
-    return 1 if run.is_small() else 10
+def begin(run: runs.Run, *, at: int | None = None) -> None:
+    """Show a new run: paused at step ``at`` when given (a reloaded page); else a small corpus
+    (a textbook example) waits at merge 0 to be stepped through, and a big one plays, to watch
+    its vocabulary grow."""
+    if at is not None:
+        run.goal = min(at, run.last)
+    runs.set_playing(at is None and not run.is_small())
 
 
-def begin(run: runs.Run) -> None:
-    """Start playing a new run."""
-    runs.set_playing(True)
-
-
-def render() -> None:
-    """Draw the current run (call only when there is one).
-
-    The controls sit outside the fragment: a click on them reruns the whole page, which starts
-    or stops the fragment's timer.
-    """
-    playing = runs.playing()
-    _controls(runs.current(), playing)
-    st.fragment(run_every=runs.TICK_SECONDS if playing else None)(_live)()
-
-
-def _speed_key(run: runs.Run) -> str:
-    return f"{SPEED}_{id(run)}"  # a key per run, so each run starts at its own default
-
-
-def _live() -> None:
+def render(*, on_step: Callable[[int], object]) -> None:
+    """Draw the current run (call only when there is one); ``on_step(k)`` is told the step on
+    show whenever the live part redraws."""
     run = runs.current()
-    playing = runs.playing()
-    if playing:
-        run.advance(st.session_state.get(_speed_key(run)) or default_speed(run),
-                    seconds=runs.BATCH_SECONDS)
-        if run.done:
+    if run.goal is not None and not runs.playing():  # a button asked for another step
+        _drive(run)
+    controls.render(run)
+    st.fragment(run_every=runs.TICK_SECONDS if runs.playing() else None)(_live)(
+        controls.edges(run), on_step)
+
+
+def _drive(run: runs.Run) -> None:
+    """Go to the step a button asked for, under a bar that moves while the merges are made."""
+    bar = st.progress(0.0, text="Making merges…")
+
+    def report(made: int, goal: int) -> None:
+        bar.progress(min(made / max(goal, 1), 1.0),
+                     text=f"Making merges: {made:,} of {goal:,}…")
+
+    run.drive(progress=report)
+    bar.empty()
+
+
+def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object]) -> None:
+    """The run as of the step on show; ``drawn`` is what the buttons above were drawn for."""
+    run = runs.current()
+    if runs.playing():
+        run.goal = run.at + controls.speed(run)
+        run.drive(seconds=runs.BATCH_SECONDS)
+        if run.at_end:
             runs.set_playing(False)
-            st.rerun()  # the whole page: stop the timer
+    if controls.edges(run) != drawn:
+        st.rerun()  # the whole page: the buttons change, or the timer stops
+    on_step(run.at)
     _progress(run)
-    k = _replay(run, playing)
+    k = run.at
     st.html(_headline(run, k))
     left, right = st.columns([2, 3], gap="medium")
     with left:
@@ -71,7 +83,7 @@ def _live() -> None:
         st.plotly_chart(charts.growth_figure(run.history(), step=k), key="train_growth",
                         config={"displayModeBar": False})
     _passage(run, k)
-    _tables(run, k, playing)
+    _tables(run, k, runs.playing())
     if run.done:
         results.render(run)
 
@@ -90,52 +102,18 @@ def _tables(run: runs.Run, k: int, playing: bool) -> None:
     tables.render(run.tables(k), small=run.is_small(), pieces=wording.units(pieces))
 
 
-def _play(on: bool) -> None:
-    runs.set_playing(on)
-
-
-def _step() -> None:
-    runs.set_playing(False)
-    runs.current().advance(1)
-
-
-def _finish() -> None:
-    runs.set_playing(False)
-    run = runs.current()
-    bar = st.progress(0.0, text="Making the remaining merges…")
-    run.finish(lambda made, target: bar.progress(
-        min(made / max(target, 1), 1.0), text=f"Making the remaining merges: {made:,} of "
-                                              f"{target:,}…"))
-    bar.empty()  # drawn from a callback, it would stay on top of the page
-
-
-def _controls(run: runs.Run, playing: bool) -> None:
-    """The play / pause, step and finish buttons and the speed (merges per update)."""
-    c1, c2, c3, c4 = st.columns([1, 1, 1, 3], vertical_alignment="bottom")
-    c1.button("Pause" if playing else "Play", on_click=_play, args=(not playing,),
-              disabled=run.done,
-              icon=":material/pause:" if playing else ":material/play_arrow:", type="primary",
-              width="stretch", key="train_play")
-    c2.button("Step", on_click=_step, disabled=run.done, icon=":material/skip_next:",
-              width="stretch", key="train_step", help="Make one merge.")
-    c3.button("Finish", on_click=_finish, disabled=run.done, icon=":material/fast_forward:",
-              width="stretch", key="train_finish", help="Make all remaining merges at once.")
-    c4.select_slider("Speed (merges per update)", SPEEDS, value=default_speed(run),
-                     key=_speed_key(run))
-
-
 def _progress(run: runs.Run) -> None:
-    shown, target = run.shown, max(run.target, 1)
+    at = run.at
     stage = "SuperBPE stage 1 · " if run.superbpe else ""
-    if run.done:
+    if run.at_end:
         reason = runs.STOP_REASONS[run.trainer.stop_reason]
         if run.superbpe and run.trainer.stop_reason == "vocab_size":
             reason = "the vocabulary reached the transition point; stage 2 follows below"
-        text = f"{stage}Done after {shown:,} merges: {reason}."
+        text = f"{stage}Done after {at:,} merges: {reason}."
     else:
-        text = (f"{stage}Merge {shown:,} of {run.target:,} · vocabulary "
-                f"{run.vocab_size(shown):,} tokens")
-    st.progress(1.0 if run.done else min(shown / target, 1.0), text=text)
+        text = (f"{stage}Merge {at:,} of {run.last:,} · vocabulary "
+                f"{run.vocab_size(at):,} tokens")
+    st.progress(min(at / max(run.last, 1), 1.0), text=text)
     if run.superbpe and run.done:
         _stage2(run)
 
@@ -158,18 +136,6 @@ def _stage2(run: runs.Run) -> None:
     tok = run.result()
     made = len(tok.merges) - tok.config["stage1_merges"]
     bar.progress(1.0, text=f"SuperBPE stage 2 · Done after {made:,} superword merges.")
-
-
-def _replay(run: runs.Run, playing: bool) -> int:
-    """The step to show: the newest while playing, else the replay slider's."""
-    if run.shown == 0:
-        return 0
-    # A new key whenever merges arrive, so the slider jumps to the newest state.
-    k = st.slider("Replay: show the state after this many merges", 0, run.shown, run.shown,
-                  key=f"{REPLAY}_{id(run)}_{run.shown}", disabled=playing,
-                  help="Drag back to see the segmentation, the tables and the chart as of any "
-                       "earlier merge.")
-    return run.shown if playing else k
 
 
 def _chip(text: str, bg: str = "#e8eefc") -> str:
@@ -219,13 +185,27 @@ def _merge_log(run: runs.Run, k: int) -> None:
 
 
 def _passage(run: runs.Run, k: int) -> None:
+    """The corpus passage and the user's own sentence, each cut by the first ``k`` merges."""
     st.subheader("A passage, re-segmented at this step", anchor=False)
-    tok = run.tokenizer()
-    spans = tok.spans(run.passage, upto=k)
     show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", value=True, key=SHOW_WS,
                         help=NOTATION_HELP)
-    st.html(tokens_html(spans, run.passage, show_whitespace=show_ws))
-    n_bytes = len(run.passage.encode("utf-8"))
-    st.caption(f"{len(spans):,} tokens for {len(run.passage):,} characters "
+    tok = run.tokenizer()
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        _segmented(tok, run.passage, k, show_ws)
+    with right:
+        text = st.text_area("Your own sentence", key=SENTENCE, height=90, max_chars=SENTENCE_CHARS,
+                            persist_state="session", placeholder="Type a sentence to follow too",
+                            help="Re-segmented at every step beside the passage: see when the "
+                                 "merges start to fit your words.")
+        if text:
+            _segmented(tok, text, k, show_ws)
+
+
+def _segmented(tok: bpe_core.Tokenizer, text: str, k: int, show_ws: bool) -> None:
+    spans = tok.spans(text, upto=k)
+    st.html(tokens_html(spans, text, show_whitespace=show_ws))
+    n_bytes = len(text.encode("utf-8"))
+    st.caption(f"{len(spans):,} tokens for {len(text):,} characters "
                f"({n_bytes / max(len(spans), 1):.2f} bytes per token). Each box is one token; "
                "hover it for its id and bytes.")

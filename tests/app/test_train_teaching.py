@@ -1,0 +1,328 @@
+"""The Train page as a teacher uses it: a textbook demo stepped from merge 0, typed word counts,
+the user's own sentence, compact metric cards, stale runs, and the page's address (a reload).
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+import threading
+
+import bpe_core
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.test_train_page import (APP, PAGE, click, frame, go_to, headline, open_train,
+                                       progress, run_of)
+from ui.shared import metrics
+from ui.shared.state import make_corpus
+from ui.train import data as train_data, runs
+
+HF_COURSE = "hug 10, pug 5, pun 12, bun 4, hugs 5"
+BUTTONS = ("train_restart", "train_back", "train_play", "train_step", "train_finish")
+
+
+def disabled(at: AppTest) -> dict[str, bool]:
+    return {key: at.button(key=key).disabled for key in BUTTONS}
+
+
+def segmented(at: AppTest) -> list[list[str]]:
+    """The texts of the token boxes of each segmented text on the page (passage first)."""
+    bodies = [h.proto.body for h in at.get("html") if 'title="id ' in h.proto.body]
+    return [re.findall(r'title="id \d+ · bytes [^·"]* · &#x27;(.*?)&#x27;', b) for b in bodies]
+
+
+# --- stepping a textbook demo -------------------------------------------------------------
+
+
+def test_a_textbook_demo_starts_paused_at_merge_0_and_steps_both_ways():
+    at = click(open_train("hug-pug"), "train_start")
+    assert progress(at) == "Merge 0 of 3 · vocabulary 8 tokens"
+    assert at.button(key="train_play").label == "Play" and not at.session_state["train_playing"]
+    assert disabled(at) == {"train_restart": True, "train_back": True, "train_play": False,
+                            "train_step": False, "train_finish": False}
+    assert "The first merge will join" in headline(at) and "(20 times)" in headline(at)
+
+    for expected in ("Merge 1 of 3", "Merge 2 of 3"):
+        at = click(at, "train_step")
+        assert progress(at).startswith(expected)
+    assert list(frame(at, "rank")["token"]) == ["un", "ug"]
+    at = click(at, "train_back")
+    assert progress(at) == "Merge 1 of 3 · vocabulary 9 tokens"
+    assert "<b>Merge 1</b>" in headline(at) and list(frame(at, "rank")["token"]) == ["ug"]
+    assert frame(at, "pair").iloc[0]["pair"] == "u + n"  # merge 2 comes next, as before
+
+    at = go_to(at, 3)  # the go-to box jumps to any step
+    assert progress(at) == "Done after 3 merges: it made the number of merges you asked for."
+    assert disabled(at) == {"train_restart": False, "train_back": False, "train_play": True,
+                            "train_step": True, "train_finish": True}
+    at = go_to(at, 0)
+    assert "Before any merge" in headline(at) and disabled(at)["train_back"]
+    at = go_to(at, 2)
+    assert progress(at).startswith("Merge 2 of 3") and not disabled(at)["train_step"]
+    # Stepping back leaves the result in place: training itself is finished.
+    assert {m.label for m in at.metric} >= {"Merges learned", "Vocabulary size"}
+
+    at = click(at, "train_restart")
+    assert progress(at) == "Merge 0 of 3 · vocabulary 8 tokens"
+    assert run_of(at).at == 0 and not at.session_state["train_playing"]
+    at = go_to(at, 2)  # the same step asked for again goes there again
+    assert progress(at).startswith("Merge 2 of 3")
+
+
+def test_play_and_pause_from_merge_0():
+    at = click(click(open_train("old-finest"), "train_start"), "train_play")
+    # Playing makes one merge per update here; AppTest runs one update per click.
+    assert at.button(key="train_play").label == "Pause" and at.session_state["train_playing"]
+    assert progress(at).startswith("Merge 1 of 5")
+    at = click(at, "train_play")
+    assert at.button(key="train_play").label == "Play" and not at.session_state["train_playing"]
+    assert progress(at).startswith("Merge 1 of 5")
+    at = click(at, "train_step")
+    assert progress(at).startswith("Merge 2 of 5")
+    at = click(at, "train_finish")
+    assert progress(at).startswith("Done after 5 merges")
+    assert at.button(key="train_play").disabled
+    at = click(at, "train_back")
+    assert progress(at).startswith("Merge 4 of 5") and not at.button(key="train_play").disabled
+    at = click(at, "train_play")  # plays the last merge and stops by itself
+    assert progress(at).startswith("Done after 5 merges")
+    assert at.button(key="train_play").label == "Play" and not at.session_state["train_playing"]
+
+
+class Gate:
+    """Merges that stop inside the generator before the second one, until released."""
+
+    def __init__(self):
+        self.inside, self.release = threading.Event(), threading.Event()
+
+    def wrap(self, merges):
+        for n, step in enumerate(merges):
+            if n == 1:
+                self.inside.set()
+                self.release.wait()
+            yield step
+
+
+def gated_run(monkeypatch) -> tuple[runs.Run, Gate]:
+    """A run of the hug/pug table whose trainer stops inside its second merge."""
+    gate = Gate()
+
+    class GatedTrainer(bpe_core.Trainer):
+        def run(self, corpus):
+            return gate.wrap(super().run(corpus))
+
+    monkeypatch.setattr(bpe_core, "Trainer", GatedTrainer)
+    counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    settings = {"unit": "char", "pretokenizer": "whitespace", "max_merges": 4, "vocab_size": None,
+                "min_frequency": 1, "tie_break": "first", "special_tokens": (),
+                "byte_fallback": False, "transition": None, "name": "hug"}
+    return runs.start(make_corpus("hug", counts=counts), settings), gate
+
+
+def drive_in_thread(run: runs.Run, errors: list) -> threading.Thread:
+    def drive():
+        try:
+            run.drive()
+        except Exception as exc:  # noqa: BLE001 - the test reports whatever went wrong
+            errors.append(exc)
+    thread = threading.Thread(target=drive)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("second_click", ["finish", "pause"])
+def test_a_click_while_merges_are_being_made_is_harmless(second_click, monkeypatch):
+    # Streamlit's fast reruns run a click's callbacks and script on a new thread while the
+    # previous script run (a long Finish) is still making merges.
+    run, gate = gated_run(monkeypatch)
+    errors: list = []
+    run.goal = 4  # Finish
+    first = drive_in_thread(run, errors)
+    assert gate.inside.wait(30)  # the first run is inside the merge generator now
+    run.goal = 4 if second_click == "finish" else None  # the second click records its wish
+    second = drive_in_thread(run, errors)
+    second.join(0.2)
+    assert second.is_alive() and not errors  # it waits for the merges instead of stepping them
+    gate.release.set()
+    first.join(30)
+    second.join(30)
+    assert not errors
+    if second_click == "finish":
+        assert (run.at, run.done, [s.token for s in run.steps]) == (
+            4, True, ["ug", "un", "hug", "pun"])
+    else:  # Pause: the Finish stops after the merge under way, and the step shown stays
+        assert (run.at, run.done, len(run.steps)) == (0, False, 2)
+    assert run.goal is None
+
+
+# --- the user's own word counts -----------------------------------------------------------
+
+
+def test_typed_word_counts_become_a_corpus_that_trains_to_the_textbook_merges():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.radio(key="corpus_source").set_value("counts").run()
+    at.text_area(key="corpus_counts_text").set_value("hug 10, pug").run()
+    assert any("'pug' has no count" in e.value for e in at.error)
+    at.text_area(key="corpus_counts_text").set_value(HF_COURSE)
+    at.text_input(key="corpus_counts_name").set_value("HF course")
+    at.button(key="corpus_counts_use").click().run()
+    assert not at.exception
+    corpus = at.session_state["corpora"]["HF course"]
+    assert corpus.counts == {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    assert at.session_state["corpus"] == "HF course"
+    assert any("These 5 words are the active corpus" in s.value for s in at.success)
+
+    at.switch_page(PAGE).run()
+    # Typed counts get textbook settings: characters, whole words, merges to step through.
+    assert at.radio(key="train_unit").value == "char"
+    assert at.selectbox(key="train_pretokenizer").value == "whitespace"
+    assert at.number_input(key="train_max_merges").value == 10
+    assert at.number_input(key="train_min_frequency").value == 1
+    at = click(click(at, "train_start"), "train_step")
+    assert "u</span> + " in headline(at) and "seen 20 times" in headline(at)
+    words = frame(at, "word")
+    assert list(zip(words["word"], words["count"])) == [
+        ("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)]
+    at = click(at, "train_finish")
+    assert [(m.left, m.right, m.count) for m in run_of(at).tokenizer().merges][:4] == [
+        ("u", "g", 20), ("u", "n", 16), ("h", "ug", 15), ("p", "un", 12)]
+
+
+def test_the_corpus_page_lists_more_than_20_words():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()  # the English essays
+    top = next(df.value for df in at.dataframe if "share" in df.value.columns)
+    assert len(top) == 500 and list(top["count"]) == sorted(top["count"], reverse=True)
+
+
+# --- the user's sentence ------------------------------------------------------------------
+
+
+def test_the_users_sentence_is_re_segmented_at_every_step():
+    at = click(open_train("hug-pug"), "train_start")
+    assert len(segmented(at)) == 1  # the passage alone until something is typed
+    at.text_area(key="train_sentence").set_value("hugs bug <script>x</script>").run()
+    assert not at.exception
+    passage, mine = segmented(at)
+    assert mine[:2] == ["h", "u"]  # merge 0: single characters
+    at = click(at, "train_step")
+    assert segmented(at)[1][:3] == ["h", "ug", "s"]
+    at = click(at, "train_finish")
+    assert segmented(at)[1][:2] == ["hug", "s"]
+    at = go_to(at, 1)  # the sentence follows a jump back too
+    assert segmented(at)[1][:3] == ["h", "ug", "s"]
+    body = [h.proto.body for h in at.get("html") if 'title="id ' in h.proto.body][1]
+    # Characters unseen in training are [UNK], and the tooltip names them, escaped.
+    assert "<script>" not in body and "cannot spell &#x27;&lt;&#x27;" in body
+    n = len(run_of(at).tokenizer().spans("hugs bug <script>x</script>", upto=1))
+    assert n == 3 + 2 + 18  # h ug s, b ug, and the 18 characters of the tags one by one
+    assert any(c.value.startswith(f"{n} tokens for 27 characters") for c in at.caption)
+
+
+# --- metric cards and stale runs ----------------------------------------------------------
+
+
+def test_metric_cards_are_compact_with_the_exact_count_on_hover():
+    at = open_train("aaabdaaabac")
+    at.text_area(key="train_gage_text").set_value("abab cdcd " * 150).run()
+    cards = {m.label: m for m in at.metric}
+    original = cards["Original (bytes)"]
+    assert (original.value, original.proto.format) == ("1500", "compact")
+    assert original.proto.help == "Exactly 1,500."
+    entries = cards["Table entries"]
+    assert entries.proto.format == "compact" and "Exactly" not in entries.proto.help
+
+
+def test_result_cards_on_a_big_run():
+    at = click(click(open_train(), "train_start"), "train_finish")
+    cards = {m.label: m for m in at.metric}
+    size = cards["Vocabulary size"]
+    assert (size.value, size.proto.format) == ("1000", "compact")
+    assert size.proto.help == "Base symbols + merges + special tokens. Exactly 1,000."
+    assert cards["Merges learned"].value == "744" and cards["Merges learned"].proto.help == ""
+
+
+def test_a_run_made_before_the_settings_or_the_corpus_changed_says_it_is_stale():
+    at = click(open_train("hug-pug"), "train_start")
+    assert not at.warning
+    at.number_input(key="train_max_merges").set_value(5).run()
+    at.selectbox(key="train_tie_break").set_value("lowest-id").run()
+    assert [w.value for w in at.warning] == [
+        "This run is stale: it was trained with other settings (number of merges 3 → 5; tie rule "
+        "first → lowest-id). Press Start training to train with the settings above."]
+    at = click(at, "train_start")
+    assert not at.warning and progress(at) == "Merge 0 of 5 · vocabulary 8 tokens"
+    other = make_corpus("two words", documents=["low lower"], source="paste")
+    at.session_state["corpora"] = {**at.session_state["corpora"], other.name: other}
+    at.session_state["corpus"] = other.name
+    at.run()
+    assert [w.value for w in at.warning] == [
+        "This run is stale: it was trained on hug / pug / pun / bun / hugs \\(word counts\\), not "
+        "on the active corpus. Press Start training to train with the corpus and settings above."]
+
+
+# --- the address: reloading the page ------------------------------------------------------
+
+
+def open_link(**params: str) -> AppTest:
+    """A fresh session (a reload) opened on the Train page with ``params`` in the address."""
+    at = AppTest.from_file(APP, default_timeout=180)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    return at
+
+
+def test_the_address_follows_the_corpus_the_settings_and_the_step():
+    at = click(click(click(open_train("hug-pug"), "train_start"), "train_step"), "train_step")
+    assert dict(at.query_params) == {"sample": "hug-pug", "step": "2"}
+    at.number_input(key="train_max_merges").set_value(4).run()
+    assert dict(at.query_params) == {"sample": "hug-pug", "max_merges": "4"}  # stale: no step
+    at.text_area(key="train_sentence").set_value("hugs").run()
+    assert dict(at.query_params)["sentence"] == "hugs"
+
+
+def test_a_reload_trains_the_run_again_and_comes_back_to_its_step():
+    at = open_link(sample="hug-pug", max_merges="4", step="2", sentence="bugs")
+    assert at.session_state["corpus"] == "hug / pug / pun / bun / hugs (word counts)"
+    assert at.number_input(key="train_max_merges").value == 4
+    assert progress(at) == "Merge 2 of 4 · vocabulary 10 tokens"
+    assert not at.session_state["train_playing"]
+    assert segmented(at)[1] == ["b", "ug", "s"]  # the sentence, after u+g and u+n
+    assert any(c.value.startswith("🔗 The address bar holds the corpus") for c in at.caption)
+    at = click(at, "train_step")
+    assert progress(at).startswith("Merge 3 of 4")
+
+
+def test_a_reload_restores_typed_word_counts_and_says_what_it_could_not_use():
+    at = open_link(words=HF_COURSE, corpus="course", step="1", unit="bytes", tie_break="?")
+    assert at.session_state["corpus"] == "course"
+    assert run_of(at).corpus.counts == {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    assert progress(at) == "Merge 1 of 10 · vocabulary 9 tokens"
+    assert [w.value for w in at.warning] == [
+        "These settings in the link were not understood and keep their defaults: unit, "
+        "tie_break."]
+    at = open_link(words="hug 10, pug", step="1")
+    assert any("The link's word counts cannot be read: 'pug' has no count" in w.value
+               for w in at.warning)
+    assert at.session_state["corpus"] == "English essays (default)"
+
+
+def test_an_uploaded_corpus_is_said_to_be_lost_on_reload():
+    at = open_train()
+    upload = make_corpus("notes", documents=["hug pug", "pun bun"], source="upload")
+    at.session_state["corpora"] = {**at.session_state["corpora"], upload.name: upload}
+    at.session_state["corpus"] = upload.name
+    at.run()
+    assert any(c.value.startswith("⚠️ Reloading this page loses **notes**") for c in at.caption)
+    assert "sample" not in at.query_params and "corpus_text" not in at.query_params
+
+
+@pytest.mark.parametrize("module", [train_data, metrics])
+def test_module_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted and not result.failed

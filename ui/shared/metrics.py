@@ -1,0 +1,30 @@
+"""Metric cards for counts: a compact figure that fits a narrow card, the exact one on hover.
+
+A card cuts a long figure short ("1,234,5…"); Streamlit's own compact format shows 1.2M instead,
+and the card's help, shown on hovering its label, gives the exact count.
+
+>>> exact_help(1_234_567, "Tokens in the corpus.")
+'Tokens in the corpus. Exactly 1,234,567.'
+>>> exact_help(42, None) is None
+True
+"""
+
+from __future__ import annotations
+
+from streamlit.delta_generator import DeltaGenerator
+
+#: Below this a figure is never shortened, so it needs no exact value on hover.
+COMPACT_FROM = 1_000
+
+
+def exact_help(n: int, help: str | None) -> str | None:
+    """``help`` with the exact value of ``n`` added when the card may shorten it."""
+    if n < COMPACT_FROM:
+        return help
+    return f"{help} Exactly {n:,}." if help else f"Exactly {n:,}."
+
+
+def count(where: DeltaGenerator, label: str, n: int, *, help: str | None = None,
+          **options) -> None:
+    """A metric card for the count ``n`` in ``where`` (a column, say)."""
+    where.metric(label, int(n), format="compact", help=exact_help(int(n), help), **options)

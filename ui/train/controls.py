@@ -1,0 +1,109 @@
+"""The Train page's controls: restart, back, play / pause, step, finish, a box to go to any
+merge, and the speed.
+
+Each control only records what the user asked for: the step to go to (``Run.goal``) or whether
+to play. The merges themselves are made in one place, ``Run.drive``, called by the page.
+
+No control has its value set from code. A rerun the browser asks for carries the value each
+widget last showed there, which may predate the newest update while merges play; a widget whose
+value the server had moved would see that as the user moving it back (a slider following the
+step did exactly that, pausing playback at random).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import runs
+
+SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
+# Widget keys. The speed and go-to widgets get a key per run, so each run starts at its own
+# default.
+SPEED, GO_TO = "train_speed", "train_go_to"
+
+
+def default_speed(run: runs.Run) -> int:
+    return 1 if run.is_small() else 10
+
+
+def speed(run: runs.Run) -> int:
+    """Merges per update while playing."""
+    return st.session_state.get(_key(SPEED, run)) or default_speed(run)
+
+
+def edges(run: runs.Run) -> tuple[bool, bool, bool]:
+    """What the buttons' states depend on: paused at the first step, at the last, playing.
+
+    (Back stays enabled while playing: the first update leaves step 0 anyway, and redrawing
+    the buttons for it would cost a whole-page rerun.)"""
+    playing = runs.playing()
+    return run.at == 0 and not playing, run.at_end, playing
+
+
+def _key(name: str, run: runs.Run) -> str:
+    return f"{name}_{id(run)}"
+
+
+def _go(step: int) -> None:
+    """Pause and ask for ``step`` (kept between 0 and the last step)."""
+    runs.set_playing(False)
+    run = runs.current()
+    run.goal = max(0, min(step, run.last))
+
+
+def _restart() -> None:
+    _go(0)
+
+
+def _back() -> None:
+    _go(runs.current().at - 1)
+
+
+def _step() -> None:
+    _go(runs.current().at + 1)
+
+
+def _finish() -> None:
+    _go(runs.current().last)
+
+
+def _play(on: bool) -> None:
+    runs.set_playing(on)
+    if not on:
+        runs.current().goal = None  # stay where it is, even in the middle of a long step
+
+
+def _go_to(key: str) -> None:
+    if st.session_state[key] is not None:
+        _go(st.session_state[key])
+
+
+def render(run: runs.Run) -> None:
+    """The buttons, the go-to box and the speed, drawn outside the page's live fragment: a
+    click on them reruns the whole page, which starts or stops the fragment's timer."""
+    first, end, playing = edges(run)
+    cols = st.columns([1.3, 1, 1.2, 1, 1.05, 1.9, 1.8], vertical_alignment="bottom")
+    cols[0].button("Restart", on_click=_restart, disabled=first,
+                   icon=":material/first_page:", width="stretch", key="train_restart",
+                   help="Back to the start, before any merge, paused.")
+    cols[1].button("Back", on_click=_back, disabled=first, icon=":material/chevron_left:",
+                   width="stretch", key="train_back", help="Go back one merge.")
+    cols[2].button("Pause" if playing else "Play", on_click=_play, args=(not playing,),
+                   disabled=end, type="primary", width="stretch", key="train_play",
+                   icon=":material/pause:" if playing else ":material/play_arrow:")
+    cols[3].button("Step", on_click=_step, disabled=end, icon=":material/chevron_right:",
+                   width="stretch", key="train_step", help="Go forward one merge.")
+    cols[4].button("Finish", on_click=_finish, disabled=end, icon=":material/last_page:",
+                   width="stretch", key="train_finish", help="Make all remaining merges and "
+                                                             "show the last.")
+    # A form, so that asking for the same step again (after stepping away) goes there again.
+    with cols[5], st.form(_key(GO_TO, run) + "_form", border=False):
+        box, go = st.columns([3, 2], gap="small", vertical_alignment="bottom")
+        key = _key(GO_TO, run)
+        box.number_input("Go to merge", 0, run.target, None, key=key,
+                         placeholder=f"0 – {run.target:,}",
+                         help="Type a step and press Enter: the page shows the state after that "
+                              "many merges, making the ones not made yet.")
+        go.form_submit_button("Go", on_click=_go_to, args=(key,), width="stretch")
+    cols[6].select_slider("Speed (merges per update)", SPEEDS, value=default_speed(run),
+                          key=_key(SPEED, run))

@@ -1,0 +1,139 @@
+"""The Train page in its address: the corpus (a bundled sample, or typed word counts or text
+when short), the settings that differ from the corpus's defaults, the step on show and the
+user's sentence.
+
+Streamlit's session state is gone after a reload; the address is not. Reading it back trains
+the run again (training is deterministic) and goes to the same step, paused. An uploaded corpus
+cannot go in an address, and the page says so plainly.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe_core.analysis.word_counts import (WordCountError, format_word_counts,
+                                           parse_word_counts)
+
+from ..shared import state
+from ..shared.samples import samples
+from ..shared.tokens import md_escape
+from . import config, data
+from .view import SENTENCE
+
+URL_READ, PENDING_STEP, PROBLEM = "train_url_read", "train_url_step", "train_url_problem"
+_COUNTS = range(1, 10**9)
+CHOICES = {"mode": config.MODES, "unit": config.UNITS, "pretokenizer": config.PRETOKENIZERS,
+           "stop_by": config.STOP_BY, "tie_break": config.TIE_RULES, "vocab_size": _COUNTS,
+           "min_frequency": _COUNTS, "transition": _COUNTS}
+
+
+def corpus_params(corpus: state.SessionCorpus) -> dict[str, str] | None:
+    """The corpus as address parameters, or None when it cannot go in an address."""
+    if corpus.sample is not None:
+        return {"sample": corpus.sample.id}
+    if corpus.is_counts:
+        key, text = "words", format_word_counts(corpus.counts)
+    elif len(corpus.documents) == 1:
+        key, text = "corpus_text", corpus.documents[0]
+    else:
+        return None
+    return {key: text, "corpus": corpus.name} if len(text) <= data.LINK_CHARS else None
+
+
+def _corpus_from(params: dict[str, str]) -> state.SessionCorpus | None:
+    """The corpus the address names (None: none); raises ValueError when it cannot be read."""
+    name = params.get("corpus", "")[:80]
+    if "sample" in params:
+        if params["sample"] not in samples():
+            raise ValueError(f"the link names a sample this version does not have "
+                             f"({params['sample']!r})")
+        return state.sample_corpus(params["sample"])
+    if "words" in params:
+        try:
+            counts = parse_word_counts(params["words"])
+        except WordCountError as exc:
+            raise ValueError(f"the link's word counts cannot be read: {exc}") from None
+        return state.make_corpus(name or "Word counts", counts=counts, source="counts")
+    if params.get("corpus_text", "").strip():
+        return state.make_corpus(name or "Pasted text", documents=[params["corpus_text"]],
+                                 source="paste")
+    return None
+
+
+def read() -> None:
+    """Take the corpus, settings, step and sentence from the address, once per session (call
+    before the settings are drawn); what could not be used is kept for :func:`problem`."""
+    ss = st.session_state
+    if ss.get(URL_READ):
+        return
+    ss[URL_READ] = True
+    params = st.query_params.to_dict()
+    if not params:
+        return
+    problems = []
+    try:
+        corpus = _corpus_from(params)
+    except ValueError as exc:
+        corpus = None
+        problems.append(str(exc))
+    if corpus is not None:
+        state.set_corpus(corpus)
+    corpus = state.active_corpus()
+    config.apply_defaults(corpus)
+    values, bad = data.read_settings(params, config.defaults(corpus), CHOICES)
+    for name, value in values.items():
+        ss[config.K[name]] = value
+    step = params.get("step", "")
+    if step.isascii() and step.isdigit():
+        ss[PENDING_STEP] = int(step)
+    elif step:
+        bad.append("step")
+    if "sentence" in params:
+        ss[SENTENCE] = params["sentence"][:data.LINK_CHARS]
+    if bad:
+        problems.append(f"these settings in the link were not understood and keep their "
+                        f"defaults: {', '.join(bad)}")
+    if problems:
+        text = "; ".join(problems)
+        ss[PROBLEM] = f"{text[0].upper()}{text[1:]}."
+
+
+def problem(*, forget: bool = False) -> str | None:
+    """What the address asked for that could not be used; kept (the page reruns once when the
+    address changed the corpus) until ``forget``, when the user starts training anew."""
+    if forget:
+        st.session_state.pop(PROBLEM, None)
+    return st.session_state.get(PROBLEM)
+
+
+def pending_step() -> int | None:
+    """The step the address asked for, once: the page trains the run again and goes there."""
+    return st.session_state.pop(PENDING_STEP, None)
+
+
+def write(corpus: state.SessionCorpus, *, step: int | None) -> None:
+    """Put the page's state in the address (``step``: the step on show of an up-to-date run)."""
+    ss = st.session_state
+    defaults = config.defaults(corpus)
+    wanted = dict(corpus_params(corpus) or {})
+    wanted |= data.settings_params({n: ss.get(config.K[n]) for n in defaults}, defaults)
+    if step is not None:
+        wanted["step"] = str(step)
+    sentence = ss.get(SENTENCE) or ""
+    if sentence and len(sentence) <= data.LINK_CHARS:
+        wanted["sentence"] = sentence
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def note(corpus: state.SessionCorpus) -> None:
+    """Say what a reload keeps."""
+    if corpus_params(corpus) is not None:
+        st.caption("🔗 The address bar holds the corpus, the settings and the step on show: "
+                   "reloading the page or opening the link elsewhere trains the run again and "
+                   "comes back to that step.")
+    else:
+        st.caption(f"⚠️ Reloading this page loses **{md_escape(corpus.name)}** and any run on "
+                   "it: an uploaded corpus (or a text too long for a link) lives only in this "
+                   "browser tab's session, not in the page's address. Keep or download the "
+                   "tokenizer to save your work.")
