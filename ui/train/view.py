@@ -43,23 +43,26 @@ def render(*, on_step: Callable[[int], object]) -> None:
     """Draw the current run (call only when there is one); ``on_step(k)`` is told the step on
     show whenever the live part redraws."""
     run = runs.current()
+    # Where a long step's bar shows: drawn on every run, so that the elements below keep their
+    # places (a stale copy of the live part would show beside the new one while it redraws).
+    slot = st.empty()
     if run.goal is not None and not runs.playing():  # a button asked for another step
-        _drive(run)
+        _drive(run, slot)
     controls.render(run)
     st.fragment(run_every=runs.TICK_SECONDS if runs.playing() else None)(_live)(
         controls.edges(run), on_step)
 
 
-def _drive(run: runs.Run) -> None:
-    """Go to the step a button asked for, under a bar that moves while the merges are made."""
-    bar = st.progress(0.0, text="Making merges…")
+def _drive(run: runs.Run, slot) -> None:
+    """Go to the step a button asked for. Work that takes a while (a first report comes after
+    ``runs.REPORT_SECONDS``) shows a bar in ``slot`` that moves while the merges are made; a
+    quick step shows none."""
 
     def report(made: int, goal: int) -> None:
-        bar.progress(min(made / max(goal, 1), 1.0),
-                     text=f"Making merges: {made:,} of {goal:,}…")
+        slot.progress(min(made / max(goal, 1), 1.0), text=f"Making merges: {made:,} of {goal:,}…")
 
     run.drive(progress=report)
-    bar.empty()
+    slot.empty()
 
 
 def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object]) -> None:
