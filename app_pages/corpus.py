@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui.corpus import view
-from ui.shared import state
+from ui.shared import corpus_link, state
 
 st.title("Corpus")
 st.markdown(
@@ -13,6 +13,13 @@ st.markdown(
     "other pages train and count on. Below, see what a tokenizer will meet: how many words, "
     "which ones repeat, and which writing systems they use."
 )
+problem = corpus_link.restore()  # after a reload: the corpus in the address
+if problem:
+    st.warning(problem)
 view.render_source()
+corpus = state.active_corpus()
+if not problem:  # a link that could not be read stays as it was, for the user to see
+    corpus_link.write(corpus)
+corpus_link.note(corpus)
 st.divider()
-view.render_stats(state.active_corpus())
+view.render_stats(corpus)

@@ -293,7 +293,7 @@ def test_a_reload_trains_the_run_again_and_comes_back_to_its_step():
     assert progress(at) == "Merge 2 of 4 · vocabulary 10 tokens"
     assert not at.session_state["train_playing"]
     assert segmented(at)[1] == ["b", "ug", "s"]  # the sentence, after u+g and u+n
-    assert any(c.value.startswith("🔗 The address bar holds the corpus") for c in at.caption)
+    assert any(c.value.startswith(":material/link: The address bar holds the corpus") for c in at.caption)
     at = click(at, "train_step")
     assert progress(at).startswith("Merge 3 of 4")
 
@@ -318,7 +318,7 @@ def test_an_uploaded_corpus_is_said_to_be_lost_on_reload():
     at.session_state["corpora"] = {**at.session_state["corpora"], upload.name: upload}
     at.session_state["corpus"] = upload.name
     at.run()
-    assert any(c.value.startswith("⚠️ Reloading this page loses **notes**") for c in at.caption)
+    assert any(c.value.startswith(":material/warning: Reloading this page loses **notes**") for c in at.caption)
     assert "sample" not in at.query_params and "corpus_text" not in at.query_params
 
 

@@ -16,7 +16,7 @@ from bpe_core.analysis.stats import CorpusStats, corpus_stats
 from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
-from ..shared import state, wording
+from ..shared import metrics, state, wording
 from ..shared.samples import Sample, samples
 from ..shared.tokens import fitted_columns, md_escape, readable
 from .charts import COMMON_HINT, scripts_figure
@@ -263,7 +263,7 @@ def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pieces: wording.Un
               (f"Distinct {pieces.many}", stats.unique_words,
                f"How big a vocabulary of whole {pieces.many} would have to be.")]
     for column, (label, value, help_text) in zip(st.columns(len(shown)), shown):
-        column.metric(label, f"{value:,}", help=help_text, border=True)
+        metrics.count(column, label, value, help=help_text, border=True)
     notes = [f"Counted in **{pieces.phrase}**."]
     if stats.characters:
         notes.append(f"A character takes **{stats.bytes / stats.characters:.2f} bytes** on average "

@@ -51,11 +51,6 @@ def stale_note(trained_on: str, *, corpus_changed: bool, changed: Sequence[str])
 
 # --- the page address ----------------------------------------------------------------------
 
-#: Typed texts (word counts, a pasted text, the user's sentence) go in the address up to this
-#: many characters; longer ones would make links that browsers and chat apps cut.
-LINK_CHARS = 2_000
-
-
 def settings_params(values: dict, defaults: dict) -> dict[str, str]:
     """The settings that differ from the corpus's defaults, as address parameters.
 

@@ -11,12 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core.analysis.word_counts import (WordCountError, format_word_counts,
-                                           parse_word_counts)
-
-from ..shared import state
-from ..shared.samples import samples
-from ..shared.tokens import md_escape
+from ..shared import corpus_link, state
 from . import config, data
 from .view import SENTENCE
 
@@ -25,39 +20,6 @@ _COUNTS = range(1, 10**9)
 CHOICES = {"mode": config.MODES, "unit": config.UNITS, "pretokenizer": config.PRETOKENIZERS,
            "stop_by": config.STOP_BY, "tie_break": config.TIE_RULES, "vocab_size": _COUNTS,
            "min_frequency": _COUNTS, "transition": _COUNTS}
-
-
-def corpus_params(corpus: state.SessionCorpus) -> dict[str, str] | None:
-    """The corpus as address parameters, or None when it cannot go in an address."""
-    if corpus.sample is not None:
-        return {"sample": corpus.sample.id}
-    if corpus.is_counts:
-        key, text = "words", format_word_counts(corpus.counts)
-    elif len(corpus.documents) == 1:
-        key, text = "corpus_text", corpus.documents[0]
-    else:
-        return None
-    return {key: text, "corpus": corpus.name} if len(text) <= data.LINK_CHARS else None
-
-
-def _corpus_from(params: dict[str, str]) -> state.SessionCorpus | None:
-    """The corpus the address names (None: none); raises ValueError when it cannot be read."""
-    name = params.get("corpus", "")[:80]
-    if "sample" in params:
-        if params["sample"] not in samples():
-            raise ValueError(f"the link names a sample this version does not have "
-                             f"({params['sample']!r})")
-        return state.sample_corpus(params["sample"])
-    if "words" in params:
-        try:
-            counts = parse_word_counts(params["words"])
-        except WordCountError as exc:
-            raise ValueError(f"the link's word counts cannot be read: {exc}") from None
-        return state.make_corpus(name or "Word counts", counts=counts, source="counts")
-    if params.get("corpus_text", "").strip():
-        return state.make_corpus(name or "Pasted text", documents=[params["corpus_text"]],
-                                 source="paste")
-    return None
 
 
 def read() -> None:
@@ -72,7 +34,7 @@ def read() -> None:
         return
     problems = []
     try:
-        corpus = _corpus_from(params)
+        corpus = corpus_link.corpus_from(params)
     except ValueError as exc:
         corpus = None
         problems.append(str(exc))
@@ -89,7 +51,7 @@ def read() -> None:
     elif step:
         bad.append("step")
     if "sentence" in params:
-        ss[SENTENCE] = params["sentence"][:data.LINK_CHARS]
+        ss[SENTENCE] = params["sentence"][:corpus_link.LINK_CHARS]
     if bad:
         problems.append(f"these settings in the link were not understood and keep their "
                         f"defaults: {', '.join(bad)}")
@@ -115,12 +77,12 @@ def write(corpus: state.SessionCorpus, *, step: int | None) -> None:
     """Put the page's state in the address (``step``: the step on show of an up-to-date run)."""
     ss = st.session_state
     defaults = config.defaults(corpus)
-    wanted = dict(corpus_params(corpus) or {})
+    wanted = dict(corpus_link.params(corpus) or {})
     wanted |= data.settings_params({n: ss.get(config.K[n]) for n in defaults}, defaults)
     if step is not None:
         wanted["step"] = str(step)
     sentence = ss.get(SENTENCE) or ""
-    if sentence and len(sentence) <= data.LINK_CHARS:
+    if sentence and len(sentence) <= corpus_link.LINK_CHARS:
         wanted["sentence"] = sentence
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
@@ -128,12 +90,5 @@ def write(corpus: state.SessionCorpus, *, step: int | None) -> None:
 
 def note(corpus: state.SessionCorpus) -> None:
     """Say what a reload keeps."""
-    if corpus_params(corpus) is not None:
-        st.caption("🔗 The address bar holds the corpus, the settings and the step on show: "
-                   "reloading the page or opening the link elsewhere trains the run again and "
-                   "comes back to that step.")
-    else:
-        st.caption(f"⚠️ Reloading this page loses **{md_escape(corpus.name)}** and any run on "
-                   "it: an uploaded corpus (or a text too long for a link) lives only in this "
-                   "browser tab's session, not in the page's address. Keep or download the "
-                   "tokenizer to save your work.")
+    corpus_link.note(corpus, kept="the corpus, the settings and the step on show (the run is "
+                                  "trained again)")

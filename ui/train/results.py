@@ -86,10 +86,9 @@ def _lengths(run: runs.Run) -> tuple[dict[int, tuple[int, str]], str]:
 
 def render(run: runs.Run) -> None:
     if run.superbpe:
-        try:
-            with st.spinner("SuperBPE stage 2: learning superwords…"):
-                tok = run.result()
-                used, tokens = run.result_counts()
+        try:  # stage 2 has run above, under its own bar: here its result is read
+            tok = run.result()
+            used, tokens = run.result_counts()
         except ValueError as exc:
             st.error(f"SuperBPE's stage 2 cannot run with these settings: {exc}")
             return

@@ -18,7 +18,7 @@ from bpe_core import Merge, Tokenizer
 from bpe_core.analysis.vocabulary import (VocabDiff, VocabularySearchError, built_from, diff,
                                           token_frequencies)
 
-from ..shared import loaders, state
+from ..shared import loaders, metrics, state
 from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
@@ -113,12 +113,12 @@ def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
 def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> None:
     cols = st.columns(6)
     unused = int((df["frequency"] == 0).sum())
-    cols[0].metric("Tokens", f"{tok.vocab_size:,}")
+    metrics.count(cols[0], "Tokens", tok.vocab_size)
     kinds = df["kind"].value_counts()
     base = int(kinds.reindex(["byte", "char", "unk", "eow"]).fillna(0).sum())
-    cols[1].metric("Base symbols", f"{base:,}", help="Bytes or characters (byte fallback's "
-                   "<0xNN> too), plus [UNK] or </w> where the tokenizer has them")
-    cols[2].metric("Merges learned", f"{len(tok.merges):,}")
+    metrics.count(cols[1], "Base symbols", base, help="Bytes or characters (byte fallback's "
+                  "<0xNN> too), plus [UNK] or </w> where the tokenizer has them")
+    metrics.count(cols[2], "Merges learned", len(tok.merges))
     added = int(kinds.get("added", 0))
     if added:
         cols[3].metric("Special + added", f"{int(kinds.get('special', 0)):,} + {added:,}",
@@ -126,10 +126,10 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
                             "are found whole in the text before BPE runs")
     else:
         cols[3].metric("Special tokens", f"{int(kinds.get('special', 0)):,}")
-    cols[4].metric("Not valid UTF-8", f"{int((~df['utf8']).sum()):,}",
-                   help="Tokens holding part of a character; see the “Byte fragments” tab")
-    cols[5].metric("Unused in corpus", f"{unused:,}",
-                   help=f"Tokens that never occur when “{md_literal(corpus.name)}” is encoded")
+    metrics.count(cols[4], "Not valid UTF-8", int((~df['utf8']).sum()),
+                  help="Tokens holding part of a character; see the “Byte fragments” tab")
+    metrics.count(cols[5], "Unused in corpus", unused,
+                  help=f"Tokens that never occur when “{md_literal(corpus.name)}” is encoded")
 
 
 # --- browsing -------------------------------------------------------------------------------
