@@ -93,10 +93,10 @@ def test_first_visit_shows_the_default_corpus_and_tokenizer():
     at = open_app()
     documents = samples()["english"].documents()
     shown = metrics(at)
-    assert shown["Bytes"] == str(sum(len(d.encode()) for d in documents))  # compact on screen
-    assert shown["Characters"] == str(sum(len(d) for d in documents))
-    assert shown["Words"] == str(sum(len(d.split()) for d in documents))
-    assert shown["Distinct words"] == str(len({w for d in documents for w in d.split()}))
+    assert shown["Bytes"] == f"{sum(len(d.encode()) for d in documents):,}"
+    assert shown["Characters"] == f"{sum(len(d) for d in documents):,}"
+    assert shown["Words"] == f"{sum(len(d.split()) for d in documents):,}"
+    assert shown["Distinct words"] == f"{len({w for d in documents for w in d.split()}):,}"
     assert at.selectbox(key="corpus_sample").value == "english"
     side = at.sidebar
     assert side.selectbox(key="sidebar_corpus").value == "English essays (default)"
@@ -184,7 +184,7 @@ def test_sidebar_switches_between_this_sessions_corpora_and_tokenizers():
     at.run()
     assert not at.exception
     assert (at.session_state["corpus"], at.session_state["tokenizer"]) == (english.name, "big")
-    assert metrics(at)["Lines"] == "1059"  # the page now shows the English essays
+    assert metrics(at)["Lines"] == "1,059"  # the page now shows the English essays
 
 
 def state_corpus(sample_id: str):
@@ -245,7 +245,7 @@ def test_a_text_file_over_a_megabyte_is_one_document():
     notes = next(c.value for c in at.main.caption if c.value.startswith("Counted in"))
     assert notes.endswith(" 1 document (a file, a row of a table or a line of a .jsonl file is "
                           "one document).")
-    assert metrics(at)["Lines"] == "60000" and metrics(at)["Words"] == "360000"
+    assert metrics(at)["Lines"] == "60,000" and metrics(at)["Words"] == "360,000"
 
 
 def test_a_table_without_text_is_refused_naming_its_columns():

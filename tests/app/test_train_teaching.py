@@ -224,23 +224,33 @@ def test_the_users_sentence_is_re_segmented_at_every_step():
 # --- metric cards and stale runs ----------------------------------------------------------
 
 
-def test_metric_cards_are_compact_with_the_exact_count_on_hover():
+def test_metric_cards_write_counts_out_while_they_fit():
     at = open_train("aaabdaaabac")
     at.text_area(key="train_gage_text").set_value("abab cdcd " * 150).run()
     cards = {m.label: m for m in at.metric}
-    original = cards["Original (bytes)"]
-    assert (original.value, original.proto.format) == ("1500", "compact")
-    assert original.proto.help == "Exactly 1,500."
-    entries = cards["Table entries"]
-    assert entries.proto.format == "compact" and "Exactly" not in entries.proto.help
+    assert cards["Original (bytes)"].value == "1,500" and not cards["Original (bytes)"].proto.help
+
+
+def test_a_count_too_long_for_its_card_is_compact_with_the_exact_value_on_hover():
+    shown = []
+
+    class Card:
+        def metric(self, label, value, **options):
+            shown.append((label, value, options))
+
+    metrics.count(Card(), "Tokens", 12_345_678, help="In the corpus.")
+    metrics.count(Card(), "Merges", 999_999)
+    assert shown == [("Tokens", 12_345_678, {"format": "compact",
+                                            "help": "In the corpus. Exactly 12,345,678."}),
+                     ("Merges", "999,999", {"help": None})]
 
 
 def test_result_cards_on_a_big_run():
     at = click(click(open_train(), "train_start"), "train_finish")
     cards = {m.label: m for m in at.metric}
     size = cards["Vocabulary size"]
-    assert (size.value, size.proto.format) == ("1000", "compact")
-    assert size.proto.help == "Base symbols + merges + special tokens. Exactly 1,000."
+    assert size.value == "1,000"
+    assert size.proto.help == "Base symbols + merges + special tokens."
     assert cards["Merges learned"].value == "744" and cards["Merges learned"].proto.help == ""
 
 

@@ -92,8 +92,8 @@ def test_default_session_lists_every_token_with_its_frequency() -> None:
     assert list(merges["rank"]) == [m.rank for m in tok.merges]
     assert list(merges["count"]) == [m.count for m in tok.merges]
     m = metrics(at)
-    assert m["Tokens"] == str(tok.vocab_size)  # the card shows it compact, exact on hover
-    assert m["Merges learned"] == str(len(tok.merges))
+    assert m["Tokens"] == f"{tok.vocab_size:,}"
+    assert m["Merges learned"] == f"{len(tok.merges):,}"
     assert m["Unused in corpus"] == f"{sum(1 for i in df['id'] if not freq.get(i)):,}"
 
 

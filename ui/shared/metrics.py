@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from streamlit.delta_generator import DeltaGenerator
 
-#: Below this a figure is never shortened, so it needs no exact value on hover.
-COMPACT_FROM = 1_000
+#: Below this a figure fits a card written out ("999,999"), so it is shown exactly; from it on
+#: the card shows it compact ("1.2M") with the exact value on hover.
+COMPACT_FROM = 1_000_000
 
 
 def exact_help(n: int, help: str | None) -> str | None:
@@ -27,4 +28,8 @@ def exact_help(n: int, help: str | None) -> str | None:
 def count(where: DeltaGenerator, label: str, n: int, *, help: str | None = None,
           **options) -> None:
     """A metric card for the count ``n`` in ``where`` (a column, say)."""
-    where.metric(label, int(n), format="compact", help=exact_help(int(n), help), **options)
+    n = int(n)
+    if n < COMPACT_FROM:
+        where.metric(label, f"{n:,}", help=help, **options)
+    else:
+        where.metric(label, n, format="compact", help=exact_help(n, help), **options)
