@@ -67,7 +67,7 @@ def test_typing_updates_colouring_and_counts() -> None:
     assert len(boxes(body)) == len(spans)
     assert metric(at, "Tokens") == str(len(spans))
     assert metric(at, "Bytes") == str(len(text.encode()))
-    assert metric(at, "Whitespace words") == "8"
+    assert metric(at, "Words") == "8"
     # Whitespace is made visible, and partial characters are shown by their bytes.
     assert "·" in body and "→" in body and "↵" in body
     partial = [s for s in spans if s.partial]

@@ -168,7 +168,7 @@ def counts_row(counts: TextCounts) -> None:
     cols[0].metric("Tokens", f"{counts.tokens:,}")
     cols[1].metric("Characters", f"{counts.characters:,}")
     cols[2].metric("Bytes", f"{counts.bytes:,}", help="UTF-8 bytes")
-    cols[3].metric("Whitespace words", f"{counts.words:,}", help=f"{WHITESPACE_WORDS.phrase.capitalize()}: "
+    cols[3].metric("Words", f"{counts.words:,}", help=f"{WHITESPACE_WORDS.phrase.capitalize()}: "
                    "runs of characters between spaces, tabs and newlines.")
     cols[4].metric("Chars/token", f"{counts.chars_per_token:.2f}")
     cols[5].metric("Bytes/token", f"{counts.bytes_per_token:.2f}")
