@@ -496,3 +496,24 @@ def test_a_large_vocabulary_gets_an_exact_merge_box_beside_its_slider():
     assert "#436" in " ".join(c.value for c in at.caption)
     at.slider(key=key).set_value(n).run()
     assert at.number_input(key=key + "::box").value == n
+
+
+def test_a_long_text_is_tokenized_in_a_worker_process_while_the_page_stays_usable() -> None:
+    from ui.tokenize import background
+
+    at = open_page()
+    text = "The lowest price is lower than the last one. " * 2_400  # 108,000 characters
+    assert len(text) >= background.BACKGROUND_CHARS
+    type_text(at, text)
+    _, job = at.session_state[background.JOB]
+    assert job.pid is not None or job.state in ("queued", "done")  # a worker, not this thread
+    assert not at.exception
+    if job.state != "done":  # drawn while it runs: what is going on, and a way to stop it
+        assert any("Tokenizing 108,000 characters in the background" in p.proto.text
+                   for p in at.get("progress"))
+        assert any(b.label == "Cancel" for b in at.button)
+    assert job.wait(timeout=60) == "done"
+    at.run()
+    spans = active(at).spans(text)
+    assert metric(at, "Tokens") == f"{len(spans):,}"
+    assert [s.id for s in job.result[0]] == [s.id for s in spans]

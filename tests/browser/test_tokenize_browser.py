@@ -298,3 +298,16 @@ def test_a_reload_restores_the_view_and_copy_link_copies_it(page: Page, app_url:
     assert page.locator(f"{BOXES}.ov").count() == len(spans) - 3
     assert re.search(r"\bh\d+\b", page.locator(BOXES).first.get_attribute("class"))
     expect(page.locator(".st-key-tok_limit input")).to_have_value("3")
+
+
+def test_a_long_text_is_tokenized_in_the_background_and_shown_when_done(
+        page: Page, app_url: str, default_tok) -> None:
+    open_tokenize(page, app_url)
+    text = "The lowest price is lower than the last one. " * 2_400  # past BACKGROUND_CHARS
+    text_area(page).fill(text)
+    text_area(page).press("Control+Enter")
+    # The worker's result arrives without a click: the progress fragment reruns the page.
+    expect(tokens_metric(page)).to_have_text(f"{len(default_tok.spans(text)):,}", timeout=SLOW)
+    wait_for_app(page)
+    assert_no_exception(page)
+    expect(page.get_by_role("button", name="Cancel")).to_have_count(0)

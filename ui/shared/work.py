@@ -52,3 +52,19 @@ def start(kind: str, fn: Callable, *args: Any) -> Job | None:
 def cancel(job: Job | None) -> None:
     if job is not None:
         pool().cancel(job)
+
+
+def follow(job: Job, *, what: str) -> None:
+    """Draw ``job``'s progress with a Cancel button; redrawn on a timer while it runs, and the
+    whole page once it has finished. ``what`` names the work ("Tokenizing 480,000 characters")."""
+    st.fragment(run_every=POLL_SECONDS)(_progress)(job, what)
+
+
+def _progress(job: Job, what: str) -> None:
+    if job.finished:
+        st.rerun()  # the page draws the result (or says why there is none)
+    bar, button = st.columns([5, 1], vertical_alignment="bottom")
+    bar.progress(job.progress, text=f"{what} in the background… {job.message}".rstrip())
+    button.button("Cancel", key=f"cancel_{id(job)}", on_click=cancel, args=(job,),
+                  icon=":material/stop_circle:", width="stretch",
+                  help="Stop this work now; its worker process ends at once.")

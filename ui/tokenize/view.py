@@ -18,7 +18,7 @@ from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_
 from ..shared.sidebar import describe
 from ..shared.tokens import NOTATION_HELP
 from ..shared.wording import WHITESPACE_WORDS
-from . import browser
+from . import background, browser
 from .address import TEXT_KEY, VIEWS, merges_key
 from .data import (TextCounts, budget_note, choice_label, covering, differences, id_lists,
                    merge_step_note, occurrences, pages, text_counts, token_table)
@@ -138,17 +138,13 @@ def _sync(source: str, target: str) -> None:
 # --- output --------------------------------------------------------------------------------
 
 
-def spans_of(tok: Tokenizer, opts: Options, *, method: str | None = None) -> list[TokenSpan]:
-    """The text's tokens as the options ask (special tokens in the text count as special)."""
-    return tok.spans(opts.text, upto=opts.upto,
-                     method=method or opts.method)
-
-
-def method_note(tok: Tokenizer, opts: Options, spans: list[TokenSpan]) -> set[int]:
-    """Positions of the tokens that differ from rank priority, with a caption saying how many."""
+def method_note(tok: Tokenizer, opts: Options, spans: list[TokenSpan],
+                rank: list[TokenSpan] | None) -> set[int]:
+    """Positions of the tokens that differ from rank priority's (``rank``), with a caption
+    saying how many."""
     if opts.method == "rank" or not spans:
         return set()
-    _, marked = differences(spans_of(tok, opts, method="rank"), spans)
+    _, marked = differences(rank, spans)
     name = METHODS[opts.method].split(" (")[0].lower()
     if marked:
         note = (f"{name.capitalize()} gives {len(marked):,} token(s) that rank priority does "
@@ -229,14 +225,17 @@ class Shown:
 
 
 def output_panel(tok: Tokenizer, opts: Options) -> Shown:
-    """Counts and the tokens in the chosen view."""
-    spans = spans_of(tok, opts)
+    """Counts and the tokens in the chosen view (a long text's once a worker has them)."""
+    found = background.spans(tok, opts.text, opts.upto, opts.method)
+    if found is None:
+        return Shown([], None, range(0))
+    spans, rank = found
     counts_row(text_counts(opts.text, spans))
     if not spans:
         st.info("Type or paste some text on the left to see its tokens.")
         return Shown(spans, None, range(0))
     over = budget(spans, opts)
-    marked = method_note(tok, opts, spans)
+    marked = method_note(tok, opts, spans, rank)
     chosen = chosen_position(spans)
     window = page_window(spans)
     if opts.view == "Table":
