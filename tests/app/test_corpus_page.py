@@ -394,3 +394,11 @@ def test_a_bad_corpus_link_says_why_and_keeps_the_default():
     at.switch_page("app_pages/corpus.py").run()
     assert not at.exception
     assert "the link names a sample this version does not have" in at.warning[0].value.lower()
+
+
+def test_the_upload_limit_and_where_to_change_it_are_named_beside_the_uploader():
+    at = open_app()
+    at.radio(key="corpus_source").set_value("upload").run()
+    note = next(c.value for c in at.caption if "MB per file" in c.value)
+    assert note.startswith("Up to 200 MB per file: a larger file shows in red")
+    assert "`maxUploadSize` under `[server]` in `.streamlit/config.toml`" in note

@@ -16,7 +16,7 @@ from bpe_core.analysis.stats import CorpusStats, corpus_stats
 from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
-from ..shared import metrics, state, wording
+from ..shared import metrics, state, upload_limit, wording
 from ..shared.samples import Sample, samples
 from ..shared.tokens import fitted_columns, md_escape, readable
 from .charts import COMMON_HINT, scripts_figure
@@ -117,6 +117,7 @@ def _upload_panel() -> None:
     files = st.file_uploader("Corpus files (several at once are fine)", accept_multiple_files=True,
                              key="corpus_files", help=FORMATS_HELP)
     st.caption(FORMATS_HELP)
+    upload_limit.note()
     chosen = []  # (uploaded file, text field or None)
     for file in files or []:
         fields, problem = inspect_cached(file.file_id, file.name, file.getvalue())

@@ -17,13 +17,12 @@ from bpe_core.analysis import premium
 from bpe_core.analysis import parallel
 from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
-from ..shared import loaders, state
+from ..shared import loaders, state, upload_limit
 from ..shared.annotate import coloured_html
 from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
 from ..shared.wording import WHITESPACE_WORDS
-from . import charts
-from . import data
+from . import charts, data
 
 INTRO = """
 The same sentence costs a different number of tokens in each language. **Petrov et al. (2023)**
@@ -81,6 +80,7 @@ def corpus_picker() -> ParallelCorpus:
         files = st.file_uploader("Upload a parallel corpus", type=["csv", "tsv", "txt"],
                                  accept_multiple_files=True, help=UPLOAD_HELP, key=key)
         st.caption(UPLOAD_HELP)
+        upload_limit.note()
         read = data.read_upload(tuple((f.name, f.getvalue()) for f in files)) if files else None
         if source is not data.bundled_corpus():
             st.button("Back to the bundled sample", on_click=_back_to_sample, key="lang_back")

@@ -20,7 +20,7 @@ from bpe_core.formats import loads_files
 from bpe_core.formats.openai import (REFERENCE_ENCODINGS, ReferenceUnavailableError,
                                      reference_encoding, unavailable)
 
-from . import state
+from . import state, upload_limit
 from .annotate import md_literal
 
 
@@ -228,6 +228,7 @@ def _upload_form(key: str) -> str | None:
     st.caption(spec.help)
     uploads = [st.file_uploader(what, type=list(types), key=f"{key}_{fmt}_{i}")
                for i, (what, types) in enumerate(spec.files)]
+    upload_limit.note()
     pattern = None
     if spec.needs_pattern:
         pattern = st.selectbox("Pre-tokenizer", list(PATTERNS), format_func=PATTERNS.get,
