@@ -283,6 +283,22 @@ def test_invalid_custom_regex_is_explained_and_blocks_training():
     assert not at.error and not at.button(key="train_start").disabled
 
 
+def test_a_catastrophic_custom_regex_stops_in_the_preview_with_a_sentence(monkeypatch):
+    monkeypatch.setattr(bpe_core.presets, "REGEX_SECONDS", 0.2)  # AppTest runs in this process
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    corpus = make_corpus("a run of a", documents=["a" * 46 + "!"], source="paste")
+    at.session_state["corpora"] = {**at.session_state["corpora"], corpus.name: corpus}
+    at.session_state["corpus"] = corpus.name
+    at.switch_page(PAGE).run()
+    at.selectbox(key="train_pretokenizer").set_value("custom").run()
+    at.text_input(key="train_regex").set_value(r"(?:a|aa)+$").run()
+    assert not at.exception
+    assert any("took more than 0.2 s on 47 characters and was stopped" in e.value
+               for e in at.error)
+    assert at.button(key="train_start").disabled  # training would meet the same pattern
+
+
 def test_custom_regex_preview_shows_the_pieces():
     at = open_train("set-new-renew")
     at.selectbox(key="train_pretokenizer").set_value("custom").run()

@@ -96,9 +96,14 @@ def preview_line(corpus: SessionCorpus, limit: int = 160) -> str:
     return "Hello world's 123 CamelCase tokens!"
 
 
-def _preview(line: str, pattern: str, preset: str) -> None:
-    spans = [TokenSpan(i, piece, piece.encode("utf-8"), start, start + len(piece))
-             for i, (start, piece) in enumerate(iter_pieces(line, pattern))]
+def preview_pieces(line: str, pattern: str) -> list[TokenSpan]:
+    """The pieces of the preview's line; a user's regex runs within its time limit on it (a
+    bounded line: ``preview_line``), raising ``PatternTimeout`` past it."""
+    return [TokenSpan(i, piece, piece.encode("utf-8"), start, start + len(piece))
+            for i, (start, piece) in enumerate(iter_pieces(line, pattern))]
+
+
+def _preview(line: str, spans: list[TokenSpan], preset: str) -> None:
     st.html(tokens_html(spans, line, id_label="piece"))
     extra = " Each piece then ends in the </w> symbol." if preset == "end-of-word" else ""
     st.caption(f"{len(spans)} pieces: merges never cross a piece boundary.{extra} "
@@ -183,13 +188,15 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
         _follow_vocab_size()
         transition = _superbpe(corpus, unit, preset, stop_by)
     pretokenizer = ss[K["regex"]] if preset == CUSTOM else preset
-    try:
+    line = preview_line(corpus)
+    try:  # a regex that does not compile, or takes too long on the preview's line
         _, pattern = resolve(pretokenizer)
+        pieces = preview_pieces(line, pattern)
     except bpe_core.PatternError as exc:
         st.error(f"The custom pre-tokenizer regex does not work: {exc}")
         return None, str(exc)
     with st.expander("How this pre-tokenizer cuts a line of the corpus", expanded=preset == CUSTOM):
-        _preview(preview_line(corpus), pattern, preset)
+        _preview(line, pieces, preset)
     settings = {
         "transition": transition, "unit": unit, "pretokenizer": pretokenizer,
         "min_frequency": int(ss[K["min_frequency"]]),
