@@ -79,3 +79,14 @@ def test_a_corpus_of_long_pieces_is_not_small():
                      {**SETTINGS, "unit": "char", "pretokenizer": "whitespace",
                       "vocab_size": None, "max_merges": 3})
     assert toy.is_small()
+
+
+def test_a_goal_survives_an_update_that_runs_out_of_time():
+    """Finish clicked while a playing update is merging: that update's time runs out before
+    the last merge, and the goal must wait for the next update instead of being dropped."""
+    run = start()
+    run.goal = run.last
+    run.drive(seconds=0.0)  # out of time at once: one more merge to show, then back
+    assert 0 < run.at < run.last and run.goal == run.last
+    run.drive()
+    assert run.at_end and run.goal is None

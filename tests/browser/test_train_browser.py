@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
@@ -126,3 +127,36 @@ def test_superbpe_stage_2_replays_on_the_passage(page: Page, app_url: str,
     page.set_viewport_size({"width": 1400, "height": 2400})
     page.wait_for_timeout(500)
     page.screenshot(path=screenshot_dir / "train-superbpe-stage2.png", full_page=True)
+
+
+def test_finish_while_a_slow_run_plays_finishes_without_an_error(page: Page, app_url: str) -> None:
+    """The race of issue 18: a click's rerun and the playing update both wanting to make merges.
+    On a long single line each update holds the run for its whole batch, so Finish (pressed
+    twice, then Pause and Finish again) lands while merges are being made; the run's lock makes
+    the clicks wait their turn instead of stepping the merge generator from two threads."""
+    rng = random.Random(7)
+    line = "".join(rng.choice("abcdefgh") for _ in range(2_000_000)).encode()
+    page.goto(app_url)
+    wait_for_app(page)
+    page.get_by_text("Upload files", exact=True).click()
+    wait_for_app(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        [{"name": "one-line.txt", "mimeType": "text/plain", "buffer": line}])
+    wait_for_app(page)
+    page.get_by_role("button", name="Load as the active corpus").click()
+    wait_for_app(page)
+    page.get_by_role("link", name="Train", exact=True).click()
+    wait_for_app(page)
+    size = page.get_by_role("spinbutton", name=re.compile("^Vocabulary size"))
+    size.fill("300")
+    size.press("Enter")
+    wait_for_app(page)
+    page.get_by_role("button", name="Start training", exact=True).click()
+    expect(page.get_by_role("button", name="Pause", exact=True)).to_be_visible(timeout=60_000)
+    finish = page.get_by_role("button", name="Finish", exact=True)
+    finish.click()
+    finish.click(timeout=60_000)  # again, as soon as it can be clicked
+    expect(page.get_by_text(re.compile(r"Done after [\d,]+ merges"))).to_be_visible(
+        timeout=120_000)
+    wait_for_app(page)
+    assert_no_exception(page)

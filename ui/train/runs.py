@@ -134,9 +134,13 @@ class Run:
             while (goal := self.goal) is not None:
                 out_of_time = deadline is not None and time.monotonic() > deadline
                 # Step ``goal`` can be shown once merge goal + 1, its winner, is known.
-                if len(self.steps) > goal or self.done or (out_of_time and self.shown > self.at):
+                reached = len(self.steps) > goal or self.done
+                if reached or (out_of_time and self.shown > self.at):
                     self.at = max(0, min(goal, self.shown))
-                    if self.goal == goal:  # else a click meanwhile asked for another step
+                    # Out of time, the goal stays for the next update to go on to (a Finish
+                    # clicked during a playing update is not lost); reached, it is done, unless
+                    # a click meanwhile asked for another step.
+                    if reached and self.goal == goal:
                         self.goal = None
                     return
                 step = next(self._merges, None)
