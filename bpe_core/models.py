@@ -95,11 +95,11 @@ class BPE:
         if None in left or None in right or None in result:
             rank = next(r for r, ids in enumerate(zip(left, right, result)) if None in ids)
             a, b = merges[rank]
-            missing = [t for t in (a, b, a + b[cut:]) if t not in vocab]
-            raise ValueError(f"merge {rank} ({a!r} + {b!r}) names "
-                             f"{' and '.join(map(repr, dict.fromkeys(missing)))}, which "
-                             f"{'is' if len(set(missing)) == 1 else 'are'} not in the "
-                             f"vocabulary")
+            missing = list(map(repr, dict.fromkeys(t for t in (a, b, a + b[cut:])
+                                                   if t not in vocab)))
+            named = " and ".join(filter(None, [", ".join(missing[:-1]), missing[-1]]))
+            raise ValueError(f"merge {rank} ({a!r} + {b!r}) names {named}, which "
+                             f"{'is' if len(missing) == 1 else 'are'} not in the vocabulary")
         shown = tuple(tokens)
         return cls(shown, MergeList(left=left, right=right, result=result, shown=shown),
                    spelled=not cut, **options)

@@ -368,3 +368,16 @@ def test_tokenizers_loaded_twice_get_names_that_tell_them_apart(tok) -> None:
         "hug pug", unit="byte", max_merges=2, min_frequency=1))
     third = loaders.distinct_name(other, taken)
     assert third.startswith(f"m ({small.vocab_size} tokens, ") and "(2)" not in third
+
+
+def test_a_merge_of_missing_tokens_names_them_in_the_load_message():
+    from tokenizers import Tokenizer as HFTokenizer, models as hf_models
+
+    data = json.loads(HFTokenizer(hf_models.BPE(vocab={"a": 0, "b": 1, "ab": 2},
+                                                merges=[("a", "b")])).to_str())
+    data["model"]["merges"] = [["x", "y"]]
+    with pytest.raises(bpe_core.TokenizerFileError) as caught:
+        loaders.read_upload("hf", [("tokenizer.json", json.dumps(data).encode())])
+    message = str(caught.value)  # what the load panel shows after "Could not load …:"
+    assert "merge 0 ('x' + 'y')" in message and "'x', 'y' and 'xy'" in message
+    assert "not in the vocabulary" in message and "None" not in message
