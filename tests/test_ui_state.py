@@ -18,3 +18,20 @@ def test_startup_objects_are_frozen_once(monkeypatch):
         assert gc.get_freeze_count() == frozen and made_later
     finally:
         gc.unfreeze()
+
+
+def test_a_corpus_text_is_kept_once_per_server_and_freed_with_its_last_holder():
+    import gc
+
+    text = "the same upload in two tabs " * 40_000
+    first = state.make_corpus("mine", documents=[text + "!"])
+    second = state.make_corpus("yours", documents=["".join([text, "!"])])  # an equal copy
+    assert second.documents is first.documents and second.name == "yours"
+    del first
+    gc.collect()
+    third = state.make_corpus("theirs", documents=["".join([text, "!"])])
+    assert third.documents is second.documents  # the text lives while a session holds it
+    digest = third.digest
+    del second, third
+    gc.collect()
+    assert digest not in state.held_texts()  # nobody holds it: forgotten, its memory freed

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import threading
+import weakref
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -62,11 +64,35 @@ def digest_of(documents=(), counts=None) -> str:
     return h.hexdigest()
 
 
+#: The corpora sessions hold, by content digest (weakly: a corpus no session holds is gone).
+_HOLDERS: dict[str, weakref.WeakSet] = {}
+_HOLDERS_LOCK = threading.Lock()
+
+
 def make_corpus(name: str, *, documents=(), counts=None, source: str = "upload",
                 sample: Sample | None = None) -> SessionCorpus:
+    """A corpus for the session. Its documents are kept once per server: a session that
+    uploads a text another session already holds gets that session's copy (the same content,
+    by digest), and the text is freed when the last corpus made of it goes."""
     documents = tuple(documents)
-    return SessionCorpus(name, documents, counts, source, sample, digest_of(documents, counts))
+    digest = digest_of(documents, counts)
+    with _HOLDERS_LOCK:
+        for gone in [d for d, held in _HOLDERS.items() if not held]:
+            del _HOLDERS[gone]
+        holders = _HOLDERS.setdefault(digest, weakref.WeakSet())
+        other = next(iter(holders), None)
+        if other is not None and other.documents == documents:
+            documents = other.documents
+        corpus = SessionCorpus(name, documents, counts, source, sample, digest)
+        holders.add(corpus)
+    return corpus
 
+
+
+def held_texts() -> set[str]:
+    """The digests of the corpus texts some session holds (each kept once in memory)."""
+    with _HOLDERS_LOCK:
+        return {d for d, held in _HOLDERS.items() if held}
 
 @st.cache_resource(show_spinner=False)
 def sample_corpus(sample_id: str) -> SessionCorpus:
