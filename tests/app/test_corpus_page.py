@@ -402,3 +402,18 @@ def test_the_upload_limit_and_where_to_change_it_are_named_beside_the_uploader()
     note = next(c.value for c in at.caption if "MB per file" in c.value)
     assert note.startswith("Up to 200 MB per file: a larger file shows in red")
     assert "`maxUploadSize` under `[server]` in `.streamlit/config.toml`" in note
+
+
+def test_a_hostile_corpus_name_in_a_link_is_shown_as_typed():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({"words": "hug 10, pug 5",
+                            "corpus": "**bold** [x](javascript:alert(1)) <script>"})
+    at.switch_page("app_pages/corpus.py").run()
+    assert not at.exception
+    name = at.session_state["corpus"]
+    assert name == "**bold** [x](javascript:alert(1)) <script>"
+    shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.subheader,
+                                        *at.sidebar.caption])
+    assert "\\*\\*bold\\*\\*" in shown  # the name is on the page, escaped
+    assert "**bold**" not in shown.replace("\\*\\*bold\\*\\*", "")  # escaped wherever it shows
+    assert "](javascript:" not in shown.replace("\\](javascript:", "")
