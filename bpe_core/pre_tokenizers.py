@@ -24,7 +24,7 @@ import regex
 from .alphabet import BYTE_CHARS
 from .end_of_word import EndOfWord
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
-from .presets import piece_finder, time_limit, too_slow
+from .presets import piece_finder, repeats_a_group, time_limit, too_slow
 
 Ranges = list[tuple[int, int]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
@@ -122,7 +122,10 @@ class Split(_Splitter):
         object.__setattr__(self, "_findall", fast)
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
-        # The pattern comes from a file or a user: it runs within a time limit.
+        # The pattern comes from a file or a user: one that could take exponential time runs
+        # within a time limit (presets.repeats_a_group).
+        if self.literal or not repeats_a_group(self.pattern):
+            return _cuts(text, self._compiled, self.behavior, self.invert)
         try:
             return _cuts(text, self._compiled, self.behavior, self.invert, time_limit(text))
         except TimeoutError:

@@ -59,9 +59,6 @@ PRESETS: dict[str, str] = {
     "o200k": O200K_PATTERN,
 }
 
-#: The presets' own patterns: trusted, they run without a time limit (a user's regex has one).
-_PRESET_PATTERNS = frozenset(PRESETS.values())
-
 #: Presets whose pieces concatenate back to the exact input.
 LOSSLESS_PRESETS = frozenset({"none", "space-prefix", "gpt2", "cl100k", "o200k"})
 
@@ -102,10 +99,10 @@ class PatternError(ValueError):
     """A custom pre-tokenizer regex that does not compile, or takes too long (below)."""
 
 
-#: A regex that a user typed, or a file gave, may run this long on a text, plus
-#: ``REGEX_SECONDS_PER_MB`` for each MB of it, before it is stopped. Presets never are: their
-#: repetitions are possessive. Some patterns that nest repetitions, such as ``(?:a|aa)+$``, take
-#: time that grows exponentially with the text: on 46 letters that is minutes.
+#: A regex that a user typed, or a file gave, and that repeats a group (see
+#: :func:`repeats_a_group`) may run this long on a text, plus ``REGEX_SECONDS_PER_MB`` for each
+#: MB of it, before it is stopped. Such patterns, as ``(?:a|aa)+$``, can take time that grows
+#: exponentially with the text: on 46 letters that is minutes.
 REGEX_SECONDS = 1.0
 REGEX_SECONDS_PER_MB = 2.0
 
@@ -130,6 +127,34 @@ def too_slow(pattern: str, text: str) -> PatternTimeout:
         f"{len(text):,} characters and was stopped. A pattern that nests repetitions, such as "
         "(a+)+ or (?:a|aa)+, can take time that doubles with each character; write it without "
         "the nesting, or make the inner repetition possessive (a++).")
+
+
+def repeats_a_group(pattern: str) -> bool:
+    """Whether ``pattern`` repeats a group (``(…)+``, ``(…)*``, ``(…){2,}``): the shape of
+    every regex whose time grows exponentially with the text, as ``(a+)+`` and ``(?:a|aa)+``.
+    Only such patterns run with a time limit: checking the clock costs ``regex`` a quarter of
+    its speed, and a pattern that repeats single characters or classes only, as every model's
+    does, cannot blow up that way.
+
+    >>> repeats_a_group(r"(?:a|aa)+$"), repeats_a_group(r"[()*+]\p{L}+|(?i:'s|'t)")
+    (True, False)
+    """
+    in_class = escaped = False
+    for i, c in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        elif in_class:
+            in_class = c != "]" or pattern[i - 1] == "["
+        elif c == "[":
+            in_class = True
+        elif c == ")" and _REPEAT.match(pattern, i + 1):
+            return True
+    return False
+
+
+_REPEAT = re.compile(r"[*+]|\{\d*,\d*\}")
 
 
 def _findall_bounded(compiled: regex.Pattern, text: str, pos: int = 0,
@@ -189,7 +214,7 @@ def piece_finder(pattern: str) -> Callable[[str], list[str]]:
     ['naïve', ' code', ',', ' plain', ' code']
     """
     compiled = compile_pattern(pattern)
-    if pattern not in _PRESET_PATTERNS:  # a user's regex: it runs with a time limit
+    if repeats_a_group(pattern):  # it could take exponential time: it runs with a time limit
         return functools.partial(_findall_bounded, compiled)
     full = compiled.findall
     try:
@@ -231,7 +256,7 @@ def split(text: str, pretokenizer: str) -> list[str]:
 def iter_pieces(text: str, pattern: str) -> Iterator[tuple[int, str]]:
     """Yield ``(start, piece)`` for each non-empty match, start being a character offset (a
     user's regex within the time limit of ``text``)."""
-    limit = None if pattern in _PRESET_PATTERNS else time_limit(text)
+    limit = time_limit(text) if repeats_a_group(pattern) else None
     try:
         for m in compile_pattern(pattern).finditer(text, timeout=limit):
             if m.start() != m.end():

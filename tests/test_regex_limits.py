@@ -62,3 +62,15 @@ def test_vocabulary_search_stops_with_a_sentence():
 
 def test_the_limit_grows_with_the_text():
     assert presets.time_limit("x" * 1_000_000) == pytest.approx(0.2 + presets.REGEX_SECONDS_PER_MB)
+
+
+@pytest.mark.parametrize("pattern, repeats", [
+    (r"(?:a|aa)+$", True), (r"(a+)+", True), (r"(?:ab){2,}", True), (r"(x|y)*z", True),
+    (r"(?i:'s|'t|'re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}", False),  # Llama 3's shape
+    (r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+", False),  # ")*+" in a class
+    (r"\)+\(*", False), (r"(?:ab)?c", False), (r"[)]+", False),
+])
+def test_only_patterns_that_repeat_a_group_run_with_a_limit(pattern, repeats):
+    # Checking the clock costs regex a quarter of its speed: the patterns of real models,
+    # which repeat classes and characters only, run without it.
+    assert presets.repeats_a_group(pattern) is repeats
