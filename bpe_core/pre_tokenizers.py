@@ -120,14 +120,14 @@ class Split(_Splitter):
                                                                     ("Isolated", False)):
             fast = piece_finder(self.pattern) if not self.literal else compiled.findall
         object.__setattr__(self, "_findall", fast)
+        # The pattern comes from a file or a user: one that could take exponential time runs
+        # within a time limit (presets.repeats_a_group), decided once here, not per text.
+        object.__setattr__(self, "_bounded", not self.literal and repeats_a_group(self.pattern))
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
-        # The pattern comes from a file or a user: one that could take exponential time runs
-        # within a time limit (presets.repeats_a_group).
-        if self.literal or not repeats_a_group(self.pattern):
-            return _cuts(text, self._compiled, self.behavior, self.invert)
         try:
-            return _cuts(text, self._compiled, self.behavior, self.invert, time_limit(text))
+            return _cuts(text, self._compiled, self.behavior, self.invert,
+                         time_limit(len(text)) if self._bounded else None)
         except TimeoutError:
             raise too_slow(self.pattern, text) from None
 

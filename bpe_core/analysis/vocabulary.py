@@ -24,7 +24,7 @@ from typing import Iterable, Mapping, NamedTuple
 import regex
 
 from ..merges import Merge
-from ..presets import REGEX_SECONDS, REGEX_SECONDS_PER_MB
+from ..presets import time_limit
 from ..tokenizer import Tokenizer
 from ..training.counting import Corpus, count_words, documents
 from .scripts import dominant_script
@@ -156,7 +156,7 @@ def matches(texts: Iterable[str], query: str, *, use_regex: bool = False,
             f"regular expressions off to search for the text as typed.") from None
     # A pattern with nested repetitions can take exponential time on one token: the whole
     # search gets the time limit of a user's regex on text as long as all the tokens.
-    deadline = time.monotonic() + REGEX_SECONDS + REGEX_SECONDS_PER_MB * sum(map(len, texts)) / 1e6
+    deadline = time.monotonic() + time_limit(sum(map(len, texts)))
     try:
         return [pattern.search(t, timeout=max(deadline - time.monotonic(), 1e-3)) is not None
                 for t in texts]
