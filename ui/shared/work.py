@@ -49,9 +49,9 @@ def start(kind: str, fn: Callable, *args: Any) -> Job | None:
         return None
 
 
-def cancel(job: Job | None) -> None:
-    if job is not None:
-        pool().cancel(job)
+def cancel(job: Job) -> None:
+    """Stop ``job`` now (the Cancel button's callback)."""
+    pool().cancel(job)
 
 
 def follow(job: Job, *, what: str) -> None:
