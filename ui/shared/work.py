@@ -10,7 +10,7 @@ the result.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Hashable
 
 import streamlit as st
 from streamlit.runtime import Runtime
@@ -47,6 +47,20 @@ def start(kind: str, fn: Callable, *args: Any) -> Job | None:
     except TooManyJobs as exc:
         st.warning(str(exc), icon=":material/hourglass_top:")
         return None
+
+
+def job_for(slot: str, key: Hashable, kind: str, fn: Callable, *args: Any) -> Job | None:
+    """This session's job computing ``fn(*args)`` for ``key``, kept in session state under
+    ``slot``: the one held while ``key`` stays the same, else a new one (which cancels the
+    session's older job of the same ``kind``: the user asked for something else). None, with a
+    warning on the page, when the session already holds as many jobs as it may."""
+    held = st.session_state.get(slot)
+    if held is None or held[0] != key:
+        job = start(kind, fn, *args)
+        if job is None:
+            return None
+        held = st.session_state[slot] = (key, job)
+    return held[1]
 
 
 def cancel(job: Job) -> None:

@@ -19,7 +19,7 @@ from ..shared.jobs import DONE, FAILED, Reporter
 
 #: Texts at least this long (in characters) are tokenized in a worker process.
 BACKGROUND_CHARS = 100_000
-JOB = "tok_job"  # session key: (what the job encodes, the job)
+JOB = "tok_job"  # session key: (what the job encodes, the job), see work.job_for
 
 Spans = tuple[list[TokenSpan], list[TokenSpan] | None]
 
@@ -40,13 +40,9 @@ def spans(tok: Tokenizer, text: str, upto: int | None, method: str) -> Spans | N
         return encode(tok, text, upto, method, report=Reporter(None))
     key = (tok.fingerprint(), hashlib.blake2b(text.encode("utf-8", "surrogatepass")).digest(),
            upto, method)
-    held = st.session_state.get(JOB)
-    if held is None or held[0] != key:  # new work: a job of the same kind is cancelled first
-        job = work.start("tokenize", encode, tok, text, upto, method)
-        if job is None:
-            return None  # the session holds too many jobs; work.start said so
-        held = st.session_state[JOB] = (key, job)
-    job = held[1]
+    job = work.job_for(JOB, key, "tokenize", encode, tok, text, upto, method)
+    if job is None:
+        return None  # the session holds too many jobs; work.start said so
     if job.state == DONE:
         return job.result
     if job.state == FAILED:
