@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import pickle
 import random
 from collections import Counter
 
@@ -175,3 +176,27 @@ def test_segmentation_needs_a_watched_run():
     trainer.fit("low lower")
     with pytest.raises(RuntimeError, match="call run"):
         trainer.segmentation(1)
+
+
+@pytest.mark.parametrize("unit", ["byte", "char"])
+def test_a_record_replays_every_step_as_its_trainer_did(unit):
+    # What a run trained in a worker process sends back: it must pickle, and give the same
+    # tables at every step as the trainer it came from.
+    trainer, steps = trained(long_document(3_000, 3).split(". "), unit=unit,
+                             pretokenizer="gpt2", max_merges=40, min_frequency=2)
+    record = pickle.loads(pickle.dumps(trainer.record()))
+    tok = trainer.tokenizer
+    assert record.stop_reason == "max_merges" and record.word_counts == trainer.word_counts
+    assert record.token_frequencies == trainer.token_frequencies
+    assert [m.token for m in record.tokenizer.merges] == [s.token for s in steps]
+    for k in range(len(steps) + 1):
+        assert record.segmentation(k) == trainer.segmentation(k)
+        assert step_tables(record, k) == step_tables(trainer, k, tokenizer=tok)
+
+
+def test_a_record_is_made_once_the_run_has_stopped():
+    trainer = Trainer(max_merges=2, unit="char", pretokenizer="whitespace", min_frequency=1)
+    merges = trainer.run("low lower")
+    next(merges)
+    with pytest.raises(RuntimeError, match="once it has stopped"):
+        trainer.record()

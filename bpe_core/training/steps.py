@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from ..tokenizer import Tokenizer
+from .record import TrainingRecord
 from .trainer import Trainer
 
 WINNER, TIED = "winner", "tied"
@@ -87,9 +88,10 @@ class StepTables:
         return tuple(p for p in self.pairs if p.status == TIED)
 
 
-def step_tables(trainer: Trainer, step: int, *, tokenizer: Tokenizer | None = None
-                ) -> StepTables:
-    """The three tables after ``step`` merges of a watched ``trainer`` (one fed by ``run``).
+def step_tables(trainer: Trainer | TrainingRecord, step: int, *,
+                tokenizer: Tokenizer | None = None) -> StepTables:
+    """The three tables after ``step`` merges of a watched ``trainer`` (one fed by ``run``), or
+    of its record once it has stopped.
 
     ``tokenizer`` is ``trainer.tokenizer``, if you hold it already (building it takes a moment).
     The words are the trainer's ``word_counts``, segmented as training had them after ``step``

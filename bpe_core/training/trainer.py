@@ -15,7 +15,6 @@ The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Iterator
 
 from .. import recipes
@@ -27,6 +26,7 @@ from ..presets import resolve
 from ..tokenizer import Tokenizer
 from .counting import Corpus, count_words
 from .pairs import PairState
+from .record import TrainingRecord, rewind
 
 TIE_BREAKS = ("first", "lowest-id")
 UNITS = ("byte", "char")
@@ -198,10 +198,8 @@ class Trainer:
         """Each training word's token ids after the first ``step`` merges, in ``word_counts``
         order (a watched run only: ``run``, not ``fit``).
 
-        Read off the segmentation training keeps up to date, not encoded again: every token a
-        later merge made is split back into its two parts until all ids come before merge
-        ``step``. That is exact, since a merge only ever joins two neighbours, and it costs the
-        length of the result: re-encoding a 60 KB piece would cost its whole merge history.
+        Read off the segmentation training keeps up to date, not encoded again: later merges
+        are undone (``record.rewind``).
 
         >>> t = Trainer(max_merges=2, unit="char", pretokenizer="whitespace", min_frequency=1)
         >>> _ = list(t.run("low lower"))
@@ -211,16 +209,19 @@ class Trainer:
         state = self._state
         if state is None:
             raise RuntimeError("call run(corpus) first (fit() frees its state when done)")
-        n_base = len(state.base)
         step = max(0, min(int(step), len(self._pairs)))
         if step == len(self._pairs):
             return [tuple(w) for w in state.words]
-        # Token id -> its ids as of `step`: itself for older tokens, its parts' for newer ones.
-        parts: list[tuple[int, ...]] = [(i,) for i in range(n_base + step)]
-        for a, b, _ in self._pairs[step:]:
-            parts.append(parts[a] + parts[b])
-        get = parts.__getitem__
-        return [tuple(chain.from_iterable(map(get, w))) for w in state.words]
+        later = ((a, b) for a, b, _ in self._pairs[step:])
+        return rewind(state.words, later, len(state.base) + step)
+
+    def record(self) -> TrainingRecord:
+        """This run without its training state, once it has stopped (see ``record.py``)."""
+        if self._state is None or self.stop_reason is None:
+            raise RuntimeError("a record is made of a watched run (run) once it has stopped")
+        return TrainingRecord(self.tokenizer, self.word_counts,
+                              tuple(map(tuple, self._state.words)), self.token_frequencies,
+                              self.special_tokens)
 
     @property
     def token_frequencies(self) -> dict[int, int]:
