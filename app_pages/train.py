@@ -5,7 +5,7 @@ import streamlit as st
 
 from ui.shared import state
 from ui.shared.tokens import md_escape
-from ui.train import config, data, gage, link, runs, view
+from ui.train import background, config, data, gage, link, runs, view
 
 st.title("Train — watch the vocabulary grow", anchor=False)
 st.markdown(
@@ -33,11 +33,12 @@ def train() -> None:
     if start or (restore is not None and problem is None):
         try:
             with st.spinner("Counting the words of the corpus…"):
-                view.begin(runs.start(corpus, settings), at=None if start else restore)
+                background.start(corpus, settings, at=None if start else restore)
         except ValueError as exc:  # PatternError and CorpusReadError are ValueErrors too
             st.error(f"Training cannot start: {exc}")
+    training = background.follow()
     run = runs.current()
-    if run is None:
+    if training or run is None:
         link.write(corpus, step=None)
         return
     note = data.stale_note(md_escape(run.corpus.name),

@@ -1,9 +1,33 @@
-"""The Train page's long work, run headless with AppTest: SuperBPE's stage 2 under its own bar,
-its transition point following the vocabulary size, and a corpus of long pieces ("none")."""
+"""The Train page's long work, run headless with AppTest: a big corpus trained in a worker
+process (and cancelled), SuperBPE's stage 2 under its own bar, its transition point following
+the vocabulary size, and a corpus of long pieces ("none")."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
+from bpe_core.training import TrainingRecord
+from bpe_core.training.steps import step_tables
 from tests.app.test_train_page import click, frame, open_train, progress, run_of
+from ui.shared import jobs, work
+from ui.train import background, training
+
+
+def asleep(*, report: jobs.Reporter) -> None:
+    """A job that holds a worker slot and no core."""
+    time.sleep(3_600)
+
+
+@pytest.fixture
+def busy_pool():
+    """Every worker of the app's pool busy with another tab's job: new jobs wait their turn."""
+    pool = work.pool()
+    held = [pool.submit(f"hold{k}", "another tab", asleep) for k in range(pool.workers)]
+    yield pool
+    for job in held:
+        pool.cancel(job)
 
 
 def bars(at) -> list[str]:
@@ -51,6 +75,52 @@ def test_a_corpus_of_long_pieces_trains_and_shows_its_step_tables():
     words = frame(at, "piece")
     assert len(words) == 24
     cell = words["tokens"].iloc[0]
-    first = run.tables(run.shown).words[0]
+    first = run.tables(run.at).words[0]  # paused where the play had got to
     assert cell.endswith(f"… ({len(first.tokens):,} tokens)") and len(first.tokens) > 200
     assert words["piece"].iloc[0].endswith("…") and len(words["piece"].iloc[0]) == 301
+
+
+def test_a_big_corpus_is_trained_in_a_worker_and_replayed_exactly(busy_pool):
+    at = open_train()  # the English essays, 240 KB: beyond what trains in the session
+    assert not training.is_small(at.session_state["corpora"][at.session_state["corpus"]])
+    at.button(key="train_start").click().run()
+    job = at.session_state[background.JOB][0]
+    assert job.state == jobs.QUEUED  # every worker is busy: it waits its turn, and says so
+    # (Progress text is Markdown: the name's brackets are escaped.)
+    assert bars(at) == [r"Training on English essays \(default\) in the background…"]
+    assert "train_run" not in at.session_state
+    next(b for b in at.button if b.label == "Cancel").click().run()
+    assert job.state == jobs.CANCELLED and job not in busy_pool.jobs()
+    assert any("Training was cancelled" in i.value for i in at.info)
+    for held in busy_pool.jobs("another tab"):
+        busy_pool.cancel(held)
+
+    at = click(at, "train_start")  # waits for the worker, then draws its run
+    run = run_of(at)
+    assert isinstance(run.trainer, TrainingRecord) and run.done
+    trainer = training.trainer_for(run.settings)  # the same run, made here merge by merge
+    steps = list(trainer.run(run.corpus.training_input))
+    assert [(s.left_id, s.right_id, s.count, s.n_tied) for s in run.steps] == [
+        (s.left_id, s.right_id, s.count, s.n_tied) for s in steps]
+    for k in (0, 7, len(steps)):
+        assert run.tables(k) == step_tables(trainer, k)
+    assert progress(at).startswith("Merge 10 of ")  # a big run plays from the first merge
+
+
+def test_superbpe_on_a_big_corpus_runs_both_stages_in_the_worker():
+    at = open_train()
+    at.checkbox(key="train_superbpe").check().run()
+    at.number_input(key="train_vocab_size").set_value(400).run()
+    at = click(at, "train_start")
+    run = run_of(at)
+    assert isinstance(run.trainer, TrainingRecord) and run.stage2 is None  # not made here
+    tok = run.result()
+    stage2 = training.stage2_for(run.corpus.training_input, run.tokenizer(), run.settings)
+    list(stage2.read()), list(stage2.run())
+    expected = stage2.tokenizer()
+    assert [(m.left_id, m.right_id) for m in tok.merges] == [
+        (m.left_id, m.right_id) for m in expected.merges]
+    assert run.result_counts() == training.counts_of(stage2.trainer.token_frequencies)
+    at = click(at, "train_finish")
+    made = len(tok.merges) - tok.config["stage1_merges"]
+    assert bars(at)[1] == f"SuperBPE stage 2 · Done after {made:,} superword merges."

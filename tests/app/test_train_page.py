@@ -21,7 +21,7 @@ from bpe_core import TokenSpan
 from ui.shared import charts, tokens as colour
 from ui.shared.samples import samples
 from ui.shared.state import make_corpus
-from ui.train import gage as training_gage, results as training_results
+from ui.train import background, gage as training_gage, results as training_results
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/train.py"
@@ -47,8 +47,19 @@ def open_train(sample_id: str | None = None) -> AppTest:
 
 
 def click(at: AppTest, key: str) -> AppTest:
+    """Click the button ``key``; a big corpus's training job is waited for and its run shown."""
     at.button(key=key).click().run()
     assert not at.exception, [e.value for e in at.exception]
+    return settle(at)
+
+
+def settle(at: AppTest) -> AppTest:
+    """Wait for the session's training job, if one runs in a worker, then draw its result."""
+    held = at.session_state[background.JOB] if background.JOB in at.session_state else None
+    if held is not None and not held[0].finished:
+        held[0].wait(timeout=120)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
     return at
 
 

@@ -58,7 +58,7 @@ DEFAULT_TIMEOUT_MS = 30_000
 _REPORTS = pytest.StashKey[dict]()
 # This worker's server log, quoted when the app shows an exception or hangs
 # (users only see a redacted message; the traceback goes to the log).
-_server_log: dict[str, Path] = {}
+_server_log: dict[str, Path | int] = {}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -139,6 +139,7 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             command, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
             stderr=stderr, start_new_session=True,  # a group of its own, so _stop reaches forks too
         )
+    _server_log["pid"] = proc.pid
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while not _health_ok(f"{url}/_stcore/health"):
@@ -223,6 +224,24 @@ def page(browser: Browser, request: pytest.FixtureRequest, screenshot_dir: Path)
 
 
 # --- helpers for tests ----------------------------------------------------------------------------
+
+
+def job_workers() -> set[int]:
+    """The process ids of the server's job workers (``ui/shared/jobs.py``): the children of the
+    fork server that the server started, read from the process list."""
+    parents: dict[int, int] = {}
+    commands: dict[int, bytes] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            pid = int(stat.parent.name)
+            # The parent id is the fourth field, after the command in brackets.
+            parents[pid] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            commands[pid] = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):  # a process that ended meanwhile
+            continue
+    servers = {pid for pid, parent in parents.items()
+               if parent == _server_log["pid"] and b"forkserver" in commands[pid]}
+    return {pid for pid, parent in parents.items() if parent in servers}
 
 _SCRIPT_DONE = ("notRunning", "compilationError")
 

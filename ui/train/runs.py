@@ -1,5 +1,7 @@
 """The live training run of the Train page: a ``bpe_core.Trainer`` kept in the session and fed
-merges in batches, so the page can play, pause, step and replay it.
+merges in batches, so the page can play, pause, step and replay it. A big corpus is trained in a
+worker process instead (``training``); its run comes back with every merge made, as a
+``TrainingRecord`` in the trainer's place, and is replayed the same way.
 
 Session keys, all owned here:
 
@@ -37,9 +39,10 @@ import streamlit as st
 import bpe_core
 from bpe_core.gc_pause import gc_paused
 from bpe_core.training.steps import StepTables, step_tables
-from bpe_core.training.superbpe import Stage2
+from bpe_core.training import Stage2, TrainingRecord
 
 from ..shared.state import SessionCorpus
+from . import training
 
 RUN, PLAYING = "train_run", "train_playing"
 #: Seconds between updates while playing, and the most one update may spend merging.
@@ -81,7 +84,7 @@ def sample_passage(corpus: SessionCorpus, limit: int = PASSAGE_CHARS) -> str:
 class Run:
     """One training run: the trainer, what it has merged so far and how much of it is shown."""
 
-    trainer: bpe_core.Trainer
+    trainer: bpe_core.Trainer | TrainingRecord  # a record once a worker has trained the run
     corpus: SessionCorpus
     settings: dict
     passage: str
@@ -90,6 +93,7 @@ class Run:
     target: int  # merges to make unless a stop rule fires first
     steps: list = field(default_factory=list)  # every MergeStep made, one ahead of ``shown``
     at: int = 0  # the step on show: the state after this many merges
+    furthest: int = 0  # the furthest step shown yet: the growth chart goes that far
     goal: int | None = None  # the step the user asked for, until reached (None: stay)
     kept_as: str | None = None
     _merges: Iterator | None = None
@@ -137,6 +141,7 @@ class Run:
                 reached = len(self.steps) > goal or self.done
                 if reached or (out_of_time and self.shown > self.at):
                     self.at = max(0, min(goal, self.shown))
+                    self.furthest = max(self.furthest, self.at)
                     # Out of time, the goal stays for the next update to go on to (a Finish
                     # clicked during a playing update is not lost); reached, it is done, unless
                     # a click meanwhile asked for another step.
@@ -182,12 +187,11 @@ class Run:
         "merge" (they count merges). Raises ``ValueError`` if the settings do not allow it."""
         if "superbpe" in self.extras:
             return
+        if "superbpe_error" in self.extras:  # found by the worker that trained the run
+            raise ValueError(self.extras["superbpe_error"])
         if self.stage2 is None:
-            s = self.settings
-            self.stage2 = Stage2(self.corpus.training_input, self.tokenizer(), s["vocab_size"],
-                                 transition=s["transition"], pretokenizer=s["pretokenizer"],
-                                 min_frequency=s["min_frequency"], tie_break=s["tie_break"],
-                                 processes=1, name=s["name"])
+            self.stage2 = training.stage2_for(self.corpus.training_input, self.tokenizer(),
+                                              self.settings)
             self._stage2_steps = (self.stage2.read(), None)
         report = _every(REPORT_SECONDS, progress)
         reading, merging = self._stage2_steps
@@ -199,19 +203,20 @@ class Run:
                 self._stage2_steps = (reading, merging)
             for step in merging:
                 report("merge", step.rank + 1, self.stage2.target)
-            self.extras["superbpe"] = self.stage2.tokenizer()
+            self.extras.update(superbpe=self.stage2.tokenizer(), superbpe_counts=training.counts_of(
+                self.stage2.trainer.token_frequencies))
 
     def result_counts(self) -> tuple[int, int]:
         """``(effective vocabulary, corpus length in tokens)`` for the result: how many of its
         tokens occur when the training corpus is encoded, and how many tokens that takes."""
-        freq = self.trainer.token_frequencies  # the trainer's own counts: the final segmentation
-        if self.superbpe:
-            # Stage 2's words are the corpus's pieces, and encoding them with the result gives
-            # stage 2's segmentation (bpe_core.training.superbpe): its counts are the result's,
-            # under stage 2's own ids, which change neither number.
-            self.run_stage2()
-            freq = self.stage2.trainer.token_frequencies
-        return sum(1 for n in freq.values() if n), sum(freq.values())
+        if not self.superbpe:
+            # The trainer's own counts: the final segmentation.
+            return training.counts_of(self.trainer.token_frequencies)
+        # Stage 2's words are the corpus's pieces, and encoding them with the result gives
+        # stage 2's segmentation (bpe_core.training.superbpe): its counts are the result's,
+        # under stage 2's own ids, which change neither number.
+        self.run_stage2()
+        return self.extras["superbpe_counts"]
 
     def vocab_size(self, k: int) -> int:
         return self.tokenizer().n_base + k + len(self.trainer.special_tokens)
@@ -230,8 +235,9 @@ class Run:
         return self._tables[key]
 
     def history(self) -> pd.DataFrame:
-        """One row per state shown (0 merges, 1 merge, ...), for the growth chart."""
-        steps = self.steps[:self.shown]
+        """One row per state shown yet (0 merges, 1 merge, ...), for the growth chart: it grows
+        as the run plays, even when a worker made every merge before."""
+        steps = self.steps[:self.furthest]
         n_base = self.vocab_size(0)
         tokens = [self.start_tokens] + [s.total_tokens for s in steps]
         return pd.DataFrame({
@@ -259,39 +265,46 @@ class Run:
 
 
 def start(corpus: SessionCorpus, settings: dict) -> Run:
-    """Count the corpus and set up a run; raises ``ValueError`` (or ``PatternError``) if the
-    settings do not fit the corpus, with a message meant for the user.
+    """Count a small corpus and set up a run, in the session (a big one is trained in a worker:
+    ``training``); raises ``ValueError`` (or ``PatternError``) if the settings do not fit the
+    corpus, with a message meant for the user.
 
     With a SuperBPE ``transition``, the run is SuperBPE's stage 1: ordinary BPE up to the
     transition; stage 2 follows when it is done (:meth:`Run.result`).
     """
-    options = {k: v for k, v in settings.items() if k not in ("name", "transition")}
-    transition = settings.get("transition")
-    if transition:
-        floor = 256 + len(set(settings["special_tokens"]))
-        if not floor <= transition <= settings["vocab_size"]:
-            raise ValueError(f"the SuperBPE transition must lie between {floor} (the 256 bytes "
-                             f"and the special tokens) and the vocabulary size "
-                             f"({settings['vocab_size']}); got {transition}")
-        options["vocab_size"] = transition
-    # Count in this process: the app's server is multi-threaded, and a fork()ed worker pool
-    # started from a threaded process can deadlock.
-    trainer = bpe_core.Trainer(**options, processes=1, name=settings["name"])
+    trainer = training.trainer_for(settings)
     merges = trainer.run(corpus.training_input)  # counts words, checks vocab_size: may raise
-    n_base = trainer.tokenizer.n_base
-    if options.get("vocab_size") is not None:
-        target = options["vocab_size"] - n_base - len(trainer.special_tokens)
-    else:
-        target = settings["max_merges"]
-    words = trainer.word_counts
     run = Run(trainer, corpus, settings, sample_passage(corpus),
               start_tokens=sum(trainer.token_frequencies.values()),
-              total_bytes=sum(len(w.encode("utf-8")) * c for w, c in words.items()),
-              target=max(target, 0), _merges=merges)
+              total_bytes=_bytes(trainer.word_counts), target=training.merge_target(trainer),
+              _merges=merges)
     run.goal = 0
     run.drive()  # make the first merge, so that step 0 can show its winner
     st.session_state[RUN] = run
     return run
+
+
+def replay(trained: training.Trained, corpus: SessionCorpus, settings: dict) -> Run:
+    """The run a worker trained (``training.train``), every merge made, to be replayed."""
+    record = trained.record
+    run = Run(record, corpus, settings, sample_passage(corpus),
+              start_tokens=trained.start_tokens, total_bytes=_bytes(record.word_counts),
+              target=len(trained.steps), steps=list(trained.steps), _merges=iter(()))
+    if trained.superbpe is not None:
+        run.extras.update(superbpe=trained.superbpe, superbpe_counts=trained.superbpe_counts)
+    elif trained.superbpe_error:
+        run.extras["superbpe_error"] = trained.superbpe_error
+    st.session_state[RUN] = run
+    return run
+
+
+def _bytes(words: dict[str, int]) -> int:
+    return sum(len(w.encode("utf-8")) * c for w, c in words.items())
+
+
+def forget() -> None:
+    """Drop the run on show (a new one is being trained)."""
+    st.session_state.pop(RUN, None)
 
 
 def current() -> Run | None:

@@ -1,0 +1,117 @@
+"""Training as a worker process runs it (``ui.shared.jobs``): every corpus but a small one.
+
+A big corpus is trained to the end in a worker, off the session's thread: other sessions'
+pages stay quick meanwhile, and closing the tab or pressing Cancel stops the process at once.
+What comes back is the run without its training state (``bpe_core.training.TrainingRecord``)
+and every merge step, so the page replays the run exactly as if it had made the merges itself:
+play, step, go back, step tables. SuperBPE's stage 2 runs in the same job.
+
+A small corpus (a textbook example, a bundled language sample) is trained in the session's
+thread, merge by merge as the user steps (``runs.start``): it costs milliseconds.
+
+Nothing here imports Streamlit or pandas, so that a worker starts with only the engine loaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import bpe_core
+from bpe_core.gc_pause import gc_paused
+from bpe_core.training import MergeStep, Stage2, TrainingRecord
+
+from ..shared.jobs import Reporter
+
+#: Corpora of at most this many characters are trained in the session, merge by merge.
+INLINE_CHARS = 20_000
+
+
+def is_small(corpus) -> bool:
+    """Whether ``corpus`` (a ``SessionCorpus``) is trained in the session's thread."""
+    pieces = corpus.counts if corpus.is_counts else corpus.documents
+    return sum(map(len, pieces)) <= INLINE_CHARS
+
+
+def trainer_for(settings: dict) -> bpe_core.Trainer:
+    """The trainer of a run with the Train page's ``settings``; raises ``ValueError`` with a
+    message for the user when they do not fit together. With a SuperBPE ``transition``, it is
+    the trainer of stage 1: ordinary BPE up to the transition."""
+    options = {k: v for k, v in settings.items() if k not in ("name", "transition")}
+    transition = settings.get("transition")
+    if transition:
+        floor = 256 + len(set(settings["special_tokens"]))
+        if not floor <= transition <= settings["vocab_size"]:
+            raise ValueError(f"the SuperBPE transition must lie between {floor} (the 256 bytes "
+                             f"and the special tokens) and the vocabulary size "
+                             f"({settings['vocab_size']}); got {transition}")
+        options["vocab_size"] = transition
+    # One process: the app's server is multi-threaded (a fork()ed counting pool started from a
+    # threaded process can deadlock), and a worker job has one core to itself.
+    return bpe_core.Trainer(**options, processes=1, name=settings["name"])
+
+
+def merge_target(trainer: bpe_core.Trainer) -> int:
+    """How many merges the run makes unless a stop rule fires first (once it has counted)."""
+    if trainer.vocab_size is not None:
+        return max(trainer.vocab_size - trainer.tokenizer.n_base - len(trainer.special_tokens), 0)
+    return trainer.max_merges or 0
+
+
+def stage2_for(corpus_input, stage1: bpe_core.Tokenizer, settings: dict) -> Stage2:
+    """SuperBPE's stage 2 from the ``stage1`` tokenizer; raises ``ValueError`` if the settings
+    do not allow it."""
+    s = settings
+    return Stage2(corpus_input, stage1, s["vocab_size"], transition=s["transition"],
+                  pretokenizer=s["pretokenizer"], min_frequency=s["min_frequency"],
+                  tie_break=s["tie_break"], processes=1, name=s["name"])
+
+
+def counts_of(freq: dict[int, int]) -> tuple[int, int]:
+    """``(tokens that occur, tokens in all)`` of a segmentation's token frequencies."""
+    return sum(1 for n in freq.values() if n), sum(freq.values())
+
+
+@dataclass(frozen=True)
+class Trained:
+    """What a training job returns: the stopped run, its merges, and SuperBPE's stage 2."""
+
+    record: TrainingRecord
+    steps: tuple[MergeStep, ...]
+    start_tokens: int  # tokens of the corpus before any merge
+    superbpe: bpe_core.Tokenizer | None = None
+    superbpe_counts: tuple[int, int] | None = None  # counts_of stage 2's segmentation
+    superbpe_error: str = ""  # why stage 2 could not run
+
+
+def train(corpus_input, settings: dict, *, report: Reporter) -> Trained:
+    """The job: count, make every merge (and SuperBPE's stage 2), reporting as it goes."""
+    report.progress(0.0, "counting the words of the corpus")
+    trainer = trainer_for(settings)
+    merges = trainer.run(corpus_input)
+    start_tokens = sum(trainer.token_frequencies.values())
+    target = max(merge_target(trainer), 1)
+    share = 0.5 if settings.get("transition") else 1.0  # of the bar, for stage 1
+    steps = []
+    with gc_paused():  # its full passes would walk the whole training state again and again
+        for step in merges:
+            steps.append(step)
+            report.progress(share * len(steps) / target,
+                            f"merge {len(steps):,} of {target:,}")
+        record = trainer.record()
+    del trainer, merges  # the training state: free it before stage 2 builds its own
+    if not settings.get("transition"):
+        return Trained(record, tuple(steps), start_tokens)
+    try:
+        stage2 = stage2_for(corpus_input, record.tokenizer, settings)
+        with gc_paused():
+            for _ in stage2.read():
+                report.progress(0.5, "SuperBPE stage 2: reading the corpus as superwords")
+            for step in stage2.run():
+                report.progress(0.5 + 0.5 * (step.rank + 1) / max(stage2.target, 1),
+                                f"SuperBPE stage 2: merge {step.rank + 1:,} of "
+                                f"{stage2.target:,}")
+            tok = stage2.tokenizer()
+    except ValueError as exc:
+        return Trained(record, tuple(steps), start_tokens, superbpe_error=str(exc))
+    return Trained(record, tuple(steps), start_tokens, tok,
+                   counts_of(stage2.trainer.token_frequencies))
