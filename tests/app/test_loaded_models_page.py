@@ -11,7 +11,6 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import bpe_core
 from bpe_core.alphabet import BYTE_CHARS
 from bpe_core.analysis.premium import count_tokens
 from tests.app.test_languages_page import open_page as open_languages
