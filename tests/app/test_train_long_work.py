@@ -4,6 +4,7 @@ the vocabulary size, and a corpus of long pieces ("none")."""
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
@@ -12,7 +13,8 @@ from bpe_core.training import TrainingRecord
 from bpe_core.training.steps import step_tables
 from tests.app.test_train_page import click, frame, open_train, progress, run_of
 from ui.shared import jobs, work
-from ui.train import background, training
+from ui.shared.state import make_corpus
+from ui.train import background, runs, training, view
 
 
 def asleep(*, report: jobs.Reporter) -> None:
@@ -124,3 +126,30 @@ def test_superbpe_on_a_big_corpus_runs_both_stages_in_the_worker():
     at = click(at, "train_finish")
     made = len(tok.merges) - tok.config["stage1_merges"]
     assert bars(at)[1] == f"SuperBPE stage 2 · Done after {made:,} superword merges."
+
+
+def test_the_step_tables_of_many_words_are_counted_in_a_worker_when_asked():
+    rng = random.Random(5)
+    words = {"".join(rng.choice("abcdefghij") for _ in range(7)) for _ in range(30_000)}
+    assert len(words) > runs.HUGE_CORPUS_WORDS
+    at = open_train()
+    corpus = make_corpus("Many words", documents=(" ".join(sorted(words)),), source="paste")
+    at.session_state["corpora"] = {**at.session_state["corpora"], corpus.name: corpus}
+    at.session_state["corpus"] = corpus.name
+    at.run()
+    at.number_input(key="train_vocab_size").set_value(300).run()
+    at = click(at, "train_start")
+    at = click(at, "train_play")  # pause at the step played to: the tables wait to be asked
+    run = run_of(at)
+    assert not any(df for df in at.dataframe if list(df.value.columns)[:1] == ["piece"])
+    at.toggle(key=view.TABLES).set_value(True).run()
+    _, job = at.session_state[view.TABLES_JOB]
+    assert job.wait(timeout=120) == jobs.DONE
+    at.run()
+    shown = frame(at, "piece")
+    counted = step_tables(run.trainer, run.at)
+    assert job.result == counted and run.counted_tables(run.at) == counted
+    assert list(shown["count"]) == [w.count for w in sorted(
+        counted.words, key=lambda w: -w.count)][:len(shown)]
+    at.toggle(key=view.TABLES).set_value(False).run()  # off: the job is forgotten
+    assert view.TABLES_JOB not in at.session_state

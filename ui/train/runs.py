@@ -227,12 +227,21 @@ class Run:
 
     def tables(self, k: int) -> StepTables:
         """The textbook tables after ``k`` merges (cached: merges never change once made)."""
-        key = (k, len(self.steps) > k or self.done)  # is merge k + 1 known yet?
-        if key not in self._tables:
-            if len(self._tables) > 64:
-                self._tables.clear()
-            self._tables[key] = step_tables(self.trainer, k, tokenizer=self.tokenizer())
-        return self._tables[key]
+        return self.counted_tables(k) or self.keep_tables(
+            k, step_tables(self.trainer, k, tokenizer=self.tokenizer()))
+
+    def counted_tables(self, k: int) -> StepTables | None:
+        """The tables after ``k`` merges if they are counted already (here or in a worker)."""
+        return self._tables.get(self._tables_key(k))
+
+    def keep_tables(self, k: int, tables: StepTables) -> StepTables:
+        if len(self._tables) > 64:
+            self._tables.clear()
+        self._tables[self._tables_key(k)] = tables
+        return tables
+
+    def _tables_key(self, k: int) -> tuple[int, bool]:
+        return k, len(self.steps) > k or self.done  # is merge k + 1 known yet?
 
     def history(self) -> pd.DataFrame:
         """One row per state shown yet (0 merges, 1 merge, ...), for the growth chart: it grows

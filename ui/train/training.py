@@ -1,4 +1,5 @@
-"""Training as a worker process runs it (``ui.shared.jobs``): every corpus but a small one.
+"""Training as a worker process runs it (``ui.shared.jobs``): every corpus but a small one,
+and the step tables of a corpus of many words.
 
 A big corpus is trained to the end in a worker, off the session's thread: other sessions'
 pages stay quick meanwhile, and closing the tab or pressing Cancel stops the process at once.
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 import bpe_core
 from bpe_core.gc_pause import gc_paused
 from bpe_core.training import MergeStep, Stage2, TrainingRecord
+from bpe_core.training.steps import StepTables, step_tables
 
 from ..shared.jobs import Reporter
 
@@ -115,3 +117,9 @@ def train(corpus_input, settings: dict, *, report: Reporter) -> Trained:
         return Trained(record, tuple(steps), start_tokens, superbpe_error=str(exc))
     return Trained(record, tuple(steps), start_tokens, tok,
                    counts_of(stage2.trainer.token_frequencies))
+
+
+def tables(record: TrainingRecord, step: int, *, report: Reporter) -> StepTables:
+    """The job: the step tables of a run a worker trained, after ``step`` merges."""
+    report.progress(0.0, f"{len(record.word_counts):,} words")
+    return step_tables(record, step)

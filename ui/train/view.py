@@ -16,14 +16,15 @@ import streamlit as st
 
 import bpe_core
 
-from ..shared import charts, wording
+from ..shared import charts, jobs, work, wording
 from ..shared.tokens import (NOTATION_HELP, fitted_columns, readable_pair, readable_token,
                              tokens_html)
-from . import controls, results, runs, tables
+from . import controls, results, runs, tables, training
 
 #: The merge log shows at most this many of the newest merges (the CSV download has them all).
 LOG_ROWS = 1_000
 SHOW_WS, TABLES, SENTENCE = "train_show_whitespace", "train_show_tables", "train_sentence"
+TABLES_JOB = "train_tables_job"  # session key: (run and step, its job), see work.job_for
 #: The user's sentence is re-segmented at every update while playing: it stays short.
 SENTENCE_CHARS = 1_000
 _CHIP = ("display:inline-block;padding:0 6px;margin:0 2px;border-radius:4px;"
@@ -98,11 +99,39 @@ def _tables(run: runs.Run, k: int, playing: bool) -> None:
     st.subheader("Step tables", anchor=False)
     words = len(run.trainer.word_counts)
     pieces = None if run.corpus.is_counts else run.settings["pretokenizer"]
-    if words > runs.HUGE_CORPUS_WORDS and not st.toggle(
-            f"Count the pairs of all {wording.count(words, pieces, distinct=True)} for this "
-            "step (takes a while)", key=TABLES):
+    if words <= runs.HUGE_CORPUS_WORDS:
+        counted = run.tables(k)
+    elif st.toggle(f"Count the pairs of all {wording.count(words, pieces, distinct=True)} for "
+                   "this step (takes a while)", key=TABLES):
+        counted = _counted_in_worker(run, k)
+    else:  # switched off: a count under way stops, and switching on again starts anew
+        held = st.session_state.pop(TABLES_JOB, None)
+        if held is not None:
+            work.cancel(held[1])
         return
-    tables.render(run.tables(k), small=run.is_small(), pieces=wording.units(pieces))
+    if counted is not None:
+        tables.render(counted, small=run.is_small(), pieces=wording.units(pieces))
+
+
+def _counted_in_worker(run: runs.Run, k: int):
+    """The tables of step ``k`` of a corpus of many words (trained in a worker too), counted in
+    a worker: None, with its progress drawn, until they are."""
+    counted = run.counted_tables(k)
+    if counted is not None:
+        return counted
+    job = work.job_for(TABLES_JOB, (id(run), k), "step tables", training.tables, run.trainer, k)
+    if job is None:
+        return None
+    if job.state == jobs.DONE:
+        return run.keep_tables(k, job.result)
+    if job.state == jobs.FAILED:
+        st.error(f"Counting the pairs failed: {job.error}", icon=":material/error:")
+    elif job.finished:
+        st.info("Counting the pairs was cancelled. Switch the tables off and on to count "
+                "again.", icon=":material/stop_circle:")
+    else:
+        work.follow(job, what=f"Counting the pairs of step {k:,}")
+    return None
 
 
 def _progress(run: runs.Run) -> None:
