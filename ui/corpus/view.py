@@ -12,16 +12,21 @@ from typing import Sequence
 import pandas as pd
 import streamlit as st
 
-from bpe_core.analysis.stats import CorpusStats, corpus_stats
+from bpe_core.analysis.stats import CorpusStats
 from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
-from ..shared import metrics, state, upload_limit, wording
+from ..shared import background, metrics, state, upload_limit, wording
 from ..shared.samples import Sample, samples
 from ..shared.tokens import fitted_columns, md_escape, readable
+from . import jobs
 from .charts import COMMON_HINT, scripts_figure
-from .data import (PREVIEW_CHARS, TOP_WORDS, counts_stats, inspect_upload, read_uploads,
-                   top_words_table)
+from .data import counts_stats, inspect_upload, top_words_table
+from .jobs import BACKGROUND_SIZE, PREVIEW_CHARS, UploadResult
+
+#: Session keys: the reading job and what it reads ((file ids, text fields, typed name)), and
+#: the counting job (see ``background.outcome``).
+READ_JOB, READ_ASKED, STATS_JOB = "corpus_read_job", "corpus_read_asked", "corpus_stats_job"
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -30,23 +35,48 @@ def inspect_cached(file_id: str, name: str, _data: bytes) -> tuple[list[str], st
     return inspect_upload(name, _data)
 
 
+class _Bar:
+    """A progress bar on the page, with the ``progress`` method of a job's reporter."""
+
+    def __init__(self, doing: str):
+        self._doing = doing
+        self._bar = st.progress(0.0, text=f"{doing}…")
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        self._bar.progress(fraction, text=f"{self._doing}: {message}")
+
+    def empty(self) -> None:
+        self._bar.empty()
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def text_stats(digest: str, pretokenizer: str, _documents: Sequence[str]) -> CorpusStats:
-    """:func:`corpus_stats`, once per (content digest, pre-tokenizer), with a progress bar.
+    """:func:`jobs.count`, once per (content digest, pre-tokenizer), with a progress bar.
 
     The bar is drawn inside the cached function, so a cache hit replays it already emptied.
     """
-    many = wording.units(pretokenizer).many
-    bar = st.progress(0.0, text=f"Counting {many}…")
-    total = sum(len(d) for d in _documents) or 1
-
-    def tick(n_bytes: int, n_characters: int) -> None:
-        bar.progress(min(1.0, n_characters / total),
-                     text=f"Counting {many}: {n_bytes / 2**20:,.1f} MB read")
-
-    stats = corpus_stats(_documents, pretokenizer=pretokenizer, top=TOP_WORDS,
-                         preview_chars=PREVIEW_CHARS, progress=tick)
+    bar = _Bar(f"Counting {wording.units(pretokenizer).many}")
+    stats = jobs.count(_documents, pretokenizer, report=bar)
     bar.empty()
+    return stats
+
+
+def stats_of(corpus: state.SessionCorpus, pretokenizer: str) -> CorpusStats | None:
+    """The statistics of ``corpus``'s text: counted at once below :data:`BACKGROUND_SIZE`
+    characters; above, by a worker (None while it counts, its progress drawn here), then kept
+    for every session by (content digest, pre-tokenizer)."""
+    size = sum(len(d) for d in corpus.documents)
+    if size < BACKGROUND_SIZE:
+        return text_stats(corpus.digest, pretokenizer, corpus.documents)
+    key = (corpus.digest, pretokenizer)
+    store = background.kept("corpus stats")
+    stats = store.get(key)
+    if stats is None:
+        stats = background.outcome(
+            STATS_JOB, key, "corpus-stats", jobs.count, corpus.documents, pretokenizer,
+            what=f"Counting the {wording.units(pretokenizer).many} of {size:,} characters")
+        if stats is not None:
+            store.put(key, stats)
     return stats
 
 
@@ -135,19 +165,40 @@ def _upload_panel() -> None:
     typed = st.text_input("Corpus name", key="corpus_upload_name",
                           placeholder=_name_for([file.name for file, _ in chosen])).strip()
     ids = tuple(file.file_id for file, _ in chosen)
+    files = [(file.name, file.getvalue()) for file, _ in chosen]
+    fields = tuple(field for _, field in chosen)
+    size = sum(file.size for file, _ in chosen)
     if st.button("Load as the active corpus", type="primary", key="corpus_upload_load"):
-        bar = st.progress(0.0, text="Reading…")
-        result = read_uploads([(file.name, file.getvalue()) for file, _ in chosen],
-                              fields=[field for _, field in chosen],
-                              progress=lambda fraction, text: bar.progress(fraction, text=text))
-        bar.empty()
-        name = typed or _name_for(result.loaded or ["upload"])
-        if result.documents:
-            state.set_corpus(state.make_corpus(name, documents=result.documents, source="upload"))
-        st.session_state.corpus_upload_report = (ids, name, result.loaded, result.errors)
+        if size < BACKGROUND_SIZE:
+            bar = st.progress(0.0, text="Reading…")
+            result = jobs.read_uploads(files, fields=fields,
+                                       progress=lambda fraction, text: bar.progress(fraction,
+                                                                                    text=text))
+            bar.empty()
+            _use_upload(ids, typed, result)
+        else:  # read by a worker, below
+            background.forget(READ_JOB)
+            st.session_state[READ_ASKED] = (ids, fields, typed)
+    asked = st.session_state.get(READ_ASKED)
+    if asked and asked[0] == ids:  # a large upload is being read, for the files shown now
+        result = background.outcome(
+            READ_JOB, asked, "corpus-read", jobs.read, files, fields,
+            what=f"Reading {len(files)} file{'s' * (len(files) > 1)} ({size / 2**20:,.1f} MB)")
+        if result is not None:
+            del st.session_state[READ_ASKED]
+            background.forget(READ_JOB)
+            _use_upload(ids, asked[2], result)
     report = st.session_state.get("corpus_upload_report")
     if report and report[0] == ids:  # the report is about the files shown now
         _show_report(*report[1:])
+
+
+def _use_upload(ids: tuple[str, ...], typed: str, result: UploadResult) -> None:
+    """Make what was read the active corpus, and keep the report of it for the page to show."""
+    name = typed or _name_for(result.loaded or ["upload"])
+    if result.documents:
+        state.set_corpus(state.make_corpus(name, documents=result.documents, source="upload"))
+    st.session_state.corpus_upload_report = (ids, name, result.loaded, result.errors)
 
 
 def _name_for(file_names: Sequence[str]) -> str:
@@ -226,7 +277,9 @@ def render_stats(corpus: state.SessionCorpus) -> None:
                                     list(PRESETS), index=list(PRESETS).index("whitespace"),
                                     key="corpus_pretokenizer", persist_state="session",
                                     help=PRETOKENIZER_HELP, width=320)
-        stats = text_stats(corpus.digest, pretokenizer, corpus.documents)
+        stats = stats_of(corpus, pretokenizer)
+        if stats is None:
+            return  # counted in the background: its progress is drawn above
     pieces = wording.units(pretokenizer)
     _metrics(stats, corpus, pieces)
     words, scripts = st.columns([2, 3], gap="large")
