@@ -2,8 +2,8 @@
 
 A job on a few MB ends within a second, perhaps before the test's next click. :class:`Hold`
 watches the server's job pool from a thread and stops (SIGSTOP) the worker of the next job of a
-kind the moment it starts; the test then cancels it, lets it go (SIGCONT, so that the pool's
-SIGTERM reaches it) and checks that its process is gone.
+kind the moment it starts; :meth:`Hold.cancel` then clicks its Cancel button and checks that
+its process is gone.
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ import signal
 import threading
 import time
 
+from streamlit.testing.v1 import AppTest
+
+from tests.test_jobs import gone
 from ui.shared import work
 from ui.shared.jobs import Job
 
@@ -48,6 +51,11 @@ class Hold:
         assert self.job is not None and self.job.state == "running"
         return self.job
 
-    def release(self) -> None:
+    def cancel(self, at: AppTest) -> None:
+        """Click the held job's Cancel button, let its worker go (SIGCONT: the pool's SIGTERM
+        then reaches it), and check that the job is cancelled and its process gone."""
+        job = self.held()
+        at.button(key=f"cancel_{id(job)}").click().run()
         os.kill(self.pid, signal.SIGCONT)
+        assert job.state == "cancelled" and gone(self.pid)
 

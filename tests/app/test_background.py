@@ -9,7 +9,6 @@ from streamlit.testing.v1 import AppTest
 
 from ui.shared import background
 
-
 # multiprocessing re-runs the session's main script in each worker, as "__mp_main__": the guard
 # keeps a worker from running this page itself.
 FAILING_PAGE = """

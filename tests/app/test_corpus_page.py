@@ -23,7 +23,6 @@ from ui.corpus import charts as charts_corpus, data as corpus_data, jobs as corp
 from ui.corpus.data import counts_stats
 from ui.corpus.jobs import read_uploads
 from tests.app.holding import Hold
-from tests.test_jobs import gone
 from ui.shared import sidebar
 from ui.shared.samples import samples
 
@@ -293,12 +292,10 @@ def test_counting_a_large_corpus_can_be_cancelled_started_again_and_is_kept_for_
     text = words(300_000)  # 2.3 MB
     hold = Hold("corpus-stats")
     at = finish(load(upload(open_app(), ("big.txt", text.encode()))), view.READ_JOB)
-    job = hold.held()  # the corpus is read; its counting has started, and is held still
+    hold.held()  # the corpus is read; its counting has started, and is held still
     what = f"Counting the words of {len(text):,} characters"
     assert f"{what} in the background…" in bars(at)
-    at.button(key=f"cancel_{id(job)}").click().run()
-    hold.release()
-    assert job.state == "cancelled" and gone(hold.pid)
+    hold.cancel(at)
     assert [i.value for i in at.info] == [f"{what} was cancelled."]
     assert "Words" not in metrics(at)
     at.button(key=f"{view.STATS_JOB}_again").click().run()
@@ -320,12 +317,10 @@ def test_reading_a_large_upload_can_be_cancelled_and_loaded_again():
     rows = b"".join(b'{"text": "w%d"}\n' % i for i in range(250_000))  # 4.4 MB, a row each
     hold = Hold("corpus-read")
     at = load(upload(open_app(), ("rows.jsonl", rows)))
-    job = hold.held()
+    hold.held()
     what = f"Reading 1 file ({len(rows) / 2**20:.1f} MB)"
     assert f"{what} in the background…" in bars(at)
-    at.button(key=f"cancel_{id(job)}").click().run()
-    hold.release()
-    assert job.state == "cancelled" and gone(hold.pid)
+    hold.cancel(at)
     assert [i.value for i in at.info] == [f"{what} was cancelled."]
     assert active_corpus(at).name == "English essays (default)"  # still the corpus it had
     at = finish(load(at), view.READ_JOB)

@@ -14,7 +14,6 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from tests.app.holding import Hold
-from tests.test_jobs import gone
 from ui.languages import charts as charts_languages, data as languages, jobs as language_jobs
 from ui.shared import work
 from ui.shared.samples import parallel_sample
@@ -336,9 +335,7 @@ def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
     what = f"Encoding {size:,} characters with 1 tokenizer"
     assert any(b.startswith(f"{what} in the background…") for b in bars(at))
     assert not at.dataframe and not at.tabs  # no table until it is measured
-    at.button(key=f"cancel_{id(job)}").click().run()
-    hold.release()
-    assert job.state == "cancelled" and gone(hold.pid)
+    hold.cancel(at)
     assert [i.value for i in at.info] == [f"{what} was cancelled."]
     # Started again, it says which tokenizer and language it is on, and the tables follow.
     at.button(key=f"{languages.COUNTS_JOB}_again").click().run()
@@ -359,9 +356,7 @@ def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
     job = curving.held()
     n = len(at.multiselect(key=f"lang_merge_counts_{tok.fingerprint()}").value)
     assert f"Encoding {size:,} characters at {n} merge counts in the background…" in bars(at)
-    at.button(key=f"cancel_{id(job)}").click().run()
-    curving.release()
-    assert job.state == "cancelled" and gone(curving.pid)
+    curving.cancel(at)
     assert len(table(at)) == 3  # the tables stay
     # Another session measuring the same corpus with the same tokenizer finds the counts kept.
     other = upload(open_page(), ("big.tsv", tsv.encode(), "text/tab-separated-values"))

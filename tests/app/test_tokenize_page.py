@@ -5,6 +5,7 @@ from __future__ import annotations
 import html as html_lib
 import re
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
