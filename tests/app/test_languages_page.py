@@ -64,6 +64,8 @@ def test_bundled_sample_loads_with_every_language():
     at = open_page()
     corpus = parallel_sample()
     df = table(at)
+    assert languages.COUNTS_JOB not in at.session_state  # measured inline: no worker
+    assert languages.CURVE_JOB not in at.session_state
     assert list(df.Code) == list(corpus.codes)
     assert list(df.Language) == [lang.label for lang in corpus.languages]
     assert set(df.Sentences) == {corpus.n_sentences}
@@ -324,7 +326,7 @@ def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
     rng = random.Random(7)
     vocabulary = ["".join(rng.choices("abcdefghijklmnopqrstuvwxyzäöüéè", k=rng.randint(2, 9)))
                   for _ in range(20_000)]
-    rows = ["\t".join(" ".join(rng.choices(vocabulary, k=120)) for _ in range(3))
+    rows = ["\t".join(" ".join(rng.choices(vocabulary, k=70)) for _ in range(3))
             for _ in range(500)]
     tsv = "en\tde\tfr\n" + "\n".join(rows) + "\n"
     size = sum(len(row) - 2 for row in rows)  # every sentence's characters, not the tabs

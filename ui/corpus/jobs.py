@@ -27,7 +27,8 @@ from ..shared.jobs import Reporter
 
 #: Uploads of this many bytes or more are read, and corpora of this many characters or more are
 #: counted, in a worker process. Below it the work takes a tenth of a second at most (counting
-#: runs at about 8 MB/s), which is quicker inline than starting a job and following it.
+#: English runs at 13 to 18 million characters a second, made-up words at 8), which is quicker
+#: inline than starting a job and following it.
 BACKGROUND_SIZE = 1_000_000
 TOP_WORDS = 500
 PREVIEW_CHARS = 2000
