@@ -238,6 +238,8 @@ def test_upload_parquet():
     pd.DataFrame({"n": [1, 2], "text": ["привет мир", "мир"]}).to_parquet(buffer)
     at = load(upload(open_app(), ("ru.parquet", buffer.getvalue())))
     assert metrics(at)["Words"] == "3" and metrics(at)["Distinct words"] == "2"
+    # A small upload is read and counted at once, in the session: no worker.
+    assert view.READ_JOB not in at.session_state and view.STATS_JOB not in at.session_state
 
 
 def finish(at: AppTest, slot: str) -> AppTest:
