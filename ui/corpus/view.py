@@ -1,7 +1,8 @@
 """The Corpus page's kit: picking a corpus (sample, upload, paste) and drawing its statistics.
 
 Heavy work is cached: an upload is inspected once per file, statistics are counted once per
-(content digest, pre-tokenizer).
+(content digest, pre-tokenizer). A large upload is read, and a large corpus counted, by a worker
+process (:mod:`ui.corpus.jobs`).
 """
 
 from __future__ import annotations
@@ -49,34 +50,26 @@ class _Bar:
         self._bar.empty()
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def text_stats(digest: str, pretokenizer: str, _documents: Sequence[str]) -> CorpusStats:
-    """:func:`jobs.count`, once per (content digest, pre-tokenizer), with a progress bar.
-
-    The bar is drawn inside the cached function, so a cache hit replays it already emptied.
-    """
-    bar = _Bar(f"Counting {wording.units(pretokenizer).many}")
-    stats = jobs.count(_documents, pretokenizer, report=bar)
-    bar.empty()
-    return stats
-
-
 def stats_of(corpus: state.SessionCorpus, pretokenizer: str) -> CorpusStats | None:
-    """The statistics of ``corpus``'s text: counted at once below :data:`BACKGROUND_SIZE`
-    characters; above, by a worker (None while it counts, its progress drawn here), then kept
-    for every session by (content digest, pre-tokenizer)."""
+    """The statistics of ``corpus``'s text, kept for every session by (content digest,
+    pre-tokenizer). Counted at once, with a progress bar, below :data:`BACKGROUND_SIZE`
+    characters; above, by a worker (None while it counts, its progress drawn here)."""
+    key = (corpus.digest, pretokenizer)
+    store = background.kept("corpus stats", size=64)
+    stats = store.get(key)
+    if stats is not None:
+        return stats
+    many = wording.units(pretokenizer).many
     size = sum(len(d) for d in corpus.documents)
     if size < BACKGROUND_SIZE:
-        return text_stats(corpus.digest, pretokenizer, corpus.documents)
-    key = (corpus.digest, pretokenizer)
-    store = background.kept("corpus stats")
-    stats = store.get(key)
-    if stats is None:
-        stats = background.outcome(
-            STATS_JOB, key, "corpus-stats", jobs.count, corpus.documents, pretokenizer,
-            what=f"Counting the {wording.units(pretokenizer).many} of {size:,} characters")
-        if stats is not None:
-            store.put(key, stats)
+        bar = _Bar(f"Counting {many}")
+        stats = jobs.count(corpus.documents, pretokenizer, report=bar)
+        bar.empty()
+    else:
+        stats = background.outcome(STATS_JOB, key, "corpus-stats", jobs.count, corpus.documents,
+                                   pretokenizer, what=f"Counting the {many} of {size:,} characters")
+    if stats is not None:
+        store.put(key, stats)
     return stats
 
 

@@ -120,21 +120,20 @@ COUNTS_JOB, CURVE_JOB = "lang_counts_job", "lang_curve_job"
 
 
 def _kept():
-    """What workers measured, kept for every session: counts by (tokenizer, corpus digest),
-    curves by (tokenizer, corpus digest, baseline, merge counts)."""
+    """The measurements, kept for every session: counts by (tokenizer, corpus digest), curves
+    by (tokenizer, corpus digest, baseline, merge counts)."""
     return background.kept("language measurements", size=128)
-
-
-@st.cache_data(show_spinner=False, max_entries=128)
-def _counts(tok_id: str, digest: str, _tok, _corpus) -> premium.Counts:
-    return premium.count_tokens(_tok, _corpus)
 
 
 def counts(tok: bpe_core.Tokenizer, source: ParallelCorpus) -> premium.Counts:
     """Tokens per sentence, fallback tokens and entries used, per language: cached (for a
-    large corpus, :func:`measured` has counted them in a worker)."""
-    kept = _kept().get((tok.fingerprint(), source.digest))
-    return kept if kept is not None else _counts(tok.fingerprint(), source.digest, tok, source)
+    large corpus, :func:`measured` has had them counted by a worker)."""
+    key = (tok.fingerprint(), source.digest)
+    done = _kept().get(key)
+    if done is None:
+        done = premium.count_tokens(tok, source)
+        _kept().put(key, done)
+    return done
 
 
 def measured(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer]) -> bool:
@@ -161,29 +160,28 @@ def measured(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer]) -> b
     return True
 
 
-@st.cache_data(show_spinner="Re-encoding at each merge count…", max_entries=64)
-def _curve(tok_id: str, digest: str, baseline: str, merge_counts: tuple[int, ...], _tok, _corpus):
-    return premium.premium_curve(_tok, _corpus, baseline=baseline, merge_counts=merge_counts)
-
-
 def curve(tok, source: ParallelCorpus, baseline: str,
           merge_counts) -> dict[str, list[float]] | None:
     """Each language's premium at each merge count: cached. Below
     :data:`jobs.BACKGROUND_CHARACTERS` (the corpus's characters times the merge counts) at
     once; from there on by a worker, None while it works (its progress drawn here)."""
     merge_counts = tuple(merge_counts)
+    key = (tok.fingerprint(), source.digest, baseline, merge_counts)
+    done = _kept().get(key)
+    if done is not None:
+        return done
     size = jobs.characters(source)
     if size * len(merge_counts) < jobs.BACKGROUND_CHARACTERS:
-        return _curve(tok.fingerprint(), source.digest, baseline, merge_counts, tok, source)
-    key = (tok.fingerprint(), source.digest, baseline, merge_counts)
-    kept = _kept().get(key)
-    if kept is None:
-        kept = background.outcome(
+        with st.spinner("Re-encoding at each merge count…"):
+            done = premium.premium_curve(tok, source, baseline=baseline,
+                                         merge_counts=merge_counts)
+    else:
+        done = background.outcome(
             CURVE_JOB, key, "languages-curve", jobs.curve, tok, source, baseline, merge_counts,
             what=f"Encoding {size:,} characters at {len(merge_counts)} merge counts")
-        if kept is not None:
-            _kept().put(key, kept)
-    return kept
+    if done is not None:
+        _kept().put(key, done)
+    return done
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
