@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..tokenizer import Tokenizer
 from .parallel import ParallelCorpus
@@ -81,10 +81,14 @@ def fallback_tokens(tok: Tokenizer, ids: Sequence[int]) -> int:
     return sum(1 for k in range(len(firsts)) if inside[k] or inside[k + 1])
 
 
-def count_tokens(tok: Tokenizer, corpus: ParallelCorpus) -> Counts:
-    """Encode every sentence of every language once; special-token strings count as text."""
+def count_tokens(tok: Tokenizer, corpus: ParallelCorpus, *,
+                 progress: Callable[[int], object] | None = None) -> Counts:
+    """Encode every sentence of every language once; special-token strings count as text.
+    ``progress(k)`` hears when the first ``k`` languages are done."""
     tokens, fallback, used = {}, {}, {}
-    for code in corpus.codes:
+    for k, code in enumerate(corpus.codes):
+        if progress is not None:
+            progress(k)
         per_sentence, n_fallback, seen = [], 0, set()
         for sentence in corpus.sentences(code):
             ids = tok.encode(sentence, split_special_tokens=True)
@@ -132,13 +136,17 @@ def merge_count_ladder(n_merges: int) -> list[int]:
 
 
 def premium_curve(tok: Tokenizer, corpus: ParallelCorpus, *, baseline: str,
-                  merge_counts: Iterable[int]) -> dict[str, list[float]]:
+                  merge_counts: Iterable[int],
+                  progress: Callable[[int], object] | None = None) -> dict[str, list[float]]:
     """Each language's premium when only the first k merges are used, for each k given.
 
     No retraining: ``encode(upto=k)`` is the segmentation training had reached after k merges.
+    ``progress(i)`` hears when the first ``i`` merge counts are done.
     """
     curve: dict[str, list[float]] = {code: [] for code in corpus.codes}
-    for k in merge_counts:
+    for i, k in enumerate(merge_counts):
+        if progress is not None:
+            progress(i)
         totals = {code: sum(len(tok.encode(s, upto=k, split_special_tokens=True))
                             for s in corpus.sentences(code)) for code in corpus.codes}
         for code, n in totals.items():

@@ -1,6 +1,6 @@
 """The Corpus page, run headless with Streamlit's AppTest: samples, uploads, pasted text, errors.
 
-Reading uploads is also tested directly through ``ui.corpus_data.read_uploads``, which takes
+Reading uploads is also tested directly through ``ui.corpus.jobs.read_uploads``, which takes
 ``(name, bytes)`` pairs, so big and odd files need no widget at all.
 """
 
@@ -10,6 +10,7 @@ import doctest
 import gzip
 import io
 import json
+import random
 import re
 from pathlib import Path
 
@@ -18,8 +19,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from ui.corpus import charts as charts_corpus, data as corpus_data
-from ui.corpus.data import counts_stats, read_uploads
+from ui.corpus import charts as charts_corpus, data as corpus_data, jobs as corpus_jobs, view
+from ui.corpus.data import counts_stats
+from ui.corpus.jobs import read_uploads
+from tests.app.holding import Hold
 from ui.shared import sidebar
 from ui.shared.samples import samples
 
@@ -235,17 +238,96 @@ def test_upload_parquet():
     pd.DataFrame({"n": [1, 2], "text": ["привет мир", "мир"]}).to_parquet(buffer)
     at = load(upload(open_app(), ("ru.parquet", buffer.getvalue())))
     assert metrics(at)["Words"] == "3" and metrics(at)["Distinct words"] == "2"
+    # A small upload is read and counted at once, in the session: no worker.
+    assert view.READ_JOB not in at.session_state and view.STATS_JOB not in at.session_state
 
 
-def test_a_text_file_over_a_megabyte_is_one_document():
-    text = "".join(f"line {i} of one long file\n" for i in range(60_000))  # 1.5 MB
+def finish(at: AppTest, slot: str) -> AppTest:
+    """Wait for the background job held under ``slot`` to end, then rerun the page."""
+    _, job = at.session_state[slot]
+    assert job.wait(timeout=60) == "done", job.error
+    at.run()
+    assert not at.exception
+    return at
+
+
+def bars(at: AppTest) -> list[str]:
+    return [p.proto.text for p in at.get("progress")]
+
+
+def test_a_text_file_over_a_megabyte_is_read_and_counted_in_a_worker_as_one_document():
+    text = "".join(f"line {i} of one long file\n" for i in range(60_000))  # 1.6 MB
     at = load(upload(open_app(), ("long.txt", text.encode())))
+    _, reading = at.session_state[view.READ_JOB]
+    if not reading.finished:  # what is going on, and a way to stop it
+        assert "Reading 1 file (1.6 MB) in the background…" in " ".join(bars(at))
+        assert any(b.label == "Cancel" for b in at.button)
+    at = finish(at, view.READ_JOB)
+    assert view.READ_JOB not in at.session_state  # read once: the page follows it no more
     assert active_corpus(at).documents == (text,)
+    assert "Loaded long from long.txt. It is now the active corpus." in [
+        plain(s.value) for s in at.success]
+    _, counting = at.session_state[view.STATS_JOB]
+    assert counting.kind == "corpus-stats" and at.session_state[view.STATS_JOB][0] == (
+        active_corpus(at).digest, "whitespace")
+    if not counting.finished:
+        assert f"Counting the words of {len(text):,} characters in the background…" in bars(at)
+    at = finish(at, view.STATS_JOB)
     assert at.sidebar.caption[0].value == f"{len(text):,} characters in 1 document"
     notes = next(c.value for c in at.main.caption if c.value.startswith("Counted in"))
     assert notes.endswith(" 1 document (a file, a row of a table or a line of a .jsonl file is "
                           "one document).")
     assert metrics(at)["Lines"] == "60,000" and metrics(at)["Words"] == "360,000"
+
+
+def words(n: int, *, seed: int = 1) -> str:
+    """``n`` words drawn from 50,000 made-up ones, a line of 12 at a time (no piece repeats
+    often enough for counting to be quick: a few MB take a second)."""
+    rng = random.Random(seed)
+    vocabulary = ["".join(rng.choices("abcdefghijklmnopqrstuvwxyzäöü", k=rng.randint(2, 9)))
+                  for _ in range(50_000)]
+    drawn = rng.choices(vocabulary, k=n)
+    return "".join(" ".join(drawn[i:i + 12]) + "\n" for i in range(0, n, 12))
+
+
+def test_counting_a_large_corpus_can_be_cancelled_started_again_and_is_kept_for_everyone():
+    text = words(300_000)  # 2.3 MB
+    hold = Hold("corpus-stats")
+    at = finish(load(upload(open_app(), ("big.txt", text.encode()))), view.READ_JOB)
+    hold.held()  # the corpus is read; its counting has started, and is held still
+    what = f"Counting the words of {len(text):,} characters"
+    assert f"{what} in the background…" in bars(at)
+    hold.cancel(at)
+    assert [i.value for i in at.info] == [f"{what} was cancelled."]
+    assert "Words" not in metrics(at)
+    at.button(key=f"{view.STATS_JOB}_again").click().run()
+    at = finish(at, view.STATS_JOB)
+    assert metrics(at)["Words"] == "300,000" and metrics(at)["Lines"] == "25,000"
+    # Another pre-tokenizer is another count; coming back to the first does not count again.
+    at.selectbox(key="corpus_pretokenizer").set_value("gpt2").run()
+    at = finish(at, view.STATS_JOB)
+    assert metrics(at)["Pieces"] == "325,000"  # the words, and the 25,000 newlines
+    at.selectbox(key="corpus_pretokenizer").set_value("whitespace").run()
+    assert at.session_state[view.STATS_JOB][0][1] == "gpt2"  # no new job
+    assert metrics(at)["Words"] == "300,000"
+    # Another session loading the same text finds it counted.
+    other = finish(load(upload(open_app(), ("same.txt", text.encode()))), view.READ_JOB)
+    assert view.STATS_JOB not in other.session_state and metrics(other)["Words"] == "300,000"
+
+
+def test_reading_a_large_upload_can_be_cancelled_and_loaded_again():
+    rows = b"".join(b'{"text": "w%d"}\n' % i for i in range(250_000))  # 4.4 MB, a row each
+    hold = Hold("corpus-read")
+    at = load(upload(open_app(), ("rows.jsonl", rows)))
+    hold.held()
+    what = f"Reading 1 file ({len(rows) / 2**20:.1f} MB)"
+    assert f"{what} in the background…" in bars(at)
+    hold.cancel(at)
+    assert [i.value for i in at.info] == [f"{what} was cancelled."]
+    assert active_corpus(at).name == "English essays (default)"  # still the corpus it had
+    at = finish(load(at), view.READ_JOB)
+    assert len(active_corpus(at).documents) == 250_000
+    assert active_corpus(at).documents[-1] == "w249999"
 
 
 def test_a_table_without_text_is_refused_naming_its_columns():
@@ -365,7 +447,7 @@ def test_counts_stats_weighs_each_word_by_its_count():
     assert stats.top_words == [("hi", 3), ("привет", 2)]
 
 
-@pytest.mark.parametrize("module", [corpus_data, charts_corpus, sidebar])
+@pytest.mark.parametrize("module", [corpus_data, corpus_jobs, charts_corpus, sidebar])
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

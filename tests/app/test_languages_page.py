@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import doctest
 import json
+import random
+import re
+import time
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from ui.languages import charts as charts_languages, data as languages
+from tests.app.holding import Hold
+from ui.languages import charts as charts_languages, data as languages, jobs as language_jobs
+from ui.shared import work
 from ui.shared.samples import parallel_sample
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -20,7 +25,7 @@ CSV = ("en,German,Japanese\n"
        "The shop opens at nine.,Der Laden öffnet um neun.,店は九時に開きます。\n")
 
 
-@pytest.mark.parametrize("module", [languages, charts_languages])
+@pytest.mark.parametrize("module", [languages, language_jobs, charts_languages])
 def test_docstring_examples(module):
     assert doctest.testmod(module).failed == 0
 
@@ -44,6 +49,10 @@ def chart(at: AppTest, key: str) -> dict:
     return json.loads(protos[0].spec)
 
 
+def bars(at: AppTest) -> list[str]:
+    return [p.proto.text for p in at.get("progress")]
+
+
 def upload(at: AppTest, files) -> AppTest:
     uploader = next(u for u in at.get("file_uploader") if u.key.startswith("lang_upload"))
     uploader.set_value(files).run()
@@ -55,6 +64,8 @@ def test_bundled_sample_loads_with_every_language():
     at = open_page()
     corpus = parallel_sample()
     df = table(at)
+    assert languages.COUNTS_JOB not in at.session_state  # measured inline: no worker
+    assert languages.CURVE_JOB not in at.session_state
     assert list(df.Code) == list(corpus.codes)
     assert list(df.Language) == [lang.label for lang in corpus.languages]
     assert set(df.Sentences) == {corpus.n_sentences}
@@ -309,3 +320,48 @@ def test_hostile_text_is_measured_and_shown_as_text():
     assert len(bodies) == 1
     assert "<script>" not in bodies[0] and ">&lt;</span>" in bodies[0]  # "<" is its own token
     assert "\u202e" not in bodies[0]  # the right-to-left override is shown as a marker
+
+
+def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
+    rng = random.Random(7)
+    vocabulary = ["".join(rng.choices("abcdefghijklmnopqrstuvwxyzäöüéè", k=rng.randint(2, 9)))
+                  for _ in range(20_000)]
+    rows = ["\t".join(" ".join(rng.choices(vocabulary, k=70)) for _ in range(3))
+            for _ in range(500)]
+    tsv = "en\tde\tfr\n" + "\n".join(rows) + "\n"
+    size = sum(len(row) - 2 for row in rows)  # every sentence's characters, not the tabs
+    assert size >= language_jobs.BACKGROUND_CHARACTERS  # with the one tokenizer of the session
+    hold = Hold("languages-counts")
+    at = upload(open_page(), ("big.tsv", tsv.encode(), "text/tab-separated-values"))
+    job = hold.held()
+    what = f"Encoding {size:,} characters with 1 tokenizer"
+    assert any(b.startswith(f"{what} in the background…") for b in bars(at))
+    assert not at.dataframe and not at.tabs  # no table until it is measured
+    hold.cancel(at)
+    assert [i.value for i in at.info] == [f"{what} was cancelled."]
+    # Started again, it says which tokenizer and language it is on, and the tables follow.
+    at.button(key=f"{languages.COUNTS_JOB}_again").click().run()
+    _, job = at.session_state[languages.COUNTS_JOB]
+    deadline = time.monotonic() + 60
+    while not job.message and not job.finished and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert job.finished or re.fullmatch(  # names as markdown shows them literally
+        r"English byte\\-level 1k: (English|German|French)", job.message)
+    assert job.wait(timeout=60) == "done"
+    curving = Hold("languages-curve")  # the next run starts the curve of vocabulary sizes
+    at.run()
+    tok = at.session_state["tokenizers"][at.session_state["tokenizer"]]
+    german = [row.split("\t")[1] for row in rows]
+    assert table(at).set_index("Code").loc["de", "Tokens"] == sum(
+        len(tok.encode(s)) for s in german)
+    # The curve encodes the corpus at each merge count: a worker too, and cancelled as well.
+    job = curving.held()
+    n = len(at.multiselect(key=f"lang_merge_counts_{tok.fingerprint()}").value)
+    assert f"Encoding {size:,} characters at {n} merge counts in the background…" in bars(at)
+    curving.cancel(at)
+    assert len(table(at)) == 3  # the tables stay
+    # Another session measuring the same corpus with the same tokenizer finds the counts kept.
+    other = upload(open_page(), ("big.tsv", tsv.encode(), "text/tab-separated-values"))
+    assert languages.COUNTS_JOB not in other.session_state
+    assert table(other).equals(table(at))
+    work.cancel(other.session_state[languages.CURVE_JOB][1])  # its curve is not needed here

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html as html_lib
 import re
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
@@ -206,6 +207,25 @@ def test_uploading_a_malformed_file_shows_an_error_not_a_traceback(tmp_path) -> 
     at.button(key="tok_load_load").click().run()
     assert not at.exception
     assert any("broken.json" in e.value and "not valid JSON" in e.value for e in at.error)
+
+
+def test_a_tokenizer_file_over_the_limit_is_refused_with_its_size_before_it_is_read(
+        monkeypatch) -> None:
+    from ui.shared import loaders
+
+    monkeypatch.setattr(loaders, "MAX_TOKENIZER_BYTES", 2**20)  # 1 MB, so the test uploads little
+    monkeypatch.setattr(loaders, "read_cached", lambda *args, **kwargs: pytest.fail("it was read"))
+    at = open_page()
+    data = b'{"model": {"type": "BPE", "vocab": {}, "merges": []}}' + b" " * (3 * 2**19)
+    at.selectbox(key="tok_load_format").set_value("hf").run()
+    at.file_uploader(key="tok_load_hf_0").upload("big.json", data, "application/json").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "big.json is 1.5 MB, more than the 1 MB a tokenizer file may have here (the largest real "
+        "one, Gemma 3's tokenizer.json, is 33 MB). Is it the model's weights rather than its "
+        "tokenizer?"]
+    assert "big" not in at.session_state["tokenizers"]
 
 
 def test_uploading_a_tokenizer_adds_it_and_makes_it_active(tmp_path) -> None:

@@ -115,3 +115,19 @@ def test_uploading_files_in_the_browser(page: Page, app_url: str, screenshot_dir
     expect(metric(page, "Words")).to_have_text("3")
     expect(picker(page, "Active corpus")).to_have_value("reviews")
     page.screenshot(path=screenshot_dir / "corpus-upload.png")
+
+
+def test_a_large_upload_is_read_and_counted_in_workers_in_the_real_server(
+        page: Page, app_url: str) -> None:
+    open_app(page, app_url)
+    page.get_by_text("Upload files", exact=True).click()
+    wait_for_app(page)
+    text = "".join(f"line {i} of one long file\n" for i in range(60_000))  # 1.6 MB
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files([
+        {"name": "long.txt", "mimeType": "text/plain", "buffer": text.encode()}])
+    wait_for_app(page)
+    page.get_by_role("button", name="Load as the active corpus").click()
+    # Read, then counted, each by a worker; the page reruns itself when each one ends.
+    expect(metric(page, "Words")).to_have_text("360,000", timeout=60_000)
+    expect(page.get_by_text("Loaded long from long.txt", exact=False)).to_be_visible()
+    assert_no_exception(page)

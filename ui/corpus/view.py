@@ -1,7 +1,8 @@
 """The Corpus page's kit: picking a corpus (sample, upload, paste) and drawing its statistics.
 
 Heavy work is cached: an upload is inspected once per file, statistics are counted once per
-(content digest, pre-tokenizer).
+(content digest, pre-tokenizer). A large upload is read, and a large corpus counted, by a worker
+process (:mod:`ui.corpus.jobs`).
 """
 
 from __future__ import annotations
@@ -12,16 +13,21 @@ from typing import Sequence
 import pandas as pd
 import streamlit as st
 
-from bpe_core.analysis.stats import CorpusStats, corpus_stats
+from bpe_core.analysis.stats import CorpusStats
 from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
-from ..shared import metrics, state, upload_limit, wording
+from ..shared import background, metrics, state, upload_limit, wording
 from ..shared.samples import Sample, samples
 from ..shared.tokens import fitted_columns, md_escape, readable
+from . import jobs
 from .charts import COMMON_HINT, scripts_figure
-from .data import (PREVIEW_CHARS, TOP_WORDS, counts_stats, inspect_upload, read_uploads,
-                   top_words_table)
+from .data import counts_stats, inspect_upload, top_words_table
+from .jobs import BACKGROUND_SIZE, PREVIEW_CHARS, UploadResult
+
+#: Session keys: the reading job and what it reads ((file ids, text fields, typed name)), and
+#: the counting job (see ``background.outcome``).
+READ_JOB, READ_ASKED, STATS_JOB = "corpus_read_job", "corpus_read_asked", "corpus_stats_job"
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -30,23 +36,40 @@ def inspect_cached(file_id: str, name: str, _data: bytes) -> tuple[list[str], st
     return inspect_upload(name, _data)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def text_stats(digest: str, pretokenizer: str, _documents: Sequence[str]) -> CorpusStats:
-    """:func:`corpus_stats`, once per (content digest, pre-tokenizer), with a progress bar.
+class _Bar:
+    """A progress bar on the page, with the ``progress`` method of a job's reporter."""
 
-    The bar is drawn inside the cached function, so a cache hit replays it already emptied.
-    """
+    def __init__(self, doing: str):
+        self._doing = doing
+        self._bar = st.progress(0.0, text=f"{doing}…")
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        self._bar.progress(fraction, text=f"{self._doing}: {message}")
+
+    def empty(self) -> None:
+        self._bar.empty()
+
+
+def stats_of(corpus: state.SessionCorpus, pretokenizer: str) -> CorpusStats | None:
+    """The statistics of ``corpus``'s text, kept for every session by (content digest,
+    pre-tokenizer). Counted at once, with a progress bar, below :data:`BACKGROUND_SIZE`
+    characters; above, by a worker (None while it counts, its progress drawn here)."""
+    key = (corpus.digest, pretokenizer)
+    store = background.kept("corpus stats", size=64)
+    stats = store.get(key)
+    if stats is not None:
+        return stats
     many = wording.units(pretokenizer).many
-    bar = st.progress(0.0, text=f"Counting {many}…")
-    total = sum(len(d) for d in _documents) or 1
-
-    def tick(n_bytes: int, n_characters: int) -> None:
-        bar.progress(min(1.0, n_characters / total),
-                     text=f"Counting {many}: {n_bytes / 2**20:,.1f} MB read")
-
-    stats = corpus_stats(_documents, pretokenizer=pretokenizer, top=TOP_WORDS,
-                         preview_chars=PREVIEW_CHARS, progress=tick)
-    bar.empty()
+    size = sum(len(d) for d in corpus.documents)
+    if size < BACKGROUND_SIZE:
+        bar = _Bar(f"Counting {many}")
+        stats = jobs.count(corpus.documents, pretokenizer, report=bar)
+        bar.empty()
+    else:
+        stats = background.outcome(STATS_JOB, key, "corpus-stats", jobs.count, corpus.documents,
+                                   pretokenizer, what=f"Counting the {many} of {size:,} characters")
+    if stats is not None:
+        store.put(key, stats)
     return stats
 
 
@@ -135,19 +158,40 @@ def _upload_panel() -> None:
     typed = st.text_input("Corpus name", key="corpus_upload_name",
                           placeholder=_name_for([file.name for file, _ in chosen])).strip()
     ids = tuple(file.file_id for file, _ in chosen)
+    files = [(file.name, file.getvalue()) for file, _ in chosen]
+    fields = tuple(field for _, field in chosen)
+    size = sum(file.size for file, _ in chosen)
     if st.button("Load as the active corpus", type="primary", key="corpus_upload_load"):
-        bar = st.progress(0.0, text="Reading…")
-        result = read_uploads([(file.name, file.getvalue()) for file, _ in chosen],
-                              fields=[field for _, field in chosen],
-                              progress=lambda fraction, text: bar.progress(fraction, text=text))
-        bar.empty()
-        name = typed or _name_for(result.loaded or ["upload"])
-        if result.documents:
-            state.set_corpus(state.make_corpus(name, documents=result.documents, source="upload"))
-        st.session_state.corpus_upload_report = (ids, name, result.loaded, result.errors)
+        if size < BACKGROUND_SIZE:
+            bar = st.progress(0.0, text="Reading…")
+            result = jobs.read_uploads(files, fields=fields,
+                                       progress=lambda fraction, text: bar.progress(fraction,
+                                                                                    text=text))
+            bar.empty()
+            _use_upload(ids, typed, result)
+        else:  # read by a worker, below
+            background.forget(READ_JOB)
+            st.session_state[READ_ASKED] = (ids, fields, typed)
+    asked = st.session_state.get(READ_ASKED)
+    if asked and asked[0] == ids:  # a large upload is being read, for the files shown now
+        result = background.outcome(
+            READ_JOB, asked, "corpus-read", jobs.read, files, fields,
+            what=f"Reading {len(files)} file{'s' * (len(files) > 1)} ({size / 2**20:,.1f} MB)")
+        if result is not None:
+            del st.session_state[READ_ASKED]
+            background.forget(READ_JOB)
+            _use_upload(ids, asked[2], result)
     report = st.session_state.get("corpus_upload_report")
     if report and report[0] == ids:  # the report is about the files shown now
         _show_report(*report[1:])
+
+
+def _use_upload(ids: tuple[str, ...], typed: str, result: UploadResult) -> None:
+    """Make what was read the active corpus, and keep the report of it for the page to show."""
+    name = typed or _name_for(result.loaded or ["upload"])
+    if result.documents:
+        state.set_corpus(state.make_corpus(name, documents=result.documents, source="upload"))
+    st.session_state.corpus_upload_report = (ids, name, result.loaded, result.errors)
 
 
 def _name_for(file_names: Sequence[str]) -> str:
@@ -226,7 +270,9 @@ def render_stats(corpus: state.SessionCorpus) -> None:
                                     list(PRESETS), index=list(PRESETS).index("whitespace"),
                                     key="corpus_pretokenizer", persist_state="session",
                                     help=PRETOKENIZER_HELP, width=320)
-        stats = text_stats(corpus.digest, pretokenizer, corpus.documents)
+        stats = stats_of(corpus, pretokenizer)
+        if stats is None:
+            return  # counted in the background: its progress is drawn above
     pieces = wording.units(pretokenizer)
     _metrics(stats, corpus, pieces)
     words, scripts = st.columns([2, 3], gap="large")

@@ -17,8 +17,10 @@ import bpe_core
 from bpe_core.analysis import parallel, premium
 from bpe_core.analysis.parallel import ParallelCorpus
 
-from ..shared import loaders, state
+from ..shared import background, loaders, state
 from ..shared.samples import parallel_sample
+from ..shared.tokens import md_escape
+from . import jobs
 
 #: Session key of the parallel corpus the page measures (the bundled sample until an upload).
 CORPUS_KEY = "languages_corpus"
@@ -113,24 +115,73 @@ def scored_corpus(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer])
 
 # --- measurements (cached) ---------------------------------------------------------------------
 
-@st.cache_data(show_spinner=False, max_entries=128)
-def _counts(tok_id: str, digest: str, _tok, _corpus) -> premium.Counts:
-    return premium.count_tokens(_tok, _corpus)
+#: Session keys of the jobs measuring a large corpus (see ``background.outcome``).
+COUNTS_JOB, CURVE_JOB = "lang_counts_job", "lang_curve_job"
+
+
+def _kept():
+    """The measurements, kept for every session: counts by (tokenizer, corpus digest), curves
+    by (tokenizer, corpus digest, baseline, merge counts)."""
+    return background.kept("language measurements", size=128)
 
 
 def counts(tok: bpe_core.Tokenizer, source: ParallelCorpus) -> premium.Counts:
-    """Tokens per sentence, fallback tokens and entries used, per language: cached."""
-    return _counts(tok.fingerprint(), source.digest, tok, source)
+    """Tokens per sentence, fallback tokens and entries used, per language: cached (for a
+    large corpus, :func:`measured` has had them counted by a worker)."""
+    key = (tok.fingerprint(), source.digest)
+    done = _kept().get(key)
+    if done is None:
+        done = premium.count_tokens(tok, source)
+        _kept().put(key, done)
+    return done
 
 
-@st.cache_data(show_spinner="Re-encoding at each merge count…", max_entries=64)
-def _curve(tok_id: str, digest: str, baseline: str, merge_counts: tuple[int, ...], _tok, _corpus):
-    return premium.premium_curve(_tok, _corpus, baseline=baseline, merge_counts=merge_counts)
+def measured(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer]) -> bool:
+    """Whether :func:`counts` of every chosen tokenizer can be had now. Encoding the corpus
+    with the tokenizers not measured yet is done on demand below
+    :data:`jobs.BACKGROUND_CHARACTERS`; from there on a worker encodes it, and this says
+    False while it works (its progress, or why it stopped, is drawn here)."""
+    missing = {name: tok for name, tok in chosen.items()
+               if _kept().get((tok.fingerprint(), source.digest)) is None}
+    size = jobs.characters(source)
+    if size * len(missing) < jobs.BACKGROUND_CHARACTERS:
+        return True
+    key = (source.digest, tuple(tok.fingerprint() for tok in missing.values()))
+    labels = [md_escape(lang.name) for lang in source.languages]
+    n = len(missing)
+    result = background.outcome(
+        COUNTS_JOB, key, "languages-counts", jobs.count_all,
+        [(md_escape(name), tok) for name, tok in missing.items()], source, labels,
+        what=f"Encoding {size:,} characters with {n} tokenizer{'s' * (n > 1)}")
+    if result is None:
+        return False
+    for tok, done in zip(missing.values(), result):
+        _kept().put((tok.fingerprint(), source.digest), done)
+    return True
 
 
-def curve(tok, source: ParallelCorpus, baseline: str, merge_counts) -> dict[str, list[float]]:
-    """Each language's premium at each merge count: cached."""
-    return _curve(tok.fingerprint(), source.digest, baseline, tuple(merge_counts), tok, source)
+def curve(tok, source: ParallelCorpus, baseline: str,
+          merge_counts) -> dict[str, list[float]] | None:
+    """Each language's premium at each merge count: cached. Below
+    :data:`jobs.BACKGROUND_CHARACTERS` (the corpus's characters times the merge counts) at
+    once; from there on by a worker, None while it works (its progress drawn here)."""
+    merge_counts = tuple(merge_counts)
+    key = (tok.fingerprint(), source.digest, baseline, merge_counts)
+    done = _kept().get(key)
+    if done is not None:
+        return done
+    size = jobs.characters(source)
+    if size * len(merge_counts) < jobs.BACKGROUND_CHARACTERS:
+        with st.spinner("Re-encoding at each merge count…"):
+            done = premium.premium_curve(tok, source, baseline=baseline,
+                                         merge_counts=merge_counts)
+    else:
+        done = background.outcome(
+            CURVE_JOB, key, "languages-curve", jobs.curve, tok, source, baseline, merge_counts,
+            what=f"Encoding {size:,} characters at {len(merge_counts)} merge counts")
+    if done is not None:
+        _kept().put(key, done)
+    return done
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -313,6 +313,8 @@ def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
         st.info("Pick at least one merge count.")
         return
     curve = data.curve(tok, source, choice.baseline, merge_counts)
+    if curve is None:
+        return  # encoded in the background: its progress is drawn above
     langs = dict(zip(source.codes, source.languages))
     sizes = [tok.n_base + k for k in merge_counts]
     base = source.language(choice.baseline).label
