@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
+import types
 
 import pytest
 
@@ -137,3 +139,17 @@ def test_finished_jobs_are_forgotten_once_collected(pool):
     while pool.jobs() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert pool.jobs() == [] and job.result == 4 and job.pid is None
+
+
+def test_a_worker_does_not_run_the_pages_script_again(pool, tmp_path, monkeypatch):
+    # Streamlit leaves the page's script as __main__; a new process would re-run that file.
+    marker = tmp_path / "ran"
+    script = tmp_path / "page.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    job = pool.submit("square", "a", square, 5)
+    assert job.wait(timeout=60) == DONE and job.result == 25
+    assert not marker.exists()
+    assert sys.modules["__main__"] is page  # put back once the worker has started

@@ -29,9 +29,12 @@ the :class:`Job` keeps its result.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 import traceback
+import types
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from multiprocessing.connection import Connection, wait
@@ -118,6 +121,27 @@ def _work(fn: Callable, args: tuple, conn: Connection) -> None:
     else:
         conn.send(("result", result))
     conn.close()
+
+
+@contextmanager
+def _bare_main():
+    """While a worker starts, ``__main__`` is an empty module.
+
+    A new process re-runs the parent's ``__main__`` file first (multiprocessing's "spawn" and
+    "forkserver" start methods do, so that pickled references to it resolve). Streamlit makes
+    each page run's script the ``__main__`` module and leaves it there: every worker would run
+    ``app.py`` again (train the default tokenizer, draw a page, in bare mode) before its job:
+    half a second to a second per job. Jobs are module-level functions of the ``ui`` and
+    ``bpe_core`` packages and never need it. A session's script run may swap ``__main__`` at the
+    same moment: it is put back only if it is still the empty one.
+    """
+    main, bare = sys.modules.get("__main__"), types.ModuleType("__main__")
+    sys.modules["__main__"] = bare
+    try:
+        yield
+    finally:
+        if sys.modules.get("__main__") is bare and main is not None:
+            sys.modules["__main__"] = main
 
 
 class JobPool:
@@ -223,7 +247,8 @@ class JobPool:
                 recv, send = self._context.Pipe(duplex=False)
                 job._process = self._context.Process(target=_work, args=(job.fn, job.args, send),
                                                      daemon=True, name=f"bpe-job-{job.kind}")
-                job._process.start()
+                with _bare_main():
+                    job._process.start()
                 send.close()  # the worker holds the only writing end: EOF when it exits
                 job._conn, job.state = recv, RUNNING
                 busy += 1
