@@ -87,54 +87,28 @@ def server(tok: bpe_core.Tokenizer, text: str) -> dict[str, float]:
 
 def browser(tok: bpe_core.Tokenizer, text: str) -> float:
     """Median seconds from Ctrl+Enter to the boxes drawn, in Chromium against a live server."""
-    import socket
-    import subprocess
-    import sys
-    import urllib.request
+    from .served import chromium, served_app
 
-    from playwright.sync_api import sync_playwright
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server_proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false"], stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
-        with sync_playwright() as p:
-            chromium = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                         args=["--no-sandbox", "--disable-gpu"])
-            page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"http://127.0.0.1:{port}/tokenize")
-            page.wait_for_selector(".bpe-pick [data-i]", timeout=120_000)
-            area = page.locator(".st-key-tok_text textarea")
-            times = []
-            for k in range(RUNS):
-                variant = text + " " * (k + 1)  # a new text every time
-                area.fill(variant)
-                t0 = time.perf_counter()
-                area.press("Control+Enter")
-                # Done when the count of the new text shows, its boxes are drawn and the app idles.
-                page.wait_for_function(
-                    "want => [...document.querySelectorAll('[data-testid=stMetricValue]')]"
-                    ".some(e => e.textContent === want) && document.querySelector("
-                    "'.bpe-pick [data-i]') && document.querySelector('[data-testid=stApp]')"
-                    ".getAttribute('data-test-script-state') === 'notRunning'",
-                    arg=f"{len(tok.spans(variant)):,}", timeout=120_000)
-                times.append(time.perf_counter() - t0)
-            chromium.close()
-        return statistics.median(times)
-    finally:
-        server_proc.terminate()
-        server_proc.wait(timeout=10)
+    with served_app() as (url, _), chromium() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{url}/tokenize")
+        page.wait_for_selector(".bpe-pick [data-i]", timeout=120_000)
+        area = page.locator(".st-key-tok_text textarea")
+        times = []
+        for k in range(RUNS):
+            variant = text + " " * (k + 1)  # a new text every time
+            area.fill(variant)
+            t0 = time.perf_counter()
+            area.press("Control+Enter")
+            # Done when the count of the new text shows, its boxes are drawn and the app idles.
+            page.wait_for_function(
+                "want => [...document.querySelectorAll('[data-testid=stMetricValue]')]"
+                ".some(e => e.textContent === want) && document.querySelector("
+                "'.bpe-pick [data-i]') && document.querySelector('[data-testid=stApp]')"
+                ".getAttribute('data-test-script-state') === 'notRunning'",
+                arg=f"{len(tok.spans(variant)):,}", timeout=120_000)
+            times.append(time.perf_counter() - t0)
+    return statistics.median(times)
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from bpe_core.training.steps import step_tables
 from tests.app.test_train_page import click, frame, open_train, progress, run_of
 from ui.shared import jobs, work
 from ui.shared.state import make_corpus
-from ui.train import background, runs, training, view
+from ui.train import background, jobs as train_jobs, runs, view
 
 
 def asleep(*, report: jobs.Reporter) -> None:
@@ -84,7 +84,7 @@ def test_a_corpus_of_long_pieces_trains_and_shows_its_step_tables():
 
 def test_a_big_corpus_is_trained_in_a_worker_and_replayed_exactly(busy_pool):
     at = open_train()  # the English essays, 240 KB: beyond what trains in the session
-    assert not training.is_small(at.session_state["corpora"][at.session_state["corpus"]])
+    assert not train_jobs.is_small(at.session_state["corpora"][at.session_state["corpus"]])
     at.button(key="train_start").click().run()
     job = at.session_state[background.JOB][0]
     assert job.state == jobs.QUEUED  # every worker is busy: it waits its turn, and says so
@@ -100,7 +100,7 @@ def test_a_big_corpus_is_trained_in_a_worker_and_replayed_exactly(busy_pool):
     at = click(at, "train_start")  # waits for the worker, then draws its run
     run = run_of(at)
     assert isinstance(run.trainer, TrainingRecord) and run.done
-    trainer = training.trainer_for(run.settings)  # the same run, made here merge by merge
+    trainer = train_jobs.trainer_for(run.settings)  # the same run, made here merge by merge
     steps = list(trainer.run(run.corpus.training_input))
     assert [(s.left_id, s.right_id, s.count, s.n_tied) for s in run.steps] == [
         (s.left_id, s.right_id, s.count, s.n_tied) for s in steps]
@@ -117,12 +117,12 @@ def test_superbpe_on_a_big_corpus_runs_both_stages_in_the_worker():
     run = run_of(at)
     assert isinstance(run.trainer, TrainingRecord) and run.stage2 is None  # not made here
     tok = run.result()
-    stage2 = training.stage2_for(run.corpus.training_input, run.tokenizer(), run.settings)
+    stage2 = train_jobs.stage2_for(run.corpus.training_input, run.tokenizer(), run.settings)
     list(stage2.read()), list(stage2.run())
     expected = stage2.tokenizer()
     assert [(m.left_id, m.right_id) for m in tok.merges] == [
         (m.left_id, m.right_id) for m in expected.merges]
-    assert run.result_counts() == training.counts_of(stage2.trainer.token_frequencies)
+    assert run.result_counts() == train_jobs.counts_of(stage2.trainer.token_frequencies)
     at = click(at, "train_finish")
     made = len(tok.merges) - tok.config["stage1_merges"]
     assert bars(at)[1] == f"SuperBPE stage 2 · Done after {made:,} superword merges."

@@ -1,4 +1,4 @@
-"""Starting a run, and following one that a worker trains (see ``training`` for which).
+"""Starting a run, and following one that a worker trains (see ``jobs`` for which).
 
 Session key owned here: ``train_job``, the training job under way with what it was started
 for: ``(job, corpus, settings, step to show when done)``. Its run replaces the one on show when
@@ -13,7 +13,7 @@ from ..shared import work
 from ..shared.jobs import DONE, FAILED
 from ..shared.state import SessionCorpus
 from ..shared.tokens import md_escape
-from . import runs, training, view
+from . import jobs as train_jobs, runs, view
 
 JOB = "train_job"
 
@@ -23,11 +23,11 @@ def start(corpus: SessionCorpus, settings: dict, *, at: int | None) -> None:
     (a job of the session's already under way stops). ``at``: the step to show, paused (a
     reloaded page). Raises ``ValueError`` with a message for the user if training cannot start
     (for a big corpus, :func:`follow` says so when the worker finds it)."""
-    if training.is_small(corpus):
+    if train_jobs.is_small(corpus):
         st.session_state.pop(JOB, None)
         view.begin(runs.start(corpus, settings), at=at)
         return
-    job = work.start("train", training.train, corpus.training_input, settings)
+    job = work.start("train", train_jobs.train, corpus.training_input, settings)
     if job is not None:
         runs.forget()
         st.session_state[JOB] = (job, corpus, settings, at)

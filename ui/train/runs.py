@@ -1,6 +1,6 @@
 """The live training run of the Train page: a ``bpe_core.Trainer`` kept in the session and fed
 merges in batches, so the page can play, pause, step and replay it. A big corpus is trained in a
-worker process instead (``training``); its run comes back with every merge made, as a
+worker process instead (``jobs``); its run comes back with every merge made, as a
 ``TrainingRecord`` in the trainer's place, and is replayed the same way.
 
 Session keys, all owned here:
@@ -42,7 +42,7 @@ from bpe_core.training.steps import StepTables, step_tables
 from bpe_core.training import Stage2, TrainingRecord
 
 from ..shared.state import SessionCorpus
-from . import training
+from . import jobs as train_jobs
 
 RUN, PLAYING = "train_run", "train_playing"
 #: Seconds between updates while playing, and the most one update may spend merging.
@@ -190,7 +190,7 @@ class Run:
         if "superbpe_error" in self.extras:  # found by the worker that trained the run
             raise ValueError(self.extras["superbpe_error"])
         if self.stage2 is None:
-            self.stage2 = training.stage2_for(self.corpus.training_input, self.tokenizer(),
+            self.stage2 = train_jobs.stage2_for(self.corpus.training_input, self.tokenizer(),
                                               self.settings)
             self._stage2_steps = (self.stage2.read(), None)
         report = _every(REPORT_SECONDS, progress)
@@ -203,7 +203,7 @@ class Run:
                 self._stage2_steps = (reading, merging)
             for step in merging:
                 report("merge", step.rank + 1, self.stage2.target)
-            self.extras.update(superbpe=self.stage2.tokenizer(), superbpe_counts=training.counts_of(
+            self.extras.update(superbpe=self.stage2.tokenizer(), superbpe_counts=train_jobs.counts_of(
                 self.stage2.trainer.token_frequencies))
 
     def result_counts(self) -> tuple[int, int]:
@@ -211,7 +211,7 @@ class Run:
         tokens occur when the training corpus is encoded, and how many tokens that takes."""
         if not self.superbpe:
             # The trainer's own counts: the final segmentation.
-            return training.counts_of(self.trainer.token_frequencies)
+            return train_jobs.counts_of(self.trainer.token_frequencies)
         # Stage 2's words are the corpus's pieces, and encoding them with the result gives
         # stage 2's segmentation (bpe_core.training.superbpe): its counts are the result's,
         # under stage 2's own ids, which change neither number.
@@ -275,17 +275,17 @@ class Run:
 
 def start(corpus: SessionCorpus, settings: dict) -> Run:
     """Count a small corpus and set up a run, in the session (a big one is trained in a worker:
-    ``training``); raises ``ValueError`` (or ``PatternError``) if the settings do not fit the
+    ``jobs``); raises ``ValueError`` (or ``PatternError``) if the settings do not fit the
     corpus, with a message meant for the user.
 
     With a SuperBPE ``transition``, the run is SuperBPE's stage 1: ordinary BPE up to the
     transition; stage 2 follows when it is done (:meth:`Run.result`).
     """
-    trainer = training.trainer_for(settings)
+    trainer = train_jobs.trainer_for(settings)
     merges = trainer.run(corpus.training_input)  # counts words, checks vocab_size: may raise
     run = Run(trainer, corpus, settings, sample_passage(corpus),
               start_tokens=sum(trainer.token_frequencies.values()),
-              total_bytes=_bytes(trainer.word_counts), target=training.merge_target(trainer),
+              total_bytes=_bytes(trainer.word_counts), target=train_jobs.merge_target(trainer),
               _merges=merges)
     run.goal = 0
     run.drive()  # make the first merge, so that step 0 can show its winner
@@ -293,8 +293,8 @@ def start(corpus: SessionCorpus, settings: dict) -> Run:
     return run
 
 
-def replay(trained: training.Trained, corpus: SessionCorpus, settings: dict) -> Run:
-    """The run a worker trained (``training.train``), every merge made, to be replayed."""
+def replay(trained: train_jobs.Trained, corpus: SessionCorpus, settings: dict) -> Run:
+    """The run a worker trained (``train_jobs.train``), every merge made, to be replayed."""
     record = trained.record
     run = Run(record, corpus, settings, sample_passage(corpus),
               start_tokens=trained.start_tokens, total_bytes=_bytes(record.word_counts),

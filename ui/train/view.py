@@ -16,10 +16,11 @@ import streamlit as st
 
 import bpe_core
 
-from ..shared import charts, jobs, work, wording
+from ..shared import background, charts, work, wording
 from ..shared.tokens import (NOTATION_HELP, fitted_columns, readable_pair, readable_token,
                              tokens_html)
-from . import controls, results, runs, tables, training
+from . import controls, results, runs, tables
+from . import jobs as train_jobs
 
 #: The merge log shows at most this many of the newest merges (the CSV download has them all).
 LOG_ROWS = 1_000
@@ -117,21 +118,12 @@ def _counted_in_worker(run: runs.Run, k: int):
     """The tables of step ``k`` of a corpus of many words (trained in a worker too), counted in
     a worker: None, with its progress drawn, until they are."""
     counted = run.counted_tables(k)
-    if counted is not None:
-        return counted
-    job = work.job_for(TABLES_JOB, (id(run), k), "step tables", training.tables, run.trainer, k)
-    if job is None:
-        return None
-    if job.state == jobs.DONE:
-        return run.keep_tables(k, job.result)
-    if job.state == jobs.FAILED:
-        st.error(f"Counting the pairs failed: {job.error}", icon=":material/error:")
-    elif job.finished:
-        st.info("Counting the pairs was cancelled. Switch the tables off and on to count "
-                "again.", icon=":material/stop_circle:")
-    else:
-        work.follow(job, what=f"Counting the pairs of step {k:,}")
-    return None
+    if counted is None:
+        counted = background.outcome(TABLES_JOB, (id(run), k), "step tables", train_jobs.tables,
+                                     run.trainer, k, what=f"Counting the pairs of step {k:,}")
+        if counted is not None:
+            run.keep_tables(k, counted)
+    return counted
 
 
 def _progress(run: runs.Run) -> None:
