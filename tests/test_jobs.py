@@ -153,3 +153,20 @@ def test_a_worker_does_not_run_the_pages_script_again(pool, tmp_path, monkeypatc
     assert job.wait(timeout=60) == DONE and job.result == 25
     assert not marker.exists()
     assert sys.modules["__main__"] is page  # put back once the worker has started
+
+
+def test_a_started_job_lets_go_of_its_arguments(pool):
+    # The worker has them; the server need not keep, say, an upload's bytes while a page
+    # keeps the job for its result.
+    job = pool.submit("square", "a", square, 6)
+    assert job.wait(timeout=60) == DONE and job.result == 36
+    assert job.args == ()
+
+
+def test_cancel_by_number_stops_only_that_sessions_job(pool):
+    job = pool.submit("spin", "a", spin)
+    pid = started(job)
+    pool.cancel_id("b", job.id)  # another session's number: nothing happens
+    assert job.state == jobs.RUNNING
+    pool.cancel_id("a", job.id)
+    assert job.state == CANCELLED and gone(pid)

@@ -55,7 +55,7 @@ class Hold:
         """Click the held job's Cancel button, let its worker go (SIGCONT: the pool's SIGTERM
         then reaches it), and check that the job is cancelled and its process gone."""
         job = self.held()
-        at.button(key=f"cancel_{id(job)}").click().run()
+        at.button(key=f"cancel_{job.id}").click().run()
         os.kill(self.pid, signal.SIGCONT)
         assert job.state == "cancelled" and gone(self.pid)
 

@@ -28,6 +28,7 @@ the :class:`Job` keeps its result.
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import threading
@@ -76,14 +77,22 @@ class Reporter:
             self._conn.send(("item", value))
 
 
+_ids = itertools.count(1)
+
+
 @dataclass(eq=False)
 class Job:
-    """One piece of work: its state, progress, streamed items and result, as the page sees it."""
+    """One piece of work: its state, progress, streamed items and result, as the page sees it.
+
+    ``args`` are let go once the worker has them (an upload's bytes need not stay in the
+    server for as long as a page keeps the job); ``id`` names the job where holding the job
+    itself would keep its result alive (a button's callback arguments)."""
 
     kind: str
     session: str
     fn: Callable
     args: tuple
+    id: int = field(default_factory=lambda: next(_ids))
     state: str = QUEUED
     progress: float = 0.0
     message: str = ""
@@ -188,6 +197,12 @@ class JobPool:
             self._cancel(job)
         self._wake()
 
+    def cancel_id(self, session: str, job_id: int) -> None:
+        """Stop the job of ``session`` numbered ``job_id``, if the pool still holds it."""
+        for job in self.jobs(session):
+            if job.id == job_id:
+                self.cancel(job)
+
     def cancel_session(self, session: str) -> None:
         with self._lock:
             for job in self._jobs:
@@ -249,6 +264,7 @@ class JobPool:
                                                      daemon=True, name=f"bpe-job-{job.kind}")
                 with _bare_main():
                     job._process.start()
+                job.args = ()  # the worker has them now (see Job)
                 send.close()  # the worker holds the only writing end: EOF when it exits
                 job._conn, job.state = recv, RUNNING
                 busy += 1
@@ -273,23 +289,30 @@ class JobPool:
             self._finish(job, FAILED)
 
     def _loop(self) -> None:
-        while True:
-            with self._lock:
-                if self._closed:
-                    break
-                for job in self._jobs:
-                    if not job.finished and not self.is_alive(job.session):
-                        self._cancel(job)  # its tab has closed: nobody will read the result
-                self._start_queued()
-                conns = [j._conn for j in self._jobs if j._conn is not None]
-            ready = wait([*conns, self._wake_r], timeout=TICK)
-            with self._lock:
-                while self._wake_r.poll():
-                    self._wake_r.recv_bytes()
-                for job in self._jobs:
-                    if job._conn is not None and job._conn in ready:
-                        self._read(job)
-                self._reap()
+        # Each pass is a method call of its own: a loop variable left in this frame, which
+        # never returns, would keep the last job it named, and its result, alive.
+        while self._pass():
+            pass
+
+    def _pass(self) -> bool:
+        """One pass of the pool thread: False once the pool has shut down."""
+        with self._lock:
+            if self._closed:
+                return False
+            for job in self._jobs:
+                if not job.finished and not self.is_alive(job.session):
+                    self._cancel(job)  # its tab has closed: nobody will read the result
+            self._start_queued()
+            conns = [j._conn for j in self._jobs if j._conn is not None]
+        ready = wait([*conns, self._wake_r], timeout=TICK)
+        with self._lock:
+            while self._wake_r.poll():
+                self._wake_r.recv_bytes()
+            for job in self._jobs:
+                if job._conn is not None and job._conn in ready:
+                    self._read(job)
+            self._reap()
+        return True
 
     def _reap(self) -> None:
         """(Lock held.) Collect the processes of finished jobs (no zombie is left) and forget

@@ -88,11 +88,11 @@ def make_corpus(name: str, *, documents=(), counts=None, source: str = "upload",
     return corpus
 
 
-
 def held_texts() -> set[str]:
     """The digests of the corpus texts some session holds (each kept once in memory)."""
     with _HOLDERS_LOCK:
         return {d for d, held in _HOLDERS.items() if held}
+
 
 @st.cache_resource(show_spinner=False)
 def sample_corpus(sample_id: str) -> SessionCorpus:

@@ -68,6 +68,10 @@ def cancel(job: Job) -> None:
     pool().cancel(job)
 
 
+def _cancel_id(job_id: int) -> None:
+    pool().cancel_id(session_id(), job_id)
+
+
 def follow(job: Job, *, what: str) -> None:
     """Draw ``job``'s progress with a Cancel button; redrawn on a timer while it runs, and the
     whole page once it has finished. ``what`` names the work ("Tokenizing 480,000 characters")."""
@@ -79,6 +83,8 @@ def _progress(job: Job, what: str) -> None:
         st.rerun()  # the page draws the result (or says why there is none)
     bar, button = st.columns([5, 1], vertical_alignment="bottom")
     bar.progress(job.progress, text=f"{what} in the background… {job.message}".rstrip())
-    button.button("Cancel", key=f"cancel_{id(job)}", on_click=cancel, args=(job,),
+    # The callback gets the job's number, not the job: Streamlit may keep a widget's callback
+    # arguments after the widget has gone, and the job holds its result (a whole corpus).
+    button.button("Cancel", key=f"cancel_{job.id}", on_click=_cancel_id, args=(job.id,),
                   icon=":material/stop_circle:", width="stretch",
                   help="Stop this work now; its worker process ends at once.")
