@@ -10,8 +10,9 @@ browser context per user (a Streamlit session each). The corpus is ``en-10mb`` (
 
 Goals (issue "Many users, one server"): B's response while A trains within 1.5x of B alone, and
 under 1 s; memory given back when the tabs close. Streamlit keeps a closed tab's session for
-``server.disconnectedSessionTTL`` seconds (120 by default) in case it reconnects, so memory is
-read again once that has passed.
+``server.disconnectedSessionTTL`` seconds (120 by default) in case it reconnects, and lets the
+expired ones go the next time a tab disconnects: memory is read 10 s after the tabs close, and
+again after that time and one more tab opened and closed.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ def main() -> None:
         context_b, b = tab(browser)
         b.goto(f"{url}/tokenize")
         idle(b)
+        response_s(b, TEXT, tok)  # the first answer builds the page's caches: not counted
         alone = [response_s(b, f"{TEXT} {k}", tok) for k in range(RUNS)]
 
         context_a, a = tab(browser)
@@ -119,6 +121,11 @@ def main() -> None:
         time.sleep(10)
         soon = rss_mb(server.pid)
         time.sleep(TTL_S)
+        context, page = tab(browser)  # its disconnect lets the expired sessions go
+        page.goto(url)
+        idle(page)
+        context.close()
+        time.sleep(5)
         later = rss_mb(server.pid)
 
     b_alone, b_busy = statistics.median(alone), statistics.median(busy)
@@ -130,7 +137,7 @@ def main() -> None:
     print(f"  before the tabs:       {base:.0f} MB")
     print(f"  with {USERS} tabs:            {held:.0f} MB  (+{held - base:.0f} MB)")
     print(f"  10 s after they close: {soon:.0f} MB")
-    print(f"  {TTL_S + 10} s after they close: {later:.0f} MB")
+    print(f"  after the TTL and one more tab: {later:.0f} MB")
 
 
 if __name__ == "__main__":
