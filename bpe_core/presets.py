@@ -130,7 +130,7 @@ def too_slow(pattern: str, text: str) -> PatternTimeout:
 
 
 def repeats_a_group(pattern: str) -> bool:
-    """Whether ``pattern`` repeats a group (``(…)+``, ``(…)*``, ``(…){2,}``): the shape of
+    r"""Whether ``pattern`` repeats a group (``(…)+``, ``(…)*``, ``(…){2,}``): the shape of
     every regex whose time grows exponentially with the text, as ``(a+)+`` and ``(?:a|aa)+``.
     Only such patterns run with a time limit: checking the clock costs ``regex`` a quarter of
     its speed, and a pattern that repeats single characters or classes only, as every model's

@@ -51,6 +51,8 @@ def test_a_tab_tokenizes_while_another_trains_and_a_closed_tab_ends_its_worker(
             [{"name": "long-line.txt", "mimeType": "text/plain", "buffer": line}])
         wait_for_app(a)
         a.get_by_role("button", name="Load as the active corpus").click()
+        # A file of 1 MB or more is read by a worker: the page says when it is loaded.
+        a.get_by_text("It is now the active corpus", exact=False).wait_for(timeout=60_000)
         wait_for_app(a)
         a.get_by_role("link", name="Train", exact=True).click()
         wait_for_app(a)

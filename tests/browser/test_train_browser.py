@@ -145,6 +145,8 @@ def test_a_long_single_line_trains_in_the_background_then_plays_and_finishes(
         [{"name": "one-line.txt", "mimeType": "text/plain", "buffer": line}])
     wait_for_app(page)
     page.get_by_role("button", name="Load as the active corpus").click()
+    # A file of 1 MB or more is read by a worker: the page says when it is loaded.
+    page.get_by_text("It is now the active corpus", exact=False).wait_for(timeout=60_000)
     wait_for_app(page)
     page.get_by_role("link", name="Train", exact=True).click()
     wait_for_app(page)
