@@ -24,7 +24,7 @@ import regex
 from .alphabet import BYTE_CHARS
 from .end_of_word import EndOfWord
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
-from .presets import piece_finder, repeats_a_group, time_limit, too_slow
+from .presets import needs_limit, piece_finder, time_limit, too_slow
 
 Ranges = list[tuple[int, int]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
@@ -120,9 +120,9 @@ class Split(_Splitter):
                                                                     ("Isolated", False)):
             fast = piece_finder(self.pattern) if not self.literal else compiled.findall
         object.__setattr__(self, "_findall", fast)
-        # The pattern comes from a file or a user: one that could take exponential time runs
-        # within a time limit (presets.repeats_a_group), decided once here, not per text.
-        object.__setattr__(self, "_bounded", not self.literal and repeats_a_group(self.pattern))
+        # The pattern comes from a file or a user: it runs within a time limit (see
+        # presets.needs_limit), decided once here, not per text.
+        object.__setattr__(self, "_bounded", not self.literal and needs_limit(self.pattern))
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         try:

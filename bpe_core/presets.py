@@ -99,10 +99,9 @@ class PatternError(ValueError):
     """A custom pre-tokenizer regex that does not compile, or takes too long (below)."""
 
 
-#: A regex that a user typed, or a file gave, and that repeats a group (see
-#: :func:`repeats_a_group`) may run this long on a text, plus ``REGEX_SECONDS_PER_MB`` for each
-#: MB of it, before it is stopped. Such patterns, as ``(?:a|aa)+$``, can take time that grows
-#: exponentially with the text: on 46 letters that is minutes.
+#: A regex that a user typed, or a file gave (see :func:`needs_limit`), may run this long on a
+#: text, plus ``REGEX_SECONDS_PER_MB`` for each MB of it, before it is stopped. Some patterns,
+#: as ``(?:a|aa)+$``, take time that grows exponentially with the text: on 46 letters, minutes.
 REGEX_SECONDS = 1.0
 REGEX_SECONDS_PER_MB = 2.0
 
@@ -125,36 +124,28 @@ def too_slow(pattern: str, text: str) -> PatternTimeout:
     return PatternTimeout(
         f"the pre-tokenizer regex {pattern!r} took more than {time_limit(len(text)):.1f} s on "
         f"{len(text):,} characters and was stopped. A pattern that nests repetitions, such as "
-        "(a+)+ or (?:a|aa)+, can take time that doubles with each character; write it without "
-        "the nesting, or make the inner repetition possessive (a++).")
+        "(a+)+ or (?:a|aa)+, or chains them, such as .*?a.*?a.*?z, can take time that grows "
+        "very fast with the text; write it without the nesting, or make repetitions "
+        "possessive (a++, .*+).")
 
 
-def repeats_a_group(pattern: str) -> bool:
-    r"""Whether ``pattern`` repeats a group (``(…)+``, ``(…)*``, ``(…){2,}``): the shape of
-    every regex whose time grows exponentially with the text, as ``(a+)+`` and ``(?:a|aa)+``.
-    Only such patterns run with a time limit: checking the clock costs ``regex`` a quarter of
-    its speed, and a pattern that repeats single characters or classes only, as every model's
-    does, cannot blow up that way.
+def needs_limit(pattern: str) -> bool:
+    r"""Whether ``pattern`` runs with a time limit: every pattern but our presets, whose every
+    repetition is possessive or alone in its branch (they never backtrack far).
 
-    >>> repeats_a_group(r"(?:a|aa)+$"), repeats_a_group(r"[()*+]\p{L}+|(?i:'s|'t)")
-    (True, False)
+    A pattern typed by a user or read from a tokenizer file may take time that grows
+    exponentially with the text (``(a+)+``, ``(?:a|aa)+$``) or as a high power of it
+    (``.*?a.*?a.*?a.*?z``: ten seconds on 500 letters). Telling such a pattern from a safe one
+    is as hard as running it, so all of them run with ``regex``'s own timeout, which costs it
+    about a quarter of its speed.
+
+    >>> needs_limit(PRESETS["cl100k"]), needs_limit(r"\w+"), needs_limit(r".*?a.*?a.*?z")
+    (False, True, True)
     """
-    in_class = escaped = False
-    for i, c in enumerate(pattern):
-        if escaped:
-            escaped = False
-        elif c == "\\":
-            escaped = True
-        elif in_class:
-            in_class = c != "]" or pattern[i - 1] == "["
-        elif c == "[":
-            in_class = True
-        elif c == ")" and _REPEAT.match(pattern, i + 1):
-            return True
-    return False
+    return pattern not in _TRUSTED
 
 
-_REPEAT = re.compile(r"[*+]|\{\d*,\d*\}")
+_TRUSTED = frozenset(PRESETS.values())
 
 
 def _findall_bounded(compiled: regex.Pattern, text: str, pos: int = 0,
@@ -214,7 +205,7 @@ def piece_finder(pattern: str) -> Callable[[str], list[str]]:
     ['naïve', ' code', ',', ' plain', ' code']
     """
     compiled = compile_pattern(pattern)
-    if repeats_a_group(pattern):  # it could take exponential time: it runs with a time limit
+    if needs_limit(pattern):  # a user's pattern: it runs with a time limit
         return functools.partial(_findall_bounded, compiled)
     full = compiled.findall
     try:
@@ -256,7 +247,7 @@ def split(text: str, pretokenizer: str) -> list[str]:
 def iter_pieces(text: str, pattern: str) -> Iterator[tuple[int, str]]:
     """Yield ``(start, piece)`` for each non-empty match, start being a character offset (a
     user's regex within the time limit of ``text``)."""
-    limit = time_limit(len(text)) if repeats_a_group(pattern) else None
+    limit = time_limit(len(text)) if needs_limit(pattern) else None
     try:
         for m in compile_pattern(pattern).finditer(text, timeout=limit):
             if m.start() != m.end():

@@ -166,11 +166,11 @@ def test_every_ascii_character_pair_splits_as_in_regex():
         assert piece_finder(pattern)(text) == compile_pattern(pattern).findall(text), preset
 
 
-def test_a_custom_regex_is_left_to_regex_with_a_time_limit_when_it_repeats_a_group():
-    assert piece_finder(r"\w+") == compile_pattern(r"\w+").findall  # no ASCII twin, no limit
-    find = piece_finder(r"(?:\w\w?)+")  # could take exponential time: bounded
-    assert find.args == (compile_pattern(r"(?:\w\w?)+"),)
-    assert find("naïve a_b") == ["naïve", "a_b"]
+def test_a_custom_regex_is_left_to_regex_with_a_time_limit():
+    for pattern in (r"\w+", r"(?:\w\w?)+"):
+        find = piece_finder(pattern)
+        assert find.args == (compile_pattern(pattern),)  # bounded, without an ASCII twin
+        assert find("naïve a_b") == ["naïve", "a_b"]
 
 
 # -- tokenizers loaded from rank files look whole tokens up, as tiktoken does -------------------
