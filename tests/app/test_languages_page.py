@@ -15,7 +15,9 @@ from streamlit.testing.v1 import AppTest
 import bpe_core
 from tests.app.holding import Hold
 from ui.languages import charts as charts_languages, data as languages, jobs as language_jobs
+from ui.languages import view
 from ui.shared import work
+from ui.shared.jobs import Reporter
 from ui.shared.samples import parallel_sample
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -365,3 +367,30 @@ def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
     assert languages.COUNTS_JOB not in other.session_state
     assert table(other).equals(table(at))
     work.cancel(other.session_state[languages.CURVE_JOB][1])  # its curve is not needed here
+
+
+def test_a_balanced_tokenizer_on_a_large_corpus_is_trained_in_a_worker():
+    rng = random.Random(11)
+    vocabulary = ["".join(rng.choices("abcdefghijklmnopqrstuvwxyzäöüéè", k=rng.randint(2, 9)))
+                  for _ in range(5_000)]
+    rows = ["\t".join(" ".join(rng.choices(vocabulary, k=120)) for _ in range(4))
+            for _ in range(500)]
+    tsv = "en\tde\tfr\tes\n" + "\n".join(rows) + "\n"
+    at = upload(open_page(), ("big.tsv", tsv.encode(), "text/tab-separated-values"))
+    sentences = languages.balanced_sentences(at.session_state[languages.CORPUS_KEY])
+    assert sum(map(len, sentences)) >= language_jobs.TRAIN_CHARACTERS
+    at.number_input(key="lang_train_size").set_value(400).run()
+    at.button(key="lang_train").click().run()
+    asked = at.session_state[view.TRAIN_ASKED]
+    _, job = at.session_state[view.TRAIN_JOB]
+    assert asked[1] == 400 and job.kind == "languages-train"
+    assert job.wait(timeout=120) == "done"
+    at.run()
+    assert not at.exception
+    name = "big.tsv byte-level 400"
+    assert at.session_state["tokenizer"] == name
+    assert name in at.multiselect(key="lang_tokenizers").value
+    assert view.TRAIN_ASKED not in at.session_state and view.TRAIN_JOB not in at.session_state
+    expected = language_jobs.train_balanced(sentences, 400, report=Reporter(None))
+    assert [m.token for m in at.session_state["tokenizers"][name].merges] == [
+        m.token for m in expected.merges]

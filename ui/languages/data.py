@@ -86,12 +86,15 @@ def available_tokenizers() -> dict[str, bpe_core.Tokenizer]:
     return {name: tok for name, tok in everything.items() if name in kept}
 
 
-def train_balanced(source: ParallelCorpus, vocab_size: int) -> str:
-    """Train byte-level BPE (GPT-2 pre-tokenizer) on the training sentences of every language
-    (:func:`parallel.split`), add it to the session and make it active; return its name."""
-    train = parallel.split(source).train
-    sentences = [s for column in train.columns for s in column]
-    tok = bpe_core.train(sentences, vocab_size, unit="byte", pretokenizer="gpt2", min_frequency=2)
+def balanced_sentences(source: ParallelCorpus) -> list[str]:
+    """What the balanced tokenizer learns from: the training sentences of every language
+    (:func:`parallel.split`)."""
+    return [s for column in parallel.split(source).train.columns for s in column]
+
+
+def add_balanced(tok: bpe_core.Tokenizer, source: ParallelCorpus) -> str:
+    """Add a balanced tokenizer trained on ``source`` (``jobs.train_balanced``) to the session
+    and make it active; return its name."""
     st.session_state.setdefault(BALANCED_KEY, {})[tok.fingerprint()] = source.digest
     # Named after the size reached: a small corpus can run out of pairs seen twice before.
     n = tok.vocab_size

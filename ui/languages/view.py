@@ -17,12 +17,13 @@ from bpe_core.analysis import premium
 from bpe_core.analysis import parallel
 from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
-from ..shared import loaders, state, upload_limit
+from ..shared import background, loaders, state, upload_limit
 from ..shared.annotate import coloured_html
 from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
 from ..shared.wording import WHITESPACE_WORDS
-from . import charts, data
+from ..shared.jobs import DONE, Reporter
+from . import charts, data, jobs
 
 INTRO = """
 The same sentence costs a different number of tokens in each language. **Petrov et al. (2023)**
@@ -102,6 +103,7 @@ def _back_to_sample() -> None:
 
 def controls(source: ParallelCorpus) -> Choice | None:
     """The compact row: tokenizers to compare, the baseline language, the tokenizer in detail."""
+    _take_trained(source)
     available = data.available_tokenizers()
     names = list(available)
     session = list(state.tokenizers())
@@ -140,6 +142,10 @@ def _focus_changed() -> None:
     state.set_active_tokenizer(st.session_state.lang_focus)
 
 
+#: Session keys: the size a large corpus's balanced tokenizer was asked for, and its job.
+TRAIN_ASKED, TRAIN_JOB = "lang_train_asked", "lang_train_job"
+
+
 def train_panel(source: ParallelCorpus) -> None:
     """One click: a byte-level tokenizer trained on every language of the corpus at once."""
     with st.expander("Train a balanced tokenizer on these sentences", icon=":material/balance:"):
@@ -156,6 +162,12 @@ def train_panel(source: ParallelCorpus) -> None:
                               step=250, key="lang_train_size")
         button_col.button("Train", type="primary", on_click=_train, args=(source,),
                           width="stretch", key="lang_train")
+        asked = st.session_state.get(TRAIN_ASKED)
+        if asked and asked[0] == source.digest and background.outcome(
+                TRAIN_JOB, asked, "languages-train", jobs.train_balanced,
+                data.balanced_sentences(source), asked[1],
+                what=f"Training a balanced tokenizer of {asked[1]:,} tokens") is not None:
+            st.rerun()  # done just now: the comparison above takes it in (_take_trained)
         if "lang_trained" in st.session_state:
             st.success(f"Added **{md(st.session_state.lang_trained)}** to the session and to the "
                        "comparison.", icon=":material/check_circle:")
@@ -169,8 +181,31 @@ def load_panel() -> None:
 
 
 def _train(source: ParallelCorpus) -> None:
-    with st.spinner("Training…"):
-        name = data.train_balanced(source, int(st.session_state.lang_train_size))
+    """The Train button: a small corpus trains now; a large one in a worker (``train_panel``
+    follows it)."""
+    sentences, size = data.balanced_sentences(source), int(st.session_state.lang_train_size)
+    if sum(map(len, sentences)) < jobs.TRAIN_CHARACTERS:
+        with st.spinner("Training…"):
+            tok = jobs.train_balanced(sentences, size, report=Reporter(None))
+        _compare(data.add_balanced(tok, source))
+        return
+    background.forget(TRAIN_JOB)  # the same size again trains again
+    st.session_state[TRAIN_ASKED] = (source.digest, size)
+
+
+def _take_trained(source: ParallelCorpus) -> None:
+    """(Before the widgets are drawn.) A balanced tokenizer a worker has trained on ``source``
+    joins the session and the comparison."""
+    asked, held = st.session_state.get(TRAIN_ASKED), st.session_state.get(TRAIN_JOB)
+    if asked and asked[0] == source.digest and held and held[0] == asked and (
+            held[1].state == DONE):
+        del st.session_state[TRAIN_ASKED]
+        background.forget(TRAIN_JOB)
+        _compare(data.add_balanced(held[1].result, source))
+
+
+def _compare(name: str) -> None:
+    """Put the tokenizer ``name``, just trained, in the comparison and in detail."""
     chosen = [n for n in st.session_state.get("lang_tokenizers", []) if n != name]
     st.session_state.lang_tokenizers = chosen + [name]
     st.session_state.lang_focus = name
