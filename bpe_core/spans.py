@@ -72,6 +72,11 @@ def token_spans(plan, view, text: str, limit: int | None, split_special: bool,
     return out
 
 
+def added_spans(view, ids, at: int) -> list[TokenSpan]:
+    """The spans of tokens a post-processor adds (BOS, EOS): they cover no text, at ``at``."""
+    return [_added(view, i, at, at) for i in ids]
+
+
 def _added(view, i: int, start: int, end: int) -> TokenSpan:
     return TokenSpan(i, view.display(i), view.bytes(i), start, end,
                      special=view.raw(i) in view.special_texts)

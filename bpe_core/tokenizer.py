@@ -28,7 +28,7 @@ from . import encoders, encoding, identity, workers
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .gc_pause import gc_paused
 from .models import BPE
-from .spans import TokenSpan, token_spans
+from .spans import TokenSpan, added_spans, token_spans
 from .vocab_view import VocabularyMethods, VocabView
 
 #: How ``encode`` applies the merges: see ``bpe_core/encoders.py``.
@@ -166,13 +166,20 @@ class Tokenizer(VocabularyMethods):
         return workers.encode_batch(self, texts, processes=processes, options=dict(
             add_special_tokens=add_special_tokens, upto=upto))
 
-    def spans(self, text: str, *, upto: int | None = None, method: EncodeMethod = "rank",
-              split_special_tokens: bool = False) -> list[TokenSpan]:
-        """Encode and say, for each token, which characters of ``text`` it covers."""
+    def spans(self, text: str, *, add_special_tokens: bool = False, upto: int | None = None,
+              method: EncodeMethod = "rank", split_special_tokens: bool = False
+              ) -> list[TokenSpan]:
+        """Encode and say, for each token, which characters of ``text`` it covers; the
+        post-processor's BOS/EOS (``add_special_tokens``) cover none, at the text's two ends."""
         piece = None if method == "rank" else encoders.piece_encoder(self.model, method)
         with gc_paused():  # one object per token, never in a cycle: see gc_pause.py
-            return token_spans(self._plan, self.view, text, self._limit(upto),
-                               split_special_tokens, piece)
+            spans = token_spans(self._plan, self.view, text, self._limit(upto),
+                                split_special_tokens, piece)
+        if not add_special_tokens or self.post_processor is None:
+            return spans
+        before, after = self.post_processor.wrap()
+        return [*added_spans(self.view, before, 0), *spans,
+                *added_spans(self.view, after, len(text))]
 
     # -- decoding ----------------------------------------------------------------------------
 

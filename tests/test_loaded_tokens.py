@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from tokenizers import AddedToken as HFAddedToken
 
 import bpe_core
 from bpe_core.analysis.premium import fallback_tokens
 from bpe_core.analysis.vocabulary import built_from
-from tests.model_files import hf, llama2_no_fallback_file
+from tests.model_files import hf, llama2_file, llama2_no_fallback_file, llama3_file
 from tests.test_pipeline_exact import added_tokens_style, gemma_style
 
 
@@ -86,3 +87,15 @@ def test_spans_of_the_other_encoders_cover_the_right_characters_with_byte_fallba
     covered = [(s.token, text[s.start:s.end], s.partial) for s in greedy]
     assert covered == [(" ", "a", False), ("ab", "ab", False), ("c", "c", False),
                        (" ", " ", False), *((f"<{b:02X}>", "😀", True) for b in "😀".encode())]
+
+
+@pytest.mark.parametrize("data", [llama2_file, llama3_file], ids=["llama2", "llama3"])
+def test_spans_with_special_tokens_add_the_templates_bos_covering_no_text(data):
+    tok = bpe_core.loads(data())
+    text = "Hello wörld"
+    spans = tok.spans(text, add_special_tokens=True)
+    assert [s.id for s in spans] == tok.encode(text, add_special_tokens=True) == hf(
+        data()).encode(text).ids
+    bos = spans[0]
+    assert bos.special and (bos.start, bos.end) == (0, 0) and bos.token == tok.display(bos.id)
+    assert spans[1:] == tok.spans(text)  # the text's own tokens are unchanged

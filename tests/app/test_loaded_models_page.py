@@ -18,6 +18,7 @@ from tests.app.test_tokenize_page import active, metric, open_page, token_html, 
 from tests.app.test_vocabulary_page import open_page as open_vocabulary
 from tests.model_files import hf, llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
 from ui.shared import merge_tree
+from ui.tokenize.data import differences
 from ui.shared.samples import parallel_sample
 from ui.vocabulary import view as vocabulary_view
 from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
@@ -190,3 +191,34 @@ def test_sessions_loading_the_same_file_share_one_tokenizer(data) -> None:
     load(first, data())
     load(second, data())
     assert active(first).model is active(second).model
+
+
+def test_models_side_by_side_with_their_bos_and_their_different_cuts_outlined() -> None:
+    at = open_page()
+    text = "Hello wörld, hello tokens"
+    type_text(at, text)
+    default = at.session_state["tokenizer"]
+    name = load(at, llama3_file())  # becomes the active one: the first column
+    at.multiselect(key="tok_compare").set_value([default]).run()
+    llama3, other = at.session_state["tokenizers"][name], at.session_state["tokenizers"][default]
+
+    def columns():
+        return [h.proto.body for h in at.get("html") if '<div class="bpe-scroll">' in h.proto.body]
+
+    plain = columns()
+    assert len(plain) == 2 and all('class="t ' in body for body in plain)
+    at.toggle(key="tok_compare_specials").set_value(True).run()
+    assert not at.exception
+    wrapped = llama3.spans(text, add_special_tokens=True)
+    assert [s.id for s in wrapped] == hf(llama3_file()).encode(text).ids  # its BOS first
+    assert any(f"**{len(wrapped):,} tokens**" in c.value for c in at.caption)
+    assert any(f"**{len(other.spans(text)):,} tokens**" in c.value for c in at.caption)
+    assert "added by the tokenizer&#x27;s post-processor" in columns()[0]
+    # Outlined: in the first column what the second lacks, and the other way round.
+    lacking, extra = differences(wrapped, other.spans(text))
+    assert lacking and extra
+    assert any(c.value == f"Outlined in red: {len(lacking):,} token(s) some other tokenizer "
+               "does not have." for c in at.caption)
+    assert columns()[0].count(' d"') + columns()[0].count(' d ') == len(lacking)
+    at.toggle(key="tok_compare_diff").set_value(False).run()
+    assert not any(c.value.startswith("Outlined in red") for c in at.caption)

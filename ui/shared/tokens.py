@@ -165,10 +165,14 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     Box(label=' Hello', style='nz', note="rewritten before BPE: the text has 'Hello', the model reads '·Hello'")
     >>> box(T(9, "est</w>", b"est", 3, 6), "lowest").label  # the end-of-word marker stays
     'est</w>'
+    >>> box(T(1, "<s>", b"<s>", 0, 0, special=True), "Hi").note  # a BOS
+    "added by the tokenizer's post-processor: not in the text"
     >>> box(T(0, "[UNK]", b"", 3, 4), "hi 😀")
     Box(label='[UNK]', style='uk', note="unknown: the vocabulary cannot spell '😀', so the model reads only [UNK]")
     """
     covered = text[span.start:span.end]
+    if span.special and span.start == span.end:  # BOS, EOS: no text of the user's
+        return Box(span.token, note="added by the tokenizer's post-processor: not in the text")
     if span.partial:
         return Box(show_bytes(span.bytes), "pb")
     if not span.bytes and covered:  # [UNK]: the model keeps nothing of the text it replaced

@@ -141,6 +141,27 @@ def differences(a: Sequence[TokenSpan], b: Sequence[TokenSpan]) -> tuple[set[int
     return {i for i, k in enumerate(ka) if k not in sb}, {i for i, k in enumerate(kb) if k not in sa}
 
 
+def outlines(columns: list) -> dict[int, set[int]]:
+    """Per column (by position), the tokens to outline: in the first, those some other column
+    lacks; in the others, those the first lacks. A column that could not load (a message) has
+    none and is left out of the comparison.
+
+    >>> from bpe_core import TokenSpan as T
+    >>> ab, a_b = [T(1, "ab", b"ab", 0, 2)], [T(2, "a", b"a", 0, 1), T(3, "b", b"b", 1, 2)]
+    >>> outlines([ab, a_b, "could not load", ab])
+    {0: {0}, 1: {0, 1}, 3: set()}
+    """
+    first = columns[0]
+    out: dict[int, set[int]] = {0: set()}
+    for k, spans in enumerate(columns[1:], 1):
+        if isinstance(spans, str):
+            continue
+        lacking, extra = differences(first, spans)
+        out[0] |= lacking
+        out[k] = extra
+    return out
+
+
 @dataclass(frozen=True)
 class Shared:
     """What a link to the page reproduces: the text, the tokenizer and every view option.

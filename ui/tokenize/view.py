@@ -21,7 +21,7 @@ from ..shared.wording import WHITESPACE_WORDS
 from . import background, browser
 from .address import TEXT_KEY, VIEWS, merges_key
 from .data import (TextCounts, budget_note, choice_label, covering, differences, id_lists,
-                   merge_step_note, occurrences, pages, text_counts, token_table)
+                   merge_step_note, occurrences, outlines, pages, text_counts, token_table)
 from .presets import presets
 
 #: Longest text the page tokenizes; past it, the first this many characters are shown.
@@ -336,27 +336,47 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
     if chars:
         st.caption(f"Each column shows characters {chars[0]:,}–{chars[1]:,}, the page shown "
                    "above; the counts are for the whole text.")
-    cols = st.columns(len(choices) + 1)
-    for col, name in zip(cols, [tok.name] + choices):
+    left, right = st.columns(2)
+    specials = left.toggle(
+        "Add each model's special tokens (BOS/EOS)", key="tok_compare_specials",
+        help="The tokens a model's post-processor puts around the text it receives "
+             "(add_special_tokens=True), such as Llama's <|begin_of_text|>. Tokenizers "
+             "without a post-processor add none.")
+    outline = right.toggle(
+        "Outline where they cut differently", value=True, key="tok_compare_diff",
+        help="In the first column, the tokens some other column lacks; in the others, the "
+             "tokens the first lacks (a token is the same when it covers the same bytes).")
+    compared = {}
+    for name in [tok.name] + choices:
+        other = state.tokenizers().get(name)
+        message = None if other is not None else loaders.fetch_into_session(name, activate=False)
+        compared[name] = message or state.tokenizers()[name].spans(
+            opts.text, add_special_tokens=specials, upto=opts.upto if name == tok.name else None,
+            method=opts.method)
+    marked = outlines(list(compared.values())) if outline else {}
+    for k, (col, (name, found)) in enumerate(zip(st.columns(len(compared)), compared.items())):
         with col:
-            compare_column(name, opts, upto=opts.upto if name == tok.name else None, chars=chars)
+            compare_column(name, found, opts, chars=chars, marked=marked.get(k, set()),
+                           first=tok.name)
 
 
-def compare_column(name: str, opts: Options, *, upto: int | None,
-                   chars: tuple[int, int] | None) -> None:
+def compare_column(name: str, found: list[TokenSpan] | str, opts: Options, *,
+                   chars: tuple[int, int] | None, marked: set[int], first: str) -> None:
     st.markdown(f"**{md_literal(name)}**")
-    other = state.tokenizers().get(name)
-    if other is None:
-        message = loaders.fetch_into_session(name, activate=False)
-        if message:
-            st.warning(message)
-            return
-        other = state.tokenizers()[name]
-    spans = other.spans(opts.text, upto=upto, method=opts.method)
-    c = text_counts(opts.text, spans)
+    if isinstance(found, str):  # it could not be fetched: why
+        st.warning(found)
+        return
+    other = state.tokenizers()[name]
+    c = text_counts(opts.text, found)
     st.caption(f"{describe(other)}  \n**{c.tokens:,} tokens** · {c.chars_per_token:.2f} "
                f"chars/token · {c.bytes_per_token:.2f} bytes/token")
-    window = covering(spans, *chars) if chars else None
+    window = covering(found, *chars) if chars else None
     st.html(f'<style>{SCROLL_CSS}</style><div class="bpe-scroll">'
-            + coloured_html(other, spans, opts.text, show_whitespace=opts.show_whitespace,
-                            colours=opts.colours, window=window) + "</div>")
+            + coloured_html(other, found, opts.text, show_whitespace=opts.show_whitespace,
+                            colours=opts.colours, window=window, marked=marked) + "</div>")
+    if marked:
+        what = ("some other tokenizer does not have" if name == first
+                else f"{first} does not have")
+        st.caption(f"Outlined in red: {len(marked):,} token(s) {md_literal(what)}.")
+
+
