@@ -118,25 +118,28 @@ def choice_label(tok: Tokenizer, token_id: int) -> str:
     return f"{token_text(tok, token_id)} (id {token_id})"
 
 
-def byte_bounds(spans: Sequence[TokenSpan]) -> list[tuple[int, int]]:
-    """Each token's (first byte, end byte) offsets in the encoded text."""
-    out, at = [], 0
-    for s in spans:
-        out.append((at, at + len(s.bytes)))
-        at += len(s.bytes)
-    return out
+def cut_keys(spans: Sequence[TokenSpan]) -> list[tuple[int, int, bytes]]:
+    """Each token's place in the text, to compare two ways of cutting it (two encoders, or two
+    tokenizers that read the text differently: a ``▁`` for a space, a BOS): the characters it
+    covers, and for a token that covers part of a character, or none, its bytes too.
+
+    >>> from bpe_core import TokenSpan as T
+    >>> cut_keys([T(1, "<s>", b"<s>", 0, 0, special=True), T(2, "▁hi", "▁hi".encode(), 0, 2)])
+    [(0, 0, b'<s>'), (0, 2, b'')]
+    """
+    return [(s.start, s.end, s.bytes if s.partial or s.start == s.end else b"") for s in spans]
 
 
 def differences(a: Sequence[TokenSpan], b: Sequence[TokenSpan]) -> tuple[set[int], set[int]]:
     """Positions of the tokens of ``a`` that ``b`` does not have, and of ``b`` that ``a`` lacks
-    (a token is the same when it covers the same bytes of the same text).
+    (a token is the same when it lies at the same place in the text: see :func:`cut_keys`).
 
     >>> from bpe_core import TokenSpan as T
     >>> differences([T(1, "ab", b"ab", 0, 2), T(2, "c", b"c", 2, 3)],
     ...             [T(3, "a", b"a", 0, 1), T(4, "bc", b"bc", 1, 3)])
     ({0, 1}, {0, 1})
     """
-    ka, kb = byte_bounds(a), byte_bounds(b)
+    ka, kb = cut_keys(a), cut_keys(b)
     sa, sb = set(ka), set(kb)
     return {i for i, k in enumerate(ka) if k not in sb}, {i for i, k in enumerate(kb) if k not in sa}
 

@@ -345,7 +345,8 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
     outline = right.toggle(
         "Outline where they cut differently", value=True, key="tok_compare_diff",
         help="In the first column, the tokens some other column lacks; in the others, the "
-             "tokens the first lacks (a token is the same when it covers the same bytes).")
+             "tokens the first lacks (a token is the same when it covers the same characters "
+             "of the text).")
     compared = {}
     for name in [tok.name] + choices:
         other = state.tokenizers().get(name)
