@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui.shared import loaders, state
-from ui.tokenize import address, view
+from ui.tokenize import address, chat, view
 
 st.title(":material/text_fields: Tokenize", anchor=False)
 st.markdown(
@@ -29,4 +29,6 @@ with right:
 
 st.divider()
 view.compare_panel(tok, opts, shown)
+st.divider()
+chat.chat_panel(tok, show_whitespace=opts.show_whitespace, colours=opts.colours)
 address.share_panel(address.write_url(address.shown(tok.name, opts.upto)))

@@ -6,6 +6,7 @@ ignore_merges, a BOS template), an NFKC model and a model without byte fallback;
 from __future__ import annotations
 
 import html as html_lib
+import json
 import re
 
 import pytest
@@ -222,3 +223,36 @@ def test_models_side_by_side_with_their_bos_and_their_different_cuts_outlined() 
     assert columns()[0].count(' d"') + columns()[0].count(' d ') == len(lacking)
     at.toggle(key="tok_compare_diff").set_value(False).run()
     assert not any(c.value.startswith("Outlined in red") for c in at.caption)
+
+
+def test_a_chat_template_renders_the_conversation_as_the_model_receives_it() -> None:
+    at = open_page()
+    name = load(at, llama3_file())
+    tok = at.session_state["tokenizers"][name]
+    assert any("Upload it above" in c.value for c in at.caption)
+    template = ("{{ bos_token }}{% for m in messages %}<|x|>{{ m['role'] }}\n{{ m['content'] }}"
+                "<|x|>{% endfor %}{% if add_generation_prompt %}<|x|>assistant\n{% endif %}")
+    config = json.dumps({"chat_template": template, "bos_token": "<|begin_of_text|>"})
+    at.file_uploader(key="tok_chat_config").upload("tokenizer_config.json", config.encode(),
+                                                   "application/json").run()
+    assert not at.exception and not at.error
+    at.text_area(key="tok_chat_text_1").input("<script>alert(1)</script> é?").run()
+    prompt = ("<|begin_of_text|><|x|>system\nYou are a helpful assistant.<|x|>"
+              "<|x|>user\n<script>alert(1)</script> é?<|x|><|x|>assistant\n")
+    assert at.code[0].value == prompt.rstrip("\n")  # (st.code drops the last line break)
+    assert metric(at, "Prompt tokens") == f"{len(tok.spans(prompt)):,}"
+    assert metric(at, "Special tokens") == "6"
+    body = next(h.proto.body for h in at.get("html") if "&lt;|begin_of_text|&gt;" in h.proto.body)
+    assert "<script>" not in body
+    # A message the template refuses: its own words, as one sentence.
+    refusing = json.dumps({"chat_template": "{{ raise_exception('Conversation roles must "
+                                            "alternate user/assistant') }}"})
+    at.file_uploader(key="tok_chat_config").upload("tokenizer_config.json", refusing.encode(),
+                                                   "application/json").run()
+    assert [e.value.replace("\\", "") for e in at.error] == [  # as Markdown shows it
+        "The chat template refuses these messages: Conversation roles must alternate "
+        "user/assistant."]
+    at.file_uploader(key="tok_chat_config").upload("tokenizer_config.json", b"[1, 2]",
+                                                   "application/json").run()
+    assert at.error[0].value.replace("\\", "").startswith(
+        "tokenizer_config.json is not a tokenizer_config.json: it holds a JSON list")

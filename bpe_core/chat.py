@@ -1,0 +1,102 @@
+"""Chat templates: a conversation written as the one string a chat model is trained to read.
+
+A model's ``tokenizer_config.json`` carries its ``chat_template``, a Jinja2 template over the
+``messages`` (``{"role": ..., "content": ...}`` each) and the model's special tokens. It is
+rendered as Hugging Face transformers renders it: in a sandbox (a template is code from a
+file, and must not reach Python's internals), blocks trimmed, ``raise_exception`` and
+``strftime_now`` available, ``tojson`` keeping non-ASCII text as it is. The result is then
+tokenized with its special tokens recognized, and without adding a BOS of the post-processor's:
+the template writes its own.
+
+>>> template = ("{{ bos_token }}{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}"
+...             "<|end|>{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}")
+>>> render(template, [{"role": "user", "content": "Hi"}], special_tokens={"bos_token": "<s>"})
+'<s><|user|>Hi<|end|><|assistant|>'
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Mapping, Sequence
+
+from jinja2 import TemplateError
+from jinja2.ext import loopcontrols
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+ROLES = ("system", "user", "assistant")
+
+
+class ChatTemplateError(ValueError):
+    """A chat template that cannot be read or rendered; the message says why."""
+
+
+def templates(config: Mapping[str, Any]) -> dict[str, str]:
+    """The chat templates of a ``tokenizer_config.json``, by name ("default" for a single one).
+
+    >>> templates({"chat_template": [{"name": "default", "template": "a"},
+    ...                              {"name": "tool_use", "template": "b"}]})
+    {'default': 'a', 'tool_use': 'b'}
+    >>> templates({"chat_template": "{{ messages }}"}), templates({})
+    ({'default': '{{ messages }}'}, {})
+    """
+    found = config.get("chat_template")
+    if isinstance(found, str):
+        return {"default": found}
+    if isinstance(found, list):
+        return {t["name"]: t["template"] for t in found
+                if isinstance(t, dict) and isinstance(t.get("name"), str)
+                and isinstance(t.get("template"), str)}
+    return {}
+
+
+def special_tokens(config: Mapping[str, Any]) -> dict[str, str]:
+    """``bos_token``, ``eos_token``, ... of a ``tokenizer_config.json``, as text (a file may
+    write each as a string or as an added-token object with its ``content``).
+
+    >>> special_tokens({"bos_token": "<s>", "eos_token": {"content": "</s>"}, "pad_token": None})
+    {'bos_token': '<s>', 'eos_token': '</s>'}
+    """
+    out = {}
+    for key, value in config.items():
+        if key.endswith("_token"):
+            value = value.get("content") if isinstance(value, dict) else value
+            if isinstance(value, str):
+                out[key] = value
+    return out
+
+
+def render(template: str, messages: Sequence[Mapping[str, str]], *,
+           add_generation_prompt: bool = True,
+           special_tokens: Mapping[str, str] | None = None) -> str:
+    """The prompt a model receives for ``messages``; raises :class:`ChatTemplateError` with the
+    template's own message when it refuses them (a role it does not know, an order it forbids)
+    or cannot be read."""
+    try:
+        compiled = _environment().from_string(template)
+        return compiled.render(messages=list(messages), add_generation_prompt=add_generation_prompt,
+                               **dict(special_tokens or {}))
+    except ChatTemplateError:
+        raise
+    except TemplateError as exc:
+        raise ChatTemplateError(f"the chat template cannot be used: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - a template may fail in any way its code can
+        raise ChatTemplateError(f"the chat template failed: {type(exc).__name__}: {exc}") from None
+
+
+def _raise(message: str) -> None:
+    raise ChatTemplateError(f"the chat template refuses these messages: {message}")
+
+
+def _tojson(value: Any, indent: int | None = None, ensure_ascii: bool = False,
+            sort_keys: bool = False) -> str:
+    return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys)
+
+
+def _environment() -> ImmutableSandboxedEnvironment:
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
+                                        extensions=[loopcontrols])
+    env.filters["tojson"] = _tojson
+    env.globals.update(raise_exception=_raise,
+                       strftime_now=lambda fmt: datetime.now().strftime(fmt))
+    return env

@@ -1,0 +1,136 @@
+"""Tokenize's chat view: a conversation rendered by the model's chat template, exactly as the
+model receives it, then cut into tokens with its special tokens framed and counted.
+
+The template comes from the model's ``tokenizer_config.json`` (``bpe_core.chat``): uploaded
+here, or fetched with the model. It is kept by the tokenizer's fingerprint, in the session.
+
+Session keys: ``tok_chat_configs`` (fingerprint -> the parsed ``tokenizer_config.json``),
+``tok_chat_messages`` (the conversation: role and text of each message).
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from bpe_core import Tokenizer
+from bpe_core.chat import ROLES, ChatTemplateError, render, special_tokens, templates
+
+from ..shared.annotate import coloured_html, md_literal
+from ..shared.loaders import too_big
+from ..shared.tokens import md_escape
+
+CONFIGS, MESSAGES = "tok_chat_configs", "tok_chat_messages"
+FIRST_MESSAGES = ({"role": "system", "content": "You are a helpful assistant."},
+                  {"role": "user", "content": "How many tokens does this question cost?"})
+
+
+def keep_config(tok: Tokenizer, config: dict) -> None:
+    """Remember ``config`` (a ``tokenizer_config.json``) as the one of ``tok``'s model."""
+    st.session_state.setdefault(CONFIGS, {})[tok.fingerprint()] = config
+
+
+def read_config(name: str, data: bytes) -> dict | str:
+    """A ``tokenizer_config.json`` read, or one sentence saying why it cannot be.
+
+    >>> read_config("tokenizer_config.json", b'{"chat_template": "x"}')
+    {'chat_template': 'x'}
+    >>> read_config("c.json", b"[1]")
+    'c.json is not a tokenizer_config.json: it holds a JSON list, not an object.'
+    """
+    try:
+        config = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return f"{name} is not valid JSON ({exc}). Upload the model's tokenizer_config.json."
+    if not isinstance(config, dict):
+        return (f"{name} is not a tokenizer_config.json: it holds a JSON "
+                f"{'list' if isinstance(config, list) else type(config).__name__}, not an object.")
+    return config
+
+
+def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
+    st.subheader("Chat template", anchor=False)
+    config = st.session_state.get(CONFIGS, {}).get(tok.fingerprint())
+    with st.expander("The model's tokenizer_config.json" + (" (loaded)" if config else ""),
+                     expanded=config is None, icon=":material/upload_file:"):
+        _upload(tok)
+    config = st.session_state.get(CONFIGS, {}).get(tok.fingerprint())
+    found = templates(config or {})
+    if not found:
+        st.caption("A chat model's tokenizer_config.json holds its chat template: the way a "
+                   "conversation is written as one text, with the model's special tokens "
+                   "between the messages. " + ("This one has none." if config else
+                                                "Upload it above to see a conversation as "
+                                                f"{md_literal(tok.name)} receives it."))
+        return
+    names = list(found)
+    which = st.selectbox("Template", names, key="tok_chat_template") if len(names) > 1 else names[0]
+    messages = _messages()
+    generation = st.toggle("Add the generation prompt", value=True, key="tok_chat_generation",
+                           help="What comes after the last message when the model is to "
+                                "answer: the start of an assistant turn "
+                                "(add_generation_prompt=True).")
+    try:
+        prompt = render(found[which], messages, add_generation_prompt=generation,
+                        special_tokens=special_tokens(config))
+    except ChatTemplateError as exc:
+        st.error(md_escape(f"{str(exc)[0].upper()}{str(exc)[1:]}."), icon=":material/error:")
+        return
+    spans = tok.spans(prompt)  # its special tokens are found whole, as the model reads them
+    special = sum(1 for s in spans if s.special)
+    cols = st.columns(3)
+    cols[0].metric("Prompt tokens", f"{len(spans):,}")
+    cols[1].metric("Special tokens", f"{special:,}", help="Framed in blue below.")
+    cols[2].metric("Prompt characters", f"{len(prompt):,}")
+    st.html(coloured_html(tok, spans, prompt, show_whitespace=show_whitespace, colours=colours,
+                          label="text"))
+    with st.expander("The prompt as text"):
+        st.code(prompt, language=None, wrap_lines=True)
+
+
+def _upload(tok: Tokenizer) -> None:
+    file = st.file_uploader("tokenizer_config.json", type=["json"], key="tok_chat_config",
+                            help="It sits beside tokenizer.json in the model's repository.")
+    if file is None:
+        return
+    problem = too_big(file.name, file.size)
+    config = problem or read_config(file.name, file.getvalue())
+    if isinstance(config, str):
+        st.error(md_escape(config), icon=":material/block:")
+        return
+    keep_config(tok, config)
+
+
+def _messages() -> list[dict]:
+    """The conversation, as its editor shows it: a role and a text per message."""
+    ss = st.session_state
+    messages = ss.setdefault(MESSAGES, [dict(m) for m in FIRST_MESSAGES])
+    for k, message in enumerate(messages):
+        role_col, text_col = st.columns([1, 4])
+        message["role"] = role_col.selectbox(
+            "Role", ROLES, index=ROLES.index(message["role"]), key=f"tok_chat_role_{k}",
+            label_visibility="visible" if k == 0 else "collapsed")
+        message["content"] = text_col.text_area(
+            "Message", message["content"], key=f"tok_chat_text_{k}", height=68,
+            label_visibility="visible" if k == 0 else "collapsed")
+    add, remove = st.columns(2)
+    add.button("Add a message", key="tok_chat_add", icon=":material/add:", on_click=_add)
+    remove.button("Remove the last", key="tok_chat_remove", icon=":material/remove:",
+                  on_click=_remove, disabled=len(messages) <= 1)
+    return [dict(m) for m in messages]
+
+
+def _add() -> None:
+    messages = st.session_state[MESSAGES]
+    role = "assistant" if messages and messages[-1]["role"] == "user" else "user"
+    messages.append({"role": role, "content": ""})
+
+
+def _remove() -> None:
+    messages = st.session_state[MESSAGES]
+    if len(messages) > 1:
+        k = len(messages) - 1
+        messages.pop()
+        for key in (f"tok_chat_role_{k}", f"tok_chat_text_{k}"):
+            st.session_state.pop(key, None)
