@@ -3,6 +3,7 @@ tree, and the shareable address."""
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote
 
@@ -311,3 +312,23 @@ def test_a_long_text_is_tokenized_in_the_background_and_shown_when_done(
     wait_for_app(page)
     assert_no_exception(page)
     expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
+
+
+def test_a_conversation_is_shown_as_the_model_receives_it(page: Page, app_url: str) -> None:
+    from tests.model_files import llama3_file
+
+    open_tokenize(page, app_url)
+    load_file(page, "hf", "tokenizer.json", llama3_file(), named="tokenizer")
+    template = ("{{ bos_token }}{% for m in messages %}<|x|>{{ m['role'] }}\n{{ m['content'] }}"
+                "<|x|>{% endfor %}{% if add_generation_prompt %}<|x|>assistant\n{% endif %}")
+    config = json.dumps({"chat_template": template, "bos_token": "<|begin_of_text|>"}).encode()
+    page.locator('.st-key-tok_chat_config input[type="file"]').set_input_files(
+        files=[{"name": "tokenizer_config.json", "mimeType": "application/json",
+                "buffer": config}])
+    wait_for_app(page)
+    special = page.locator('[data-testid="stMetric"]').filter(has_text="Special tokens")
+    expect(special.locator('[data-testid="stMetricValue"]')).to_have_text("6", timeout=SLOW)
+    # The template's tokens are framed as special tokens, the user's text is coloured.
+    chat = page.locator(".bpe-tokens").last
+    expect(chat.locator("span.sp")).to_have_count(6)
+    assert_no_exception(page)
