@@ -1,7 +1,9 @@
 """OpenAI's encodings by name, fetched through tiktoken's own downloader and cache.
 
->>> sorted(REFERENCE_ENCODINGS)
-['cl100k_base', 'gpt2', 'o200k_base']
+>>> list(REFERENCE_ENCODINGS)
+['gpt2', 'r50k_base', 'p50k_base', 'cl100k_base', 'o200k_base', 'o200k_harmony']
+>>> REFERENCE_ENCODINGS["o200k_harmony"].models
+'GPT-OSS (gpt-oss-20b, gpt-oss-120b)'
 >>> REFERENCE_ENCODINGS["cl100k_base"].pretokenizer
 'cl100k'
 
@@ -40,25 +42,55 @@ class ReferenceEncoding:
     urls: tuple[str, ...]  # what tiktoken downloads
     rank_file: str  # a single .tiktoken file with these ranks (for a manual download)
     rank_file_sha256: str  # recognises that file whatever it is called
+    models: str  # the models that read text with it
 
 
+_R50K_SHA = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"
+_O200K_SHA = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
+_ENDOFTEXT = {"<|endoftext|>": 50256}
+# GPT-OSS's chat format ("harmony") names tokens past o200k's ranks; the others up to 201,087
+# are reserved (200018 has both names, as in tiktoken).
+_HARMONY = ({"<|startoftext|>": 199998, "<|endoftext|>": 199999, "<|return|>": 200002,
+             "<|constrain|>": 200003, "<|channel|>": 200005, "<|start|>": 200006,
+             "<|end|>": 200007, "<|message|>": 200008, "<|call|>": 200012,
+             "<|endofprompt|>": 200018}
+            | {f"<|reserved_{i}|>": i for i in (200000, 200001, 200004, 200009, 200010, 200011)}
+            | {f"<|reserved_{i}|>": i for i in range(200013, 201088)})
+
+# In tiktoken's order. "gpt2" and "r50k_base" have the same ranks, fetched from different files
+# (GPT-2's own vocab.bpe + encoder.json, or one .tiktoken file); o200k_harmony is o200k_base's
+# ranks with GPT-OSS's special tokens.
 REFERENCE_ENCODINGS: dict[str, ReferenceEncoding] = {
     "gpt2": ReferenceEncoding(
-        "gpt2", "GPT-2 (2019)", "gpt2", {"<|endoftext|>": 50256},
+        "gpt2", "GPT-2 (2019)", "gpt2", _ENDOFTEXT,
         (f"{_BLOB}/gpt-2/encodings/main/vocab.bpe", f"{_BLOB}/gpt-2/encodings/main/encoder.json"),
-        f"{_BLOB}/encodings/r50k_base.tiktoken",  # r50k_base has GPT-2's ranks
-        "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"),
+        f"{_BLOB}/encodings/r50k_base.tiktoken", _R50K_SHA,  # r50k_base has GPT-2's ranks
+        "GPT-2, from its own release files"),
+    "r50k_base": ReferenceEncoding(
+        "r50k_base", "GPT-3 (r50k_base)", "gpt2", _ENDOFTEXT,
+        (f"{_BLOB}/encodings/r50k_base.tiktoken",), f"{_BLOB}/encodings/r50k_base.tiktoken",
+        _R50K_SHA, "GPT-2 and GPT-3 (davinci, curie, babbage, ada)"),
+    "p50k_base": ReferenceEncoding(
+        "p50k_base", "Codex (p50k_base)", "gpt2", _ENDOFTEXT,
+        (f"{_BLOB}/encodings/p50k_base.tiktoken",), f"{_BLOB}/encodings/p50k_base.tiktoken",
+        "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069",
+        "Codex, text-davinci-002 and text-davinci-003"),
     "cl100k_base": ReferenceEncoding(
         "cl100k_base", "GPT-4 and GPT-3.5 (cl100k_base)", "cl100k",
         {"<|endoftext|>": 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259,
          "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276},
         (f"{_BLOB}/encodings/cl100k_base.tiktoken",), f"{_BLOB}/encodings/cl100k_base.tiktoken",
-        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        "GPT-4, GPT-3.5-turbo and text-embedding-3"),
     "o200k_base": ReferenceEncoding(
         "o200k_base", "GPT-4o (o200k_base)", "o200k",
         {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
         (f"{_BLOB}/encodings/o200k_base.tiktoken",), f"{_BLOB}/encodings/o200k_base.tiktoken",
-        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"),
+        _O200K_SHA, "GPT-4o, GPT-4.1, o1, o3 and o4-mini"),
+    "o200k_harmony": ReferenceEncoding(
+        "o200k_harmony", "GPT-OSS (o200k_harmony)", "o200k", _HARMONY,
+        (f"{_BLOB}/encodings/o200k_base.tiktoken",), f"{_BLOB}/encodings/o200k_base.tiktoken",
+        _O200K_SHA, "GPT-OSS (gpt-oss-20b, gpt-oss-120b)"),
 }
 
 
@@ -83,8 +115,8 @@ def unavailable(name: str, *, timeout: float = 3.0) -> str | None:
     """Why tiktoken could not load the encoding ``name`` now, in a few words; None if it could:
     its files are in tiktoken's cache, or their host answers (one HEAD request, no download).
 
-    >>> unavailable("no such encoding")
-    'not one of gpt2, cl100k_base, o200k_base'
+    >>> unavailable("no such encoding")  # doctest: +ELLIPSIS
+    'not one of gpt2, r50k_base, p50k_base, cl100k_base, o200k_base, o200k_harmony'
     """
     ref = REFERENCE_ENCODINGS.get(name)
     if ref is None:

@@ -1,6 +1,6 @@
 """The "load a tokenizer" panel, shared by the Tokenize, Vocabulary and Languages pages: upload a
-tokenizer file (ours, Hugging Face's, tiktoken's or GPT-2's), or fetch one of OpenAI's reference
-encodings by name. What loads joins this session's tokenizers (``state.add_tokenizer``) and
+tokenizer file (ours, Hugging Face's, tiktoken's or GPT-2's), fetch one of OpenAI's encodings by
+name, or a Hugging Face model's tokenizer by its id (``catalogue``). What loads joins this session's tokenizers (``state.add_tokenizer``) and
 becomes the active one; what does not gets a message saying why.
 
 ``read_upload`` does the work without Streamlit, so tests call it directly.
@@ -20,7 +20,7 @@ from bpe_core.formats import loads_files
 from bpe_core.formats.openai import (REFERENCE_ENCODINGS, ReferenceUnavailableError,
                                      reference_encoding, unavailable)
 
-from . import state, upload_limit
+from . import catalogue, state, upload_limit
 from .annotate import md_literal
 
 
@@ -154,13 +154,18 @@ def read_cached(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
 
 
 def reference_names() -> tuple[str, ...]:
-    """OpenAI's encodings known by name: gpt2, cl100k_base, o200k_base (loadable or not)."""
+    """OpenAI's encodings known by name, from gpt2 to o200k_harmony (loadable or not)."""
     return tuple(REFERENCE_ENCODINGS)
 
 
 def reference_title(name: str) -> str:
+    """An encoding's name with the models that use it.
+
+    >>> reference_title("cl100k_base")
+    'cl100k_base — GPT-4, GPT-3.5-turbo and text-embedding-3'
+    """
     ref = REFERENCE_ENCODINGS.get(name)
-    return f"{name} — {ref.title}" if ref else name
+    return f"{name} — {ref.models}" if ref else name
 
 
 #: How to get a reference encoding all the same, in one sentence.
@@ -283,7 +288,7 @@ def _fetch_form(key: str) -> str | None:
     if not names:
         st.info(missing, icon=":material/cloud_off:")
         return None
-    name = st.selectbox("Reference encoding", names, format_func=reference_title,
+    name = st.selectbox("OpenAI encoding", names, format_func=reference_title,
                         key=f"{key}_ref")
     st.caption("tiktoken downloads the encoding the first time and keeps it in its cache."
                + (f" {missing}" if missing else ""))
@@ -305,10 +310,11 @@ def just_loaded(key: str) -> str | None:
 def load_panel(*, key: str) -> None:
     """Draw the panel. A tokenizer it loads joins the session as the active one, and the page
     reruns so that everything shows it."""
-    source = st.radio("Source", ["upload", "fetch"], horizontal=True, key=f"{key}_source",
-                      format_func={"upload": "Upload a file", "fetch": "Fetch a reference"}.get,
-                      label_visibility="collapsed")
-    loaded = _upload_form(key) if source == "upload" else _fetch_form(key)
+    forms = {"upload": ("Upload a file", _upload_form), "fetch": ("OpenAI", _fetch_form),
+             "hub": ("Hugging Face", catalogue.hub_form)}
+    source = st.radio("Source", list(forms), horizontal=True, key=f"{key}_source",
+                      format_func=lambda s: forms[s][0], label_visibility="collapsed")
+    loaded = forms[source][1](key)
     flash = f"{key}_loaded"
     if loaded:
         st.session_state[flash] = loaded

@@ -1,0 +1,193 @@
+"""Models' tokenizers from the Hugging Face Hub, by model id, through ``huggingface_hub``.
+
+``load_model("Qwen/Qwen3-8B")`` downloads the model's ``tokenizer.json`` and
+``tokenizer_config.json`` once (``hf_hub_download`` keeps them in the Hub cache, and sends
+``HF_TOKEN`` when it is set) and reads them into a :class:`HubModel`. A model already in the
+cache loads without the network. Whatever goes wrong is a :class:`HubError` whose message is one
+sentence for the user: offline, a gated model, an unknown id, no ``tokenizer.json``, or a
+tokenizer that is not BPE.
+
+>>> print(hub_error("a b", ValueError("Repo id must use alphanumeric chars")))
+'a b' is not a model id: a Hub id looks like org/name, for example Qwen/Qwen3-8B.
+
+``huggingface_hub`` is imported when a model is asked for, not with ``bpe_core``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from urllib.parse import urlsplit
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..tokenizer import Tokenizer
+from . import loads
+from .errors import TokenizerFileError
+
+#: A few popular models whose tokenizer is BPE, model id -> the family it stands for. Llama and
+#: Gemma are gated: their licence has to be accepted on the Hub, and HF_TOKEN set.
+CATALOGUE: dict[str, str] = {
+    "meta-llama/Llama-3.2-1B-Instruct": "Llama 3.2 (Meta; gated)",
+    "Qwen/Qwen3-8B": "Qwen 3 (Alibaba)",
+    "google/gemma-3-1b-it": "Gemma 3 (Google; gated)",
+    "mistralai/Mistral-Nemo-Instruct-2407": "Mistral NeMo, Tekken tokenizer (Mistral AI)",
+    "deepseek-ai/DeepSeek-V3": "DeepSeek V3",
+    "openai/gpt-oss-20b": "GPT-OSS (OpenAI)",
+    "microsoft/phi-4": "Phi-4 (Microsoft)",
+    "HuggingFaceTB/SmolLM3-3B": "SmolLM 3 (Hugging Face)",
+}
+
+TOKENIZER_FILE, CONFIG_FILE = "tokenizer.json", "tokenizer_config.json"
+_EXAMPLE = "Qwen/Qwen3-8B"
+
+
+@dataclass(frozen=True)
+class HubModel:
+    """A model's tokenizer and its ``tokenizer_config.json`` (``{}`` when it has none), which
+    holds the chat template and the names of the special tokens."""
+
+    repo_id: str
+    tokenizer: Tokenizer
+    config: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def chat_template(self) -> str | None:
+        """The model's chat template (Jinja), or None. Some configs list several templates by
+        name; the one called "default" is the one used when none is asked for."""
+        template = self.config.get("chat_template")
+        if isinstance(template, list):
+            named = {t.get("name"): t.get("template") for t in template if isinstance(t, dict)}
+            template = named.get("default")
+        return template if isinstance(template, str) else None
+
+
+class HubError(RuntimeError):
+    """A model's tokenizer could not be had from the Hub; the message says why, for the user."""
+
+
+def cache_dir() -> str:
+    """The folder where ``huggingface_hub`` keeps what it downloads (``HF_HUB_CACHE``)."""
+    from huggingface_hub import constants
+
+    return str(constants.HF_HUB_CACHE)
+
+
+def load_model(repo_id: str) -> HubModel:
+    """The tokenizer of the Hub model ``repo_id``, from the Hub cache or downloaded into it.
+
+    Raises :class:`HubError` with one sentence for the user when it cannot be had.
+    """
+    repo_id = repo_id.strip()
+    path, cached = _download(repo_id, TOKENIZER_FILE)
+    config = _read_config(_config_path(repo_id, online=not cached))
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        # The file says what it is: a WordPiece or Unigram model is refused here, with why.
+        tok = loads(data, source=f"{repo_id}'s {TOKENIZER_FILE}")
+    except OSError as exc:
+        raise HubError(f"Could not read {repo_id}'s {TOKENIZER_FILE} in the Hugging Face cache "
+                       f"({exc.strerror or exc}).") from None
+    except TokenizerFileError as exc:
+        raise HubError(f"{exc}.") from None
+    return HubModel(repo_id, tok.renamed(repo_id), config)
+
+
+def _read_config(path: str | None) -> dict[str, Any]:
+    """The parsed tokenizer_config.json; {} when there is none or it is unreadable, as the
+    tokenizer works without it (only the chat template and special tokens' roles are lost)."""
+    if not path:
+        return {}
+    try:
+        with open(path, "rb") as f:
+            config = json.loads(f.read().decode("utf-8-sig"))
+    except (OSError, ValueError):
+        return {}
+    return config if isinstance(config, dict) else {}
+
+
+def _download(repo_id: str, filename: str) -> tuple[str, bool]:
+    """``(path, True)`` for a file already in the cache, else ``(path, False)`` once downloaded.
+
+    The cache is looked at first, without the network: a cached model loads offline at once,
+    where asking the Hub first would retry an unreachable host for half a minute.
+    """
+    from huggingface_hub import constants, hf_hub_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    try:
+        return hf_hub_download(repo_id, filename, local_files_only=True), True
+    except LocalEntryNotFoundError:
+        pass
+    except Exception as exc:  # an id that is no id, before any file is looked for
+        raise HubError(hub_error(repo_id, exc)) from None
+    why = "HF_HUB_OFFLINE is set" if constants.HF_HUB_OFFLINE else unreachable()
+    if why:
+        raise HubError(f"{repo_id} is not in the Hugging Face cache ({cache_dir()}) and cannot "
+                       f"be downloaded ({why}); {_INSTEAD}")
+    try:
+        return hf_hub_download(repo_id, filename), False
+    except Exception as exc:  # every failure of the download says why in one sentence
+        raise HubError(hub_error(repo_id, exc)) from None
+
+
+def unreachable(*, timeout: float = 3.0) -> str | None:
+    """Why the Hub cannot be reached now, in a few words; None when it answers. One quick
+    request: ``hf_hub_download`` itself retries an unreachable host for half a minute."""
+    import requests  # as tiktoken's references are checked; only this check needs it
+    from huggingface_hub import constants
+
+    try:
+        requests.head(constants.ENDPOINT, timeout=timeout)
+    except requests.RequestException as exc:
+        return (f"offline: {urlsplit(constants.ENDPOINT).hostname} cannot be reached, "
+                f"{type(exc).__name__}")
+    return None
+
+
+def _config_path(repo_id: str, *, online: bool) -> str | None:
+    """Where the model's tokenizer_config.json is; None when it has none (or, for a model read
+    from the cache, when it was not kept: the tokenizer works without it)."""
+    from huggingface_hub import hf_hub_download
+    from huggingface_hub.errors import EntryNotFoundError
+
+    try:
+        return hf_hub_download(repo_id, CONFIG_FILE, local_files_only=not online)
+    except EntryNotFoundError:  # not in the repository, or not in the cache
+        return None
+    except Exception as exc:
+        raise HubError(hub_error(repo_id, exc)) from None
+
+
+_INSTEAD = ("download its tokenizer.json once with internet, or upload the file under "
+            "“Upload a file”.")
+
+
+def hub_error(repo_id: str, exc: Exception) -> str:
+    """The one sentence telling a user why ``huggingface_hub`` failed with ``exc``."""
+    from huggingface_hub import errors
+
+    if isinstance(exc, errors.GatedRepoError):
+        token = ("the account of your HF_TOKEN has no access yet" if os.environ.get("HF_TOKEN")
+                 else "HF_TOKEN is not set")
+        return (f"{repo_id} is a gated model and {token}: accept its licence on "
+                f"https://huggingface.co/{repo_id}, then start the app with HF_TOKEN set to a "
+                f"token of that account.")
+    if isinstance(exc, errors.RepositoryNotFoundError):
+        return (f"There is no model {repo_id} on the Hugging Face Hub (or it is private): check "
+                f"the id, which looks like org/name, for example {_EXAMPLE}.")
+    if isinstance(exc, errors.RevisionNotFoundError):
+        return f"{repo_id} has no such revision on the Hugging Face Hub."
+    if isinstance(exc, errors.LocalEntryNotFoundError):  # the Hub could not be reached
+        return (f"The Hugging Face Hub cannot be reached (offline?) and {repo_id} is not in the "
+                f"Hugging Face cache ({cache_dir()}); {_INSTEAD}")
+    if isinstance(exc, errors.EntryNotFoundError):
+        return (f"{repo_id} has no tokenizer.json (an older model may ship only a SentencePiece "
+                f"tokenizer.model or a vocab file), so it cannot be read here.")
+    if isinstance(exc, (errors.HFValidationError, ValueError)):
+        return (f"{repo_id!r} is not a model id: a Hub id looks like org/name, for example "
+                f"{_EXAMPLE}.")
+    said = (str(exc).splitlines() or [""])[0]
+    said = said if len(said) <= 100 else said[:99] + "…"
+    return f"The Hugging Face Hub did not give {repo_id}'s tokenizer ({type(exc).__name__}: {said})."

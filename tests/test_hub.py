@@ -1,0 +1,179 @@
+"""Hub models by id (``bpe_core.formats.hub``), from a stand-in Hub cache the tests make, or a
+stand-in ``hf_hub_download`` raising each of ``huggingface_hub``'s errors: no network."""
+
+from __future__ import annotations
+
+import json
+
+import huggingface_hub
+import pytest
+from huggingface_hub import constants, errors
+from tokenizers import Tokenizer as HFTokenizer
+
+from bpe_core.formats import hub
+from bpe_core.formats.hub import CATALOGUE, HubError, HubModel, load_model
+from tests.hub_cache import (CHAT_CONFIG, config_file, hub_exception, put_model,
+                             wordpiece_file)
+from tests.model_files import llama2_file, llama3_file
+
+
+@pytest.fixture()
+def cache(monkeypatch, tmp_path):
+    """An empty Hub cache, online as far as the Hub settings go (the suite's requests.head
+    finds every host unreachable)."""
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    return tmp_path
+
+
+def test_a_cached_model_loads_without_the_network_with_its_config(cache) -> None:
+    data = llama3_file()
+    put_model(cache, "org/llama-like", {"tokenizer.json": data,
+                                        "tokenizer_config.json": config_file()})
+    model = load_model(" org/llama-like ")
+    assert model.repo_id == "org/llama-like" and model.tokenizer.name == "org/llama-like"
+    assert model.config == CHAT_CONFIG
+    assert model.chat_template == CHAT_CONFIG["chat_template"]
+    text = "Hello wörld 😀 lower"
+    assert model.tokenizer.encode(text) == HFTokenizer.from_str(data.decode()).encode(
+        text, add_special_tokens=False).ids
+
+
+def test_a_cached_model_without_a_config_loads_with_an_empty_one(cache) -> None:
+    put_model(cache, "org/plain", {"tokenizer.json": llama2_file()})
+    model = load_model("org/plain")
+    assert model.config == {} and model.chat_template is None
+
+
+@pytest.mark.parametrize("config, template", [
+    ({"chat_template": [{"name": "tool_use", "template": "T"},
+                        {"name": "default", "template": "D"}]}, "D"),
+    ({"chat_template": [{"name": "rag", "template": "R"}]}, None),
+    ({"chat_template": 3}, None),
+])
+def test_the_chat_template_is_the_default_one_of_a_list(config, template) -> None:
+    assert HubModel("x/y", None, config).chat_template == template
+
+
+def test_an_unreadable_config_is_left_out_not_fatal(cache) -> None:
+    put_model(cache, "org/odd", {"tokenizer.json": llama2_file(),
+                                 "tokenizer_config.json": b"{not json"})
+    assert load_model("org/odd").config == {}
+
+
+def test_a_wordpiece_model_is_refused_saying_it_is_not_bpe(cache) -> None:
+    put_model(cache, "google-bert/bert-base-uncased", {"tokenizer.json": wordpiece_file()})
+    with pytest.raises(HubError) as error:
+        load_model("google-bert/bert-base-uncased")
+    assert str(error.value) == (
+        "google-bert/bert-base-uncased's tokenizer.json cannot be read as a Hugging Face BPE "
+        "tokenizer: the model is WordPiece, not BPE; bpe_core reads BPE models only (WordPiece "
+        "and Unigram tokenizers work differently).")
+
+
+def test_offline_and_not_cached_names_the_cache_and_the_upload(cache) -> None:
+    with pytest.raises(HubError) as error:
+        load_model("Qwen/Qwen3-8B")
+    assert str(error.value) == (
+        f"Qwen/Qwen3-8B is not in the Hugging Face cache ({cache}) and cannot be downloaded "
+        "(offline: huggingface.co cannot be reached, ConnectionError); download its "
+        "tokenizer.json once with internet, or upload the file under “Upload a file”.")
+
+
+def test_hub_offline_mode_is_named(cache, monkeypatch) -> None:
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(HubError, match=r"^Qwen/Qwen3-8B is not in the Hugging Face cache \(.*\) "
+                                       r"and cannot be downloaded \(HF_HUB_OFFLINE is set\); "):
+        load_model("Qwen/Qwen3-8B")
+
+
+@pytest.mark.parametrize("repo_id", ["not an id", "a/b/c", "", "<script>/x"])
+def test_what_is_no_model_id_says_how_ids_look(cache, repo_id) -> None:
+    with pytest.raises(HubError) as error:
+        load_model(repo_id)
+    assert str(error.value) == (f"{repo_id!r} is not a model id: a Hub id looks like org/name, "
+                                "for example Qwen/Qwen3-8B.")
+
+
+def online_hub(monkeypatch, fails: dict[str, Exception],
+               found: dict[str, str] | None = None) -> list[tuple[str, bool]]:
+    """The Hub answers; nothing is in the cache; ``hf_hub_download`` of a file named in
+    ``fails`` raises its error, of one in ``found`` gives its path. The calls made, as (file,
+    local only)."""
+    calls = []
+
+    def download(repo_id, filename, *, local_files_only=False, **_):
+        calls.append((filename, local_files_only))
+        if local_files_only:
+            raise hub_exception(errors.LocalEntryNotFoundError, "not in the cache")
+        if filename in (found or {}):
+            return found[filename]
+        raise fails[filename]
+
+    monkeypatch.setattr(hub, "unreachable", lambda: None)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    return calls
+
+
+def gated(message: str = "Access to model meta-llama/Llama-3.2-1B-Instruct is restricted."):
+    return hub_exception(errors.GatedRepoError, message)
+
+
+@pytest.mark.parametrize("token, why", [
+    (None, "HF_TOKEN is not set"), ("hf_x", "the account of your HF_TOKEN has no access yet")])
+def test_a_gated_model_says_accept_the_licence_and_set_hf_token(cache, monkeypatch, token,
+                                                                why) -> None:
+    if token:
+        monkeypatch.setenv("HF_TOKEN", token)
+    else:
+        monkeypatch.delenv("HF_TOKEN", raising=False)
+    calls = online_hub(monkeypatch, {"tokenizer.json": gated()})
+    with pytest.raises(HubError) as error:
+        load_model("meta-llama/Llama-3.2-1B-Instruct")
+    assert str(error.value) == (
+        f"meta-llama/Llama-3.2-1B-Instruct is a gated model and {why}: accept its licence on "
+        "https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct, then start the app with "
+        "HF_TOKEN set to a token of that account.")
+    assert calls == [("tokenizer.json", True), ("tokenizer.json", False)]  # the cache first
+
+
+@pytest.mark.parametrize("exc, said", [
+    (hub_exception(errors.RepositoryNotFoundError, "404"),
+     "There is no model org/nothing on the Hugging Face Hub (or it is private): check the id, "
+     "which looks like org/name, for example Qwen/Qwen3-8B."),
+    (hub_exception(errors.RemoteEntryNotFoundError, "404 tokenizer.json"),
+     "org/nothing has no tokenizer.json (an older model may ship only a SentencePiece "
+     "tokenizer.model or a vocab file), so it cannot be read here."),
+    (hub_exception(errors.LocalEntryNotFoundError, "connection dropped"),
+     "The Hugging Face Hub cannot be reached (offline?) and org/nothing is not in the Hugging "
+     "Face cache ({cache}); download its tokenizer.json once with internet, or upload the file "
+     "under “Upload a file”."),
+    (hub_exception(errors.HfHubHTTPError, "500 Server Error\nrequest id: 1"),
+     "The Hugging Face Hub did not give org/nothing's tokenizer (HfHubHTTPError: 500 Server "
+     "Error)."),
+])
+def test_each_download_error_is_one_sentence(cache, monkeypatch, exc, said) -> None:
+    online_hub(monkeypatch, {"tokenizer.json": exc})
+    with pytest.raises(HubError) as error:
+        load_model("org/nothing")
+    assert str(error.value) == said.format(cache=cache)
+
+
+def test_a_downloaded_model_without_a_config_loads(cache, monkeypatch) -> None:
+    downloaded = put_model(cache / "downloads", "org/new", {"tokenizer.json": llama2_file()})
+    calls = online_hub(monkeypatch, {"tokenizer_config.json": hub_exception(
+        errors.RemoteEntryNotFoundError, "404")}, {"tokenizer.json": str(downloaded /
+                                                                          "tokenizer.json")})
+    model = load_model("org/new")
+    assert model.config == {} and model.tokenizer.vocab_size > 256
+    assert calls == [("tokenizer.json", True), ("tokenizer.json", False),
+                     ("tokenizer_config.json", False)]
+
+
+def test_the_catalogue_names_real_bpe_models() -> None:
+    families = " ".join(CATALOGUE.values())
+    for family in ("Llama 3", "Qwen 3", "Gemma 3", "Mistral", "DeepSeek V3", "GPT-OSS", "Phi-4",
+                   "SmolLM"):
+        assert family in families
+    assert all(repo.count("/") == 1 and " " not in repo for repo in CATALOGUE)
+    assert json.loads(config_file()) == CHAT_CONFIG

@@ -1,0 +1,85 @@
+"""The catalogue's Hugging Face half: a model's tokenizer by its Hub id, for the load panel.
+
+A model loads once per server process (``st.cache_resource``) and every session that picks it
+shares that tokenizer, under its own name in its own state (``state.add_tokenizer`` keeps a
+renamed copy). Its ``tokenizer_config.json`` is kept by the tokenizer's fingerprint, so that
+whatever a session calls it, ``hub_config`` finds the chat template.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import bpe_core
+from bpe_core.formats.hub import CATALOGUE, HubError, HubModel, cache_dir, load_model
+
+from . import state
+from .annotate import md_literal
+
+#: The selectbox's last option: a model id typed in a box.
+OTHER = ""
+
+
+@st.cache_resource(show_spinner="Getting the model's tokenizer from the Hugging Face Hub…",
+                   max_entries=6)
+def hub_model(repo_id: str) -> HubModel:
+    """The model ``repo_id`` (kept for every session); raises ``HubError`` (not kept, so a
+    model that failed is tried again) with one sentence for the user."""
+    model = load_model(repo_id)
+    _configs()[model.tokenizer.fingerprint()] = model.config
+    return model
+
+
+@st.cache_resource(show_spinner=False)
+def _configs() -> dict[str, dict]:
+    """Fingerprint of each Hub model's tokenizer -> its tokenizer_config.json (small: kept
+    when the tokenizer itself has left ``hub_model``'s cache)."""
+    return {}
+
+
+def hub_config(tok: bpe_core.Tokenizer) -> dict | None:
+    """The tokenizer_config.json of the Hub model ``tok`` came from, or None if it came from
+    elsewhere (or has not been loaded in this process)."""
+    return _configs().get(tok.fingerprint())
+
+
+def load_into_session(repo_id: str, *, activate: bool = True) -> str | None:
+    """Load the Hub model ``repo_id`` into the session under its id; None, or a message."""
+    repo_id = repo_id.strip()
+    if repo_id not in state.tokenizers():
+        try:
+            model = hub_model(repo_id)
+        except HubError as exc:
+            return str(exc)
+        state.add_tokenizer(model.tokenizer, activate=activate)  # the id is free: it stays
+    elif activate:
+        state.set_active_tokenizer(repo_id)
+    return None
+
+
+def title(repo_id: str) -> str:
+    """How the catalogue shows a model.
+
+    >>> title("Qwen/Qwen3-8B"), title(OTHER)
+    ('Qwen 3 (Alibaba) — Qwen/Qwen3-8B', 'Another model id…')
+    """
+    return f"{CATALOGUE[repo_id]} — {repo_id}" if repo_id in CATALOGUE else (
+        repo_id or "Another model id…")
+
+
+def hub_form(key: str) -> str | None:
+    """A model from the catalogue or any Hub id; the name it got in the session once loaded."""
+    choice = st.selectbox("Model", [*CATALOGUE, OTHER], format_func=title, key=f"{key}_hub")
+    repo_id = choice or st.text_input("Model id on the Hugging Face Hub", key=f"{key}_hub_id",
+                                      placeholder="org/name, for example Qwen/Qwen3-8B").strip()
+    st.caption("The model's tokenizer.json and tokenizer_config.json are downloaded the first "
+               f"time and kept in the Hugging Face cache (`{cache_dir()}`); from there they load "
+               "without internet. A gated model needs its licence accepted on the Hub and "
+               "HF_TOKEN set. Only BPE tokenizers can be read.")
+    if not st.button("Load model", key=f"{key}_hub_load", disabled=not repo_id):
+        return None
+    message = load_into_session(repo_id)
+    if message:
+        st.error(md_literal(message))
+        return None
+    return repo_id
