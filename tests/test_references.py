@@ -86,7 +86,8 @@ def test_an_emptied_cache_setting_is_pointed_out(offline, monkeypatch):
 
 def test_unknown_names_are_listed():
     with pytest.raises(ValueError, match="unknown reference encoding 'gpt5'; choose one of gpt2, "
-                                         "cl100k_base, o200k_base"):
+                                         "r50k_base, p50k_base, cl100k_base, o200k_base, "
+                                         "o200k_harmony"):
         reference_encoding("gpt5")
 
 

@@ -280,8 +280,10 @@ def test_malformed_files_raise_a_clear_error(fmt, files, says) -> None:
 
 
 def test_references_are_offered_by_name() -> None:
-    assert set(loaders.reference_names()) == {"gpt2", "cl100k_base", "o200k_base"}
-    assert loaders.reference_title("cl100k_base").startswith("cl100k_base — ")
+    assert loaders.reference_names() == ("gpt2", "r50k_base", "p50k_base", "cl100k_base",
+                                         "o200k_base", "o200k_harmony")
+    assert loaders.reference_title("o200k_base") == ("o200k_base — GPT-4o, GPT-4.1, o1, o3 and "
+                                                     "o4-mini")
 
 
 def test_split_characters_are_named_in_the_tooltip(tok) -> None:

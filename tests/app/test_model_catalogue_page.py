@@ -1,0 +1,183 @@
+"""The model catalogue in Tokenize's load panel, run headless with AppTest: Hub models from a
+stand-in Hub cache the tests make (or a stand-in ``hf_hub_download`` raising each error), and
+OpenAI's encodings by name. Every failure shows one sentence, never a traceback."""
+
+from __future__ import annotations
+
+import huggingface_hub
+import pytest
+from huggingface_hub import constants, errors
+from streamlit.testing.v1 import AppTest
+
+from bpe_core.formats import hub
+from tests.app.test_loaded_models_page import ids_shown
+from tests.app.test_tokenize_page import active, open_page, type_text
+from tests.hub_cache import CHAT_CONFIG, config_file, hub_exception, put_model, wordpiece_file
+from tests.model_files import hf, llama3_file
+from ui.shared import catalogue, loaders
+
+KEY = "tok_load"
+
+
+@pytest.fixture()
+def cache(monkeypatch, tmp_path):
+    """An empty stand-in Hub cache, and no model kept from another test."""
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    catalogue.hub_model.clear()
+    yield tmp_path
+    catalogue.hub_model.clear()
+
+
+def open_hub_form(at: AppTest | None = None) -> AppTest:
+    at = at or open_page()
+    at.radio(key=f"{KEY}_source").set_value("hub").run()
+    assert not at.exception
+    return at
+
+
+def load_model(at: AppTest, repo_id: str) -> AppTest:
+    """Pick ``repo_id`` in the catalogue, or type it in the box, and press Load model."""
+    if repo_id in hub.CATALOGUE:
+        at.selectbox(key=f"{KEY}_hub").set_value(repo_id).run()
+    else:
+        at.selectbox(key=f"{KEY}_hub").set_value(catalogue.OTHER).run()
+        at.text_input(key=f"{KEY}_hub_id").input(repo_id).run()
+    at.button(key=f"{KEY}_hub_load").click().run()
+    assert not at.exception
+    return at
+
+
+def the_error(at: AppTest) -> str:
+    """The one error the page shows, Markdown escapes taken out."""
+    [error] = [e.value.replace("\\", "") for e in at.error]
+    assert "\n" not in error and "Traceback" not in error
+    return error
+
+
+def test_a_catalogue_model_loads_from_the_hub_cache_and_becomes_active(cache) -> None:
+    data = llama3_file()
+    put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": data,
+                                       "tokenizer_config.json": config_file()})
+    at = open_hub_form()
+    assert at.selectbox(key=f"{KEY}_hub").options[:2] == [
+        "Llama 3.2 (Meta; gated) — meta-llama/Llama-3.2-1B-Instruct",
+        "Qwen 3 (Alibaba) — Qwen/Qwen3-8B"]
+    assert str(cache) in " ".join(c.value for c in at.caption)  # where downloads are kept
+    load_model(at, "Qwen/Qwen3-8B")
+    assert at.session_state["tokenizer"] == "Qwen/Qwen3-8B"
+    assert any("Qwen/Qwen3-8B" in s.value.replace("\\", "") for s in at.success)
+    text = "Hello wörld 😀 lower"
+    type_text(at, text)
+    assert ids_shown(at) == hf(data).encode(text, add_special_tokens=False).ids
+    assert catalogue.hub_config(active(at)) == CHAT_CONFIG  # kept for the chat template
+
+
+def test_any_model_id_loads_from_the_box_and_sessions_share_it_unchanged(cache) -> None:
+    put_model(cache, "someone/tiny-bpe", {"tokenizer.json": llama3_file()})
+    first = load_model(open_hub_form(), "someone/tiny-bpe")
+    second = load_model(open_hub_form(), " someone/tiny-bpe ")
+    a, b = active(first), active(second)
+    assert a.name == b.name == "someone/tiny-bpe"
+    assert a.model is b.model  # read once for the process, shared
+    assert catalogue.hub_config(a) == {}
+    # Each session holds its own renamed copy: the tokenizer kept for the process is not one.
+    kept = catalogue.hub_model("someone/tiny-bpe").tokenizer
+    assert a is not kept and b is not kept and a is not b
+    load_model(first, "someone/tiny-bpe")  # loading it again only makes it active
+    assert list(first.session_state["tokenizers"]).count("someone/tiny-bpe") == 1
+
+
+def test_offline_and_not_cached_names_the_cache_and_the_upload(cache) -> None:
+    at = load_model(open_hub_form(), "google/gemma-3-1b-it")
+    assert the_error(at) == (
+        f"google/gemma-3-1b-it is not in the Hugging Face cache ({cache}) and cannot be "
+        "downloaded (offline: huggingface.co cannot be reached, ConnectionError); download its "
+        "tokenizer.json once with internet, or upload the file under “Upload a file”.")
+    assert at.session_state["tokenizer"] != "google/gemma-3-1b-it"
+
+
+def test_a_not_bpe_model_says_so(cache) -> None:
+    put_model(cache, "google-bert/bert-base-uncased", {"tokenizer.json": wordpiece_file()})
+    at = load_model(open_hub_form(), "google-bert/bert-base-uncased")
+    assert the_error(at) == (
+        "google-bert/bert-base-uncased's tokenizer.json cannot be read as a Hugging Face BPE "
+        "tokenizer: the model is WordPiece, not BPE; bpe_core reads BPE models only (WordPiece "
+        "and Unigram tokenizers work differently).")
+
+
+def test_text_that_is_no_model_id_says_how_ids_look(cache) -> None:
+    at = load_model(open_hub_form(), "<script>alert(1)</script> **x**")
+    assert the_error(at) == ("'<script>alert(1)</script> **x**' is not a model id: a Hub id "
+                             "looks like org/name, for example Qwen/Qwen3-8B.")
+    assert r"\*\*x\*\*" in at.error[0].value  # shown as typed, not as Markdown
+
+
+def fail_downloads(monkeypatch, exc: Exception) -> None:
+    """The Hub answers, nothing is cached, and every download raises ``exc``."""
+    def download(repo_id, filename, *, local_files_only=False, **_):
+        if local_files_only:
+            raise hub_exception(errors.LocalEntryNotFoundError, "not in the cache")
+        raise exc
+
+    monkeypatch.setattr(hub, "unreachable", lambda: None)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+
+
+@pytest.mark.parametrize("repo_id, cls, said", [
+    ("meta-llama/Llama-3.2-1B-Instruct", errors.GatedRepoError,
+     "meta-llama/Llama-3.2-1B-Instruct is a gated model and HF_TOKEN is not set: accept its "
+     "licence on https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct, then start the app "
+     "with HF_TOKEN set to a token of that account."),
+    ("nobody/no-such-model", errors.RepositoryNotFoundError,
+     "There is no model nobody/no-such-model on the Hugging Face Hub (or it is private): check "
+     "the id, which looks like org/name, for example Qwen/Qwen3-8B."),
+    ("someone/weights-only", errors.RemoteEntryNotFoundError,
+     "someone/weights-only has no tokenizer.json (an older model may ship only a SentencePiece "
+     "tokenizer.model or a vocab file), so it cannot be read here."),
+])
+def test_each_hub_failure_is_one_sentence(cache, monkeypatch, repo_id, cls, said) -> None:
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    fail_downloads(monkeypatch, hub_exception(cls, "404 Client Error\nwith a long body"))
+    at = load_model(open_hub_form(), repo_id)
+    assert the_error(at) == said
+    assert repo_id not in at.session_state["tokenizers"]
+
+
+def test_a_failed_model_is_tried_again_when_it_can_load(cache, monkeypatch) -> None:
+    fail_downloads(monkeypatch, hub_exception(errors.GatedRepoError, "restricted"))
+    at = load_model(open_hub_form(), "someone/later")
+    assert "gated model" in the_error(at)
+    monkeypatch.undo()  # the licence accepted: the cache holds it now
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(cache))
+    put_model(cache, "someone/later", {"tokenizer.json": llama3_file()})
+    at.button(key=f"{KEY}_hub_load").click().run()
+    assert not at.error and at.session_state["tokenizer"] == "someone/later"
+
+
+def test_openai_encodings_are_offered_by_name_with_their_models(monkeypatch) -> None:
+    monkeypatch.setattr(loaders, "unavailable", lambda name: None)  # all look loadable
+    loaders._unavailable.clear()
+    try:
+        at = open_page()
+        at.radio(key=f"{KEY}_source").set_value("fetch").run()
+        assert at.selectbox(key=f"{KEY}_ref").options == [
+            "gpt2 — GPT-2, from its own release files",
+            "r50k_base — GPT-2 and GPT-3 (davinci, curie, babbage, ada)",
+            "p50k_base — Codex, text-davinci-002 and text-davinci-003",
+            "cl100k_base — GPT-4, GPT-3.5-turbo and text-embedding-3",
+            "o200k_base — GPT-4o, GPT-4.1, o1, o3 and o4-mini",
+            "o200k_harmony — GPT-OSS (gpt-oss-20b, gpt-oss-120b)"]
+    finally:
+        loaders._unavailable.clear()
+
+
+def test_an_openai_encoding_offline_names_tiktokens_cache_and_the_upload() -> None:
+    loaders._unavailable.clear()
+    at = open_page()
+    at.radio(key=f"{KEY}_source").set_value("fetch").run()
+    [line] = [i.value for i in at.info if "Not offered" in i.value]
+    assert line.startswith("Not offered: gpt2, r50k_base, p50k_base, cl100k_base, o200k_base, "
+                           "o200k_harmony, offline (openaipublic.blob.core.windows.net cannot "
+                           "be reached: ConnectionError) and not in tiktoken's cache (")
+    assert line.endswith("or upload the encoding's .tiktoken file under “Upload a file”.")
