@@ -25,17 +25,17 @@ from ..tokenizer import Tokenizer
 from . import loads
 from .errors import TokenizerFileError
 
-#: A few popular models whose tokenizer is BPE, model id -> the family it stands for. Llama and
-#: Gemma are gated: their licence has to be accepted on the Hub, and HF_TOKEN set.
+#: A few popular models whose tokenizer is BPE, model id -> a short name. Llama and Gemma are
+#: gated: their licence has to be accepted on the Hub, and HF_TOKEN set.
 CATALOGUE: dict[str, str] = {
-    "meta-llama/Llama-3.2-1B-Instruct": "Llama 3.2 (Meta; gated)",
-    "Qwen/Qwen3-8B": "Qwen 3 (Alibaba)",
-    "google/gemma-3-1b-it": "Gemma 3 (Google; gated)",
-    "mistralai/Mistral-Nemo-Instruct-2407": "Mistral NeMo, Tekken tokenizer (Mistral AI)",
+    "meta-llama/Llama-3.2-1B-Instruct": "Llama 3.2 (gated)",
+    "Qwen/Qwen3-8B": "Qwen 3",
+    "google/gemma-3-1b-it": "Gemma 3 (gated)",
+    "mistralai/Mistral-Nemo-Instruct-2407": "Mistral NeMo",
     "deepseek-ai/DeepSeek-V3": "DeepSeek V3",
-    "openai/gpt-oss-20b": "GPT-OSS (OpenAI)",
-    "microsoft/phi-4": "Phi-4 (Microsoft)",
-    "HuggingFaceTB/SmolLM3-3B": "SmolLM 3 (Hugging Face)",
+    "openai/gpt-oss-20b": "GPT-OSS",
+    "microsoft/phi-4": "Phi-4",
+    "HuggingFaceTB/SmolLM3-3B": "SmolLM 3",
 }
 
 TOKENIZER_FILE, CONFIG_FILE = "tokenizer.json", "tokenizer_config.json"

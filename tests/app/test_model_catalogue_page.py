@@ -61,8 +61,7 @@ def test_a_catalogue_model_loads_from_the_hub_cache_and_becomes_active(cache) ->
                                        "tokenizer_config.json": config_file()})
     at = open_hub_form()
     assert at.selectbox(key=f"{KEY}_hub").options[:2] == [
-        "Llama 3.2 (Meta; gated) — meta-llama/Llama-3.2-1B-Instruct",
-        "Qwen 3 (Alibaba) — Qwen/Qwen3-8B"]
+        "Llama 3.2 (gated) — meta-llama/Llama-3.2-1B-Instruct", "Qwen 3 — Qwen/Qwen3-8B"]
     assert str(cache) in " ".join(c.value for c in at.caption)  # where downloads are kept
     load_model(at, "Qwen/Qwen3-8B")
     assert at.session_state["tokenizer"] == "Qwen/Qwen3-8B"

@@ -115,7 +115,14 @@ def _tail(path: Path, limit: int = 4000) -> str:
 
 
 @pytest.fixture(scope="session")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def hub_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Hugging Face cache of this worker's server: empty, offline, never the machine's own.
+    A test puts a model there (``tests.hub_cache.put_model``) and the server finds it."""
+    return tmp_path_factory.mktemp("hub-cache")
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory, hub_cache: Path) -> Iterator[str]:
     """URL of `streamlit run app.py`, started from the repository root for this worker."""
     port = _free_loopback_port()
     logs = tmp_path_factory.mktemp("streamlit-server")
@@ -124,6 +131,8 @@ def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         **os.environ,
         "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
         "PYTHONUNBUFFERED": "1",
+        "HF_HUB_CACHE": str(hub_cache),
+        "HF_HUB_OFFLINE": "1",
     }
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",

@@ -61,7 +61,7 @@ def title(repo_id: str) -> str:
     """How the catalogue shows a model.
 
     >>> title("Qwen/Qwen3-8B"), title(OTHER)
-    ('Qwen 3 (Alibaba) — Qwen/Qwen3-8B', 'Another model id…')
+    ('Qwen 3 — Qwen/Qwen3-8B', 'Another model id…')
     """
     return f"{CATALOGUE[repo_id]} — {repo_id}" if repo_id in CATALOGUE else (
         repo_id or "Another model id…")
@@ -69,7 +69,10 @@ def title(repo_id: str) -> str:
 
 def hub_form(key: str) -> str | None:
     """A model from the catalogue or any Hub id; the name it got in the session once loaded."""
-    choice = st.selectbox("Model", [*CATALOGUE, OTHER], format_func=title, key=f"{key}_hub")
+    choice = st.selectbox("Model", [*CATALOGUE, OTHER], format_func=title, key=f"{key}_hub",
+                          help="Popular models with a BPE tokenizer, or any model id on the "
+                               "Hub. Llama and Gemma are gated: accept the licence on the "
+                               "model's Hub page and set HF_TOKEN before starting the app.")
     repo_id = choice or st.text_input("Model id on the Hugging Face Hub", key=f"{key}_hub_id",
                                       placeholder="org/name, for example Qwen/Qwen3-8B").strip()
     st.caption("The model's tokenizer.json and tokenizer_config.json are downloaded the first "
