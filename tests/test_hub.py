@@ -26,6 +26,13 @@ def cache(monkeypatch, tmp_path):
     return tmp_path
 
 
+def refusal(repo_id: str) -> str:
+    """Why ``load_model(repo_id)`` fails."""
+    with pytest.raises(HubError) as error:
+        load_model(repo_id)
+    return str(error.value)
+
+
 def test_a_cached_model_loads_without_the_network_with_its_config(cache) -> None:
     data = llama3_file()
     put_model(cache, "org/llama-like", {"tokenizer.json": data,
@@ -63,18 +70,14 @@ def test_an_unreadable_config_is_left_out_not_fatal(cache) -> None:
 
 def test_a_wordpiece_model_is_refused_saying_it_is_not_bpe(cache) -> None:
     put_model(cache, "google-bert/bert-base-uncased", {"tokenizer.json": wordpiece_file()})
-    with pytest.raises(HubError) as error:
-        load_model("google-bert/bert-base-uncased")
-    assert str(error.value) == (
+    assert refusal("google-bert/bert-base-uncased") == (
         "google-bert/bert-base-uncased's tokenizer.json cannot be read as a Hugging Face BPE "
         "tokenizer: the model is WordPiece, not BPE; bpe_core reads BPE models only (WordPiece "
         "and Unigram tokenizers work differently).")
 
 
 def test_offline_and_not_cached_names_the_cache_and_the_upload(cache) -> None:
-    with pytest.raises(HubError) as error:
-        load_model("Qwen/Qwen3-8B")
-    assert str(error.value) == (
+    assert refusal("Qwen/Qwen3-8B") == (
         f"Qwen/Qwen3-8B is not in the Hugging Face cache ({cache}) and cannot be downloaded "
         "(offline: huggingface.co cannot be reached, ConnectionError); download its "
         "tokenizer.json once with internet, or upload the file under “Upload a file”.")
@@ -82,16 +85,14 @@ def test_offline_and_not_cached_names_the_cache_and_the_upload(cache) -> None:
 
 def test_hub_offline_mode_is_named(cache, monkeypatch) -> None:
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
-    with pytest.raises(HubError, match=r"^Qwen/Qwen3-8B is not in the Hugging Face cache \(.*\) "
-                                       r"and cannot be downloaded \(HF_HUB_OFFLINE is set\); "):
-        load_model("Qwen/Qwen3-8B")
+    assert refusal("Qwen/Qwen3-8B").startswith(
+        f"Qwen/Qwen3-8B is not in the Hugging Face cache ({cache}) and cannot be downloaded "
+        "(HF_HUB_OFFLINE is set); ")
 
 
 @pytest.mark.parametrize("repo_id", ["not an id", "a/b/c", "", "<script>/x"])
 def test_what_is_no_model_id_says_how_ids_look(cache, repo_id) -> None:
-    with pytest.raises(HubError) as error:
-        load_model(repo_id)
-    assert str(error.value) == (f"{repo_id!r} is not a model id: a Hub id looks like org/name, "
+    assert refusal(repo_id) == (f"{repo_id!r} is not a model id: a Hub id looks like org/name, "
                                 "for example Qwen/Qwen3-8B.")
 
 
@@ -128,9 +129,7 @@ def test_a_gated_model_says_accept_the_licence_and_set_hf_token(cache, monkeypat
     else:
         monkeypatch.delenv("HF_TOKEN", raising=False)
     calls = online_hub(monkeypatch, {"tokenizer.json": gated()})
-    with pytest.raises(HubError) as error:
-        load_model("meta-llama/Llama-3.2-1B-Instruct")
-    assert str(error.value) == (
+    assert refusal("meta-llama/Llama-3.2-1B-Instruct") == (
         f"meta-llama/Llama-3.2-1B-Instruct is a gated model and {why}: accept its licence on "
         "https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct, then start the app with "
         "HF_TOKEN set to a token of that account.")
@@ -154,9 +153,7 @@ def test_a_gated_model_says_accept_the_licence_and_set_hf_token(cache, monkeypat
 ])
 def test_each_download_error_is_one_sentence(cache, monkeypatch, exc, said) -> None:
     online_hub(monkeypatch, {"tokenizer.json": exc})
-    with pytest.raises(HubError) as error:
-        load_model("org/nothing")
-    assert str(error.value) == said.format(cache=cache)
+    assert refusal("org/nothing") == said.format(cache=cache)
 
 
 def test_a_downloaded_model_without_a_config_loads(cache, monkeypatch) -> None:
