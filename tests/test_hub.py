@@ -11,7 +11,7 @@ from huggingface_hub import constants, errors
 from tokenizers import Tokenizer as HFTokenizer
 
 from bpe_core.formats import hub
-from bpe_core.formats.hub import CATALOGUE, HubError, HubModel, load_model
+from bpe_core.formats.hub import CATALOGUE, HubError, load_model
 from tests.hub_cache import (CHAT_CONFIG, config_file, hub_exception, put_model,
                              wordpiece_file)
 from tests.model_files import llama2_file, llama3_file
@@ -40,7 +40,6 @@ def test_a_cached_model_loads_without_the_network_with_its_config(cache) -> None
     model = load_model(" org/llama-like ")
     assert model.repo_id == "org/llama-like" and model.tokenizer.name == "org/llama-like"
     assert model.config == CHAT_CONFIG
-    assert model.chat_template == CHAT_CONFIG["chat_template"]
     text = "Hello wörld 😀 lower"
     assert model.tokenizer.encode(text) == HFTokenizer.from_str(data.decode()).encode(
         text, add_special_tokens=False).ids
@@ -49,17 +48,7 @@ def test_a_cached_model_loads_without_the_network_with_its_config(cache) -> None
 def test_a_cached_model_without_a_config_loads_with_an_empty_one(cache) -> None:
     put_model(cache, "org/plain", {"tokenizer.json": llama2_file()})
     model = load_model("org/plain")
-    assert model.config == {} and model.chat_template is None
-
-
-@pytest.mark.parametrize("config, template", [
-    ({"chat_template": [{"name": "tool_use", "template": "T"},
-                        {"name": "default", "template": "D"}]}, "D"),
-    ({"chat_template": [{"name": "rag", "template": "R"}]}, None),
-    ({"chat_template": 3}, None),
-])
-def test_the_chat_template_is_the_default_one_of_a_list(config, template) -> None:
-    assert HubModel("x/y", None, config).chat_template == template
+    assert model.config == {}
 
 
 def test_an_unreadable_config_is_left_out_not_fatal(cache) -> None:

@@ -45,21 +45,11 @@ _EXAMPLE = "Qwen/Qwen3-8B"
 @dataclass(frozen=True)
 class HubModel:
     """A model's tokenizer and its ``tokenizer_config.json`` (``{}`` when it has none), which
-    holds the chat template and the names of the special tokens."""
+    holds the chat template (``bpe_core.chat.templates``) and the special tokens' roles."""
 
     repo_id: str
     tokenizer: Tokenizer
     config: dict[str, Any] = field(default_factory=dict, compare=False)
-
-    @property
-    def chat_template(self) -> str | None:
-        """The model's chat template (Jinja), or None. Some configs list several templates by
-        name; the one called "default" is the one used when none is asked for."""
-        template = self.config.get("chat_template")
-        if isinstance(template, list):
-            named = {t.get("name"): t.get("template") for t in template if isinstance(t, dict)}
-            template = named.get("default")
-        return template if isinstance(template, str) else None
 
 
 class HubError(RuntimeError):

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core.formats import hub
 from tests.app.test_loaded_models_page import ids_shown
-from tests.app.test_tokenize_page import active, open_page, type_text
+from tests.app.test_tokenize_page import active, metric, open_page, type_text
 from tests.hub_cache import CHAT_CONFIG, config_file, hub_exception, put_model, wordpiece_file
 from tests.model_files import hf, llama3_file
 from ui.shared import catalogue, loaders
@@ -69,7 +69,12 @@ def test_a_catalogue_model_loads_from_the_hub_cache_and_becomes_active(cache) ->
     text = "Hello wörld 😀 lower"
     type_text(at, text)
     assert ids_shown(at) == hf(data).encode(text, add_special_tokens=False).ids
-    assert catalogue.hub_config(active(at)) == CHAT_CONFIG  # kept for the chat template
+    assert catalogue.hub_config(active(at)) == CHAT_CONFIG
+    # The chat view renders the model's own template, nothing uploaded.
+    prompt = ("<|start|>system\nYou are a helpful assistant.<|end|>"
+              "<|start|>user\nHow many tokens does this question cost?<|end|>")
+    assert at.code[0].value == prompt
+    assert metric(at, "Prompt tokens") == f"{len(active(at).spans(prompt)):,}"
 
 
 def test_any_model_id_loads_from_the_box_and_sessions_share_it_unchanged(cache) -> None:

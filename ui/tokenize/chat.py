@@ -2,7 +2,8 @@
 model receives it, then cut into tokens with its special tokens framed and counted.
 
 The template comes from the model's ``tokenizer_config.json`` (``bpe_core.chat``): uploaded
-here, or fetched with the model. It is kept by the tokenizer's fingerprint, in the session.
+here (kept by the tokenizer's fingerprint, in the session), or downloaded with the model from
+the Hugging Face Hub (``catalogue.hub_config``).
 
 Session keys: ``tok_chat_configs`` (fingerprint -> the parsed ``tokenizer_config.json``),
 ``tok_chat_messages`` (the conversation: role and text of each message).
@@ -18,6 +19,7 @@ from bpe_core import Tokenizer
 from bpe_core.chat import ROLES, ChatTemplateError, render, special_tokens, templates
 
 from ..shared.annotate import coloured_html, md_literal
+from ..shared.catalogue import hub_config
 from ..shared.loaders import too_big
 from ..shared.tokens import md_escape
 
@@ -29,6 +31,12 @@ FIRST_MESSAGES = ({"role": "system", "content": "You are a helpful assistant."},
 def keep_config(tok: Tokenizer, config: dict) -> None:
     """Remember ``config`` (a ``tokenizer_config.json``) as the one of ``tok``'s model."""
     st.session_state.setdefault(CONFIGS, {})[tok.fingerprint()] = config
+
+
+def config_of(tok: Tokenizer) -> dict | None:
+    """The ``tokenizer_config.json`` of ``tok``'s model: the one uploaded in this session, else
+    the one downloaded with the model; None when there is neither."""
+    return st.session_state.get(CONFIGS, {}).get(tok.fingerprint()) or hub_config(tok)
 
 
 def read_config(name: str, data: bytes) -> dict | str:
@@ -51,11 +59,11 @@ def read_config(name: str, data: bytes) -> dict | str:
 
 def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
     st.subheader("Chat template", anchor=False)
-    config = st.session_state.get(CONFIGS, {}).get(tok.fingerprint())
+    config = config_of(tok)
     with st.expander("The model's tokenizer_config.json" + (" (loaded)" if config else ""),
                      expanded=config is None, icon=":material/upload_file:"):
         _upload(tok)
-    config = st.session_state.get(CONFIGS, {}).get(tok.fingerprint())
+    config = config_of(tok)
     found = templates(config or {})
     if not found:
         st.caption("A chat model's tokenizer_config.json holds its chat template: the way a "
