@@ -60,11 +60,17 @@ def read_upload(files: tuple[tuple[str, bytes], ...]) -> ParallelCorpus | str:
 BALANCED_KEY = "lang_balanced"
 
 
+#: The reference encodings every comparison offers: one per generation of OpenAI's models.
+#: The others (GPT-3's, Codex's, GPT-OSS's, nearly the same vocabularies) join once loaded in
+#: the panel below: building all six for every visit would cost seconds and hundreds of MB.
+REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
+
+
 def reference_tokenizers() -> dict[str, bpe_core.Tokenizer]:
-    """Label -> tokenizer for the reference encodings that load (each kept for every session);
-    ``loaders.missing_references`` says which do not, and why."""
+    """Label -> tokenizer for the reference encodings of :data:`REFERENCES` that load (each
+    kept for every session); ``loaders.missing_references`` says which do not, and why."""
     loaded = {}
-    for name in loaders.loadable_references():
+    for name in (n for n in loaders.loadable_references() if n in REFERENCES):
         tok = loaders.reference(name)
         if not isinstance(tok, str):
             loaded[bpe_core.REFERENCE_ENCODINGS[name].title] = tok

@@ -122,7 +122,7 @@ def controls(source: ParallelCorpus) -> Choice | None:
     mid.selectbox("Baseline language", codes, key="lang_baseline",
                   format_func=lambda c: source.language(c).label,
                   help="Premiums are tokens divided by this language's tokens.")
-    missing = loaders.missing_references()
+    missing = loaders.missing_references(data.REFERENCES)
     if missing:
         st.caption(missing)
     if not chosen:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import streamlit as st
 
@@ -199,10 +199,10 @@ def loadable_references() -> tuple[str, ...]:
     return tuple(n for n in reference_names() if why_not(n) is None)
 
 
-def missing_references() -> str:
-    """One line naming the references that cannot be loaded, why, and how to get them; "" when
-    all can."""
-    missing = {n: why_not(n) for n in reference_names()}
+def missing_references(names: Sequence[str] | None = None) -> str:
+    """One line naming the references (of ``names``; all by default) that cannot be loaded,
+    why, and how to get them; "" when all can."""
+    missing = {n: why_not(n) for n in (reference_names() if names is None else names)}
     missing = {n: why for n, why in missing.items() if why}
     if not missing:
         return ""
