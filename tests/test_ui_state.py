@@ -15,7 +15,8 @@ def test_startup_objects_are_frozen_once(monkeypatch):
         assert frozen >= before + len(made_at_startup)
         made_later = [[i] for i in range(1000)]
         state.freeze_startup_objects()  # a second session: nothing more is frozen
-        assert gc.get_freeze_count() == frozen and made_later
+        # (Frozen objects that other threads drop meanwhile leave: the count may only fall.)
+        assert gc.get_freeze_count() <= frozen and made_later
     finally:
         gc.unfreeze()
 
