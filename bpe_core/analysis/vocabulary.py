@@ -27,12 +27,7 @@ from ..merges import Merge
 from ..presets import time_limit
 from ..tokenizer import Tokenizer
 from ..training.counting import Corpus, count_words, documents
-from .scripts import dominant_script
-
-#: The "script" of a token whose bytes are not valid UTF-8 on their own (part of a character).
-BYTES = "bytes"
-#: The "script" of markers that stand for no text: special tokens, ``[UNK]`` and a bare ``</w>``.
-MARKER = "marker"
+from .writing_systems import token_system
 
 
 class VocabularySearchError(ValueError):
@@ -54,7 +49,7 @@ class TokenRow(NamedTuple):
     kind: str  # "byte", "char", "unk", "eow", "merge" or "special"
     rank: int | None
     count: int | None
-    script: str  # dominant Unicode script of its text, BYTES or MARKER
+    script: str  # its writing system: see bpe_core.analysis.writing_systems
     utf8: bool  # its bytes decode as UTF-8 on their own
 
 
@@ -64,12 +59,7 @@ def _row(tok: Tokenizer, i: int) -> TokenRow:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         text = None
-    if text is None:
-        script = BYTES
-    elif kind in ("special", "unk", "eow"):
-        script = MARKER
-    else:
-        script = dominant_script(text)
+    script = token_system(kind, text, byte_fallback=tok.model.byte_fallback)
     return TokenRow(i, tok.display(i), data.hex(" ").upper(), len(data),
                     None if text is None else len(text), kind,
                     merge.rank if merge else None, merge.count if merge else None,
@@ -85,7 +75,7 @@ def vocabulary(tok: Tokenizer) -> list[TokenRow]:
     >>> rows[256]
     TokenRow(id=256, token='ab', hex='61 62', n_bytes=2, chars=2, kind='merge', rank=0, count=2, script='Latin', utf8=True)
     >>> rows[0xE4].token, rows[0xE4].chars, rows[0xE4].script
-    ('<E4>', None, 'bytes')
+    ('<E4>', None, 'Partial UTF-8')
     """
     return [_row(tok, i) for i in tok.ids()]
 

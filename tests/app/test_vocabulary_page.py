@@ -192,12 +192,13 @@ def test_another_tokenizer_resets_the_selected_token() -> None:
 
 def test_charts_count_the_vocabulary() -> None:
     tok = hug_tokenizer()
-    at = open_tab(open_page(tok), "Charts")
-    assert not any("script" in d.value.columns for d in at.dataframe)  # Browse is not drawn
+    at = open_tab(open_page(tok), "Writing systems")
+    assert not any("shown" in d.value.columns for d in at.dataframe)  # Browse is not drawn
+    [alloc] = [json.loads(c.proto.spec)["data"] for c in at.get("plotly_chart")]
+    assert sum(sum(t["x"]) for t in alloc) == tok.vocab_size
+    at = open_tab(at, "Charts")
     charts = {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec)
               for c in at.get("plotly_chart")}
-    alloc = charts["vocab_scripts_chart"]["data"]
-    assert sum(sum(t["x"]) for t in alloc) == tok.vocab_size
     counts = charts["vocab_counts"]["data"][0]
     assert values(counts["x"]) == [m.rank for m in tok.merges]
     assert values(counts["y"]) == [m.count for m in tok.merges]
@@ -210,7 +211,7 @@ def test_byte_fragments_are_listed_apart() -> None:
     # In the corpus 的 is one token, and 是 (E6 98 AF), never seen in training, three bytes.
     at = open_page(tok, corpus=make_corpus("han", documents=["的 的 是"]))
     browse = table(at)
-    [fragments] = [d.value for d in open_tab(at, "Byte fragments").dataframe]
+    [fragments] = [d.value for d in open_tab(at, "Byte tokens").dataframe]
     assert sorted(fragments["id"]) == list(range(0x80, 0x100)) + [256]
     assert list(fragments["token"])[:4] == ["<98>", "<AF>", "<E6>", "<80>"]  # most frequent first
     assert list(fragments["frequency"])[:4] == [1, 1, 1, 0]
@@ -281,7 +282,7 @@ def test_every_tab_renders_for_odd_tokenizers(tok) -> None:
     at = open_page(tok)
     assert len(table(at)) == tok.vocab_size
     assert at.number_input(key=TOKEN_KEY).value in set(table(at)["id"])
-    for name in ("Charts", "Byte fragments", "Compare", "Browse"):
+    for name in ("Writing systems", "Longest", "Charts", "Byte tokens", "Compare", "Browse"):
         open_tab(at, name)
 
 
@@ -325,7 +326,7 @@ def test_a_rank_file_shows_counts_as_unknown_and_hides_the_count_chart() -> None
     assert "seen 0" not in caption and "0×" not in caption
     at = open_tab(at, "Charts")
     keys = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
-    assert keys == ["vocab_lengths", "vocab_scripts_chart"]  # no count chart
+    assert keys == ["vocab_lengths"]  # no count chart
     [info] = [i.value for i in at.info]
     assert info.startswith("No chart of counts when learned: this tokenizer's file records "
                            "the order of its merges but not how often")
@@ -335,12 +336,15 @@ def test_charts_are_titled_named_and_the_scripts_chart_has_a_log_scale() -> None
     tok = hug_tokenizer()
     at = open_tab(open_page(tok), "Charts")
     protos = {c.proto.id.rsplit("-", 1)[-1]: c.proto for c in at.get("plotly_chart")}
+    at = open_tab(at, "Writing systems")
+    protos.update({c.proto.id.rsplit("-", 1)[-1]: c.proto for c in at.get("plotly_chart")})
     shown = {k: (json.loads(p.spec)["layout"]["title"]["text"],
                  json.loads(p.config)["toImageButtonOptions"]["filename"])
              for k, p in protos.items()}
     assert shown == {
         "vocab_lengths": ("Token lengths in bytes of hug 5", "token-lengths-in-bytes-of-hug-5"),
-        "vocab_scripts_chart": ("Vocabulary of hug 5 by script", "vocabulary-of-hug-5-by-script"),
+        "vocab_scripts_chart": ("Vocabulary of hug 5 by writing system",
+                                "vocabulary-of-hug-5-by-writing-system"),
         "vocab_counts": ("Count when learned against merge rank of hug 5",
                          "count-when-learned-against-merge-rank-of-hug-5")}
     assert json.loads(protos["vocab_scripts_chart"].spec)["layout"]["xaxis"].get("type") in (
@@ -357,7 +361,7 @@ def test_a_script_has_the_same_colour_here_and_on_the_languages_page() -> None:
 
     tok = bpe_core.train({"привет": 5, "hello": 5, "こんにちは": 5}, unit="char",
                          pretokenizer="whitespace", max_merges=4, min_frequency=1, name="three")
-    at = open_tab(open_page(tok), "Charts")
+    at = open_tab(open_page(tok), "Writing systems")
     [alloc] = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
                if c.proto.id.endswith("-vocab_scripts_chart")]
     here = dict(zip(alloc["data"][1]["y"], alloc["data"][1]["marker"]["color"]))
