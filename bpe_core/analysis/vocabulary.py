@@ -208,12 +208,17 @@ class VocabDiff:
 
 def _keys(tok: Tokenizer) -> dict[tuple, int]:
     """Token identity -> id. Tokens are the same when they stand for the same bytes, with the
-    same ``</w>`` marker; special tokens and ``[UNK]`` match only their own kind."""
+    same ``</w>`` marker; special tokens and ``[UNK]`` match only their own kind. Of two tokens
+    with the same bytes the first id stands for both, but a byte-fallback token gives way to
+    the character it spells (Gemma's ``<0x41>`` and ``A``: the pair is listed as ``A``)."""
     keys: dict[tuple, int] = {}
+    fallback = tok.model.byte_fallback
     for i in tok.ids():
         kind = tok.kind(i)
         marker = kind if kind in ("special", "unk") else ("eow" if tok.ends_word(i) else "")
-        keys.setdefault((marker, tok.token_bytes(i)), i)
+        key = (marker, tok.token_bytes(i))
+        if key not in keys or (fallback and tok.kind(keys[key]) == "byte"):
+            keys[key] = i
     return keys
 
 
