@@ -53,8 +53,8 @@ class TokenRow(NamedTuple):
     utf8: bool  # its bytes decode as UTF-8 on their own
 
 
-def _row(tok: Tokenizer, i: int) -> TokenRow:
-    data, kind, merge = tok.token_bytes(i), tok.kind(i), tok.merge_for(i)
+def _row(tok: Tokenizer, i: int, made_by: Mapping[int, int]) -> TokenRow:
+    data, kind, rank = tok.token_bytes(i), tok.kind(i), made_by.get(i)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -62,7 +62,7 @@ def _row(tok: Tokenizer, i: int) -> TokenRow:
     script = token_system(kind, text, byte_fallback=tok.model.byte_fallback)
     return TokenRow(i, tok.display(i), data.hex(" ").upper(), len(data),
                     None if text is None else len(text), kind,
-                    merge.rank if merge else None, merge.count if merge else None,
+                    rank, None if rank is None else tok.merges.count[rank],
                     script, text is not None)
 
 
@@ -77,7 +77,12 @@ def vocabulary(tok: Tokenizer) -> list[TokenRow]:
     >>> rows[0xE4].token, rows[0xE4].chars, rows[0xE4].script
     ('<E4>', None, 'Partial UTF-8')
     """
-    return [_row(tok, i) for i in tok.ids()]
+    # The rank of the first merge that makes each token, read off the id arrays: a record per
+    # merge (``tok.merge_for``) would cost a fifth of the time on a 262,000-token vocabulary.
+    made_by: dict[int, int] = {}
+    for rank, t in enumerate(tok.merges.result):
+        made_by.setdefault(t, rank)
+    return [_row(tok, i, made_by) for i in tok.ids()]
 
 
 def token_frequencies(tok: Tokenizer, corpus: Corpus, *, upto: int | None = None) -> Counter:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core.analysis.vocabulary import diff, token_frequencies, vocabulary
+from tests.model_files import llama2_file, llama3_file
 from ui.shared import merge_tree
 from ui.shared.state import make_corpus
 from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
@@ -370,3 +372,94 @@ def test_a_script_has_the_same_colour_here_and_on_the_languages_page() -> None:
     for script in ("Cyrillic", "Latin"):
         assert here[script] == there[script]
     assert here["Hiragana"] != here["Latin"]
+
+
+# --- writing systems, longest tokens, byte tokens, a searchable diff -------------------------
+
+
+def model_file_tokenizer(data: bytes, name: str, tmp_path) -> bpe_core.Tokenizer:
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(data)
+    return bpe_core.load(path).renamed(name)
+
+
+def frame_with(at: AppTest, column: str):
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def test_writing_systems_table_and_chart_count_every_token(tmp_path) -> None:
+    tok = model_file_tokenizer(llama2_file(), "llama2-like", tmp_path)
+    at = open_tab(open_page(tok), "Writing systems")
+    systems = frame_with(at, "writing system")
+    expected = Counter(r.script for r in vocabulary(tok))
+    assert dict(zip(systems["writing system"], systems["tokens"])) == expected
+    assert systems["writing system"].iloc[0] == "Latin"
+    assert list(systems["writing system"])[-2:] == ["Byte fallback", "Special & added"]
+    [chart] = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    totals = Counter()
+    for trace in chart["data"]:
+        totals.update(dict(zip(trace["y"], trace["x"])))
+    assert totals == expected
+    assert chart["data"][1]["y"][-1] == "Latin"  # the table's first row is the chart's top bar
+    assert any("for the Unicode script most of its letters belong to" in c.value
+               for c in at.caption)
+
+
+def test_longest_tokens_in_characters_and_bytes() -> None:
+    tok = bpe_core.train({"привет": 9, "hello": 8, "日本語": 7}, unit="byte", pretokenizer="gpt2",
+                         min_frequency=1, name="three words")
+    at = open_tab(open_page(tok), "Longest")
+
+    def order() -> list[str]:
+        return list(frame_with(at, "chars")["shown"])
+
+    shown = order()
+    assert shown[0] == "привет" and list(frame_with(at, "chars")["chars"])[0] == 6
+    assert shown.index("hello") < shown.index("日本語")  # 5 characters, then 3
+    assert list(frame_with(at, "chars")["chars"]) == sorted(frame_with(at, "chars")["chars"],
+                                                          reverse=True)
+    at.segmented_control(key="vocab_longest_unit").set_value("bytes").run()
+    shown = order()
+    assert shown[0] == "привет" and list(frame_with(at, "chars")["n_bytes"])[0] == 12
+    assert shown.index("日本語") < shown.index("hello")  # 9 bytes, then 5
+    at.multiselect(key="vocab_longest_systems").set_value(["Han"]).run()
+    assert list(frame_with(at, "chars")["shown"])[:1] == ["日本語"]
+    assert set(frame_with(at, "chars")["script"]) == {"Han"}
+    at.number_input(key="vocab_longest_n").set_value(1).run()
+    assert len(frame_with(at, "chars")) == 1
+
+
+def test_byte_tokens_of_a_fallback_model_and_of_a_byte_level_one(tmp_path) -> None:
+    llama2 = model_file_tokenizer(llama2_file(), "llama2-like", tmp_path)
+    at = open_tab(open_page(llama2), "Byte tokens")
+    fallback = frame_with(at, "raw")
+    assert list(fallback["raw"]) == [f"<0x{b:02X}>" for b in range(256)]
+    assert any(c.value.startswith("256 byte-fallback tokens, written <0x00> to <0xFF>")
+               for c in at.caption)
+    llama3 = model_file_tokenizer(llama3_file(), "llama3-like", tmp_path)
+    at = open_tab(open_page(llama3), "Byte tokens")
+    assert not any("raw" in d.value.columns for d in at.dataframe)
+    assert any("this is byte-level BPE, so each of the 256 bytes is a base token" in c.value
+               for c in at.caption)
+
+
+def test_the_diff_is_searchable_and_has_writing_systems_side_by_side(tmp_path) -> None:
+    llama2 = model_file_tokenizer(llama2_file(), "llama2-like", tmp_path)
+    llama3 = model_file_tokenizer(llama3_file(), "llama3-like", tmp_path)
+    at = open_tab(open_page(llama2, llama3), "Compare")
+    d = diff(llama2, llama3)
+    m = metrics(at)
+    assert (m["Only in A"], m["Only in B"], m["Shared"]) == tuple(
+        f"{len(x):,}" for x in (d.only_a, d.only_b, d.shared))
+    systems = frame_with(at, "only in B")
+    assert systems["shared"].sum() == len(d.shared)
+    assert systems["A"].sum() == len(d.shared) + len(d.only_a)
+    at.text_input(key="vocab_diff_query").input("·th").run()
+    only_a, only_b, shared = [x.value for x in at.dataframe if "token" in x.value.columns
+                              and "writing system" not in x.value.columns]
+    for rows, entries in ((only_a, d.only_a), (only_b, d.only_b), (shared, d.shared)):
+        assert list(rows["text"]) == [e.token for e in entries if " th" in e.token]
+    assert len(shared) > 0 and set(shared["script"]) == {"Latin"}
+    at.toggle(key="vocab_diff_regex").set_value(True).run()
+    at.text_input(key="vocab_diff_query").input("(th").run()
+    assert [e.value for e in at.error][0].startswith('"(th" is not a valid regular expression')
