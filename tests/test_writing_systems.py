@@ -120,17 +120,23 @@ def test_diff_lists_a_fallback_byte_as_the_character_it_spells(llama2, llama3) -
     scripts_b = {r.id: r.script for r in vocabulary(llama3)}
     lists = (diff_frame(d.only_a, side="a", scripts=scripts_a),
              diff_frame(d.only_b, side="b", scripts=scripts_b),
-             diff_frame(d.shared, scripts=scripts_a))
+             diff_frame(d.shared, scripts=scripts_a, scripts_b=scripts_b))
     table = diff_systems(*lists)
     assert list(table.columns) == ["writing system", "A", "B", "shared", "only in A",
                                    "only in B"]
     assert table["shared"].sum() == len(d.shared)
     assert table["only in A"].sum() == len(d.only_a)
     assert table["only in B"].sum() == len(d.only_b)
-    latin = table.set_index("writing system").loc["Latin"]
+    by_system = table.set_index("writing system")
+    latin = by_system.loc["Latin"]
     assert latin["shared"] == sum(scripts_a[e.id_a] == "Latin" for e in d.shared)
-    assert (latin["A"], latin["B"]) == (latin["shared"] + latin["only in A"],
-                                        latin["shared"] + latin["only in B"])
+    assert latin["A"] == latin["shared"] + latin["only in A"]
+    assert latin["B"] == sum(scripts_b[e.id_b] == "Latin" for e in d.shared) + latin["only in B"]
+    # bytes the Llama 2-like file spells with fallback tokens are plain bytes in Llama 3's
+    fallback, partial = by_system.loc[BYTE_FALLBACK], by_system.loc[PARTIAL]
+    assert fallback["shared"] == fallback["A"] > 0 and fallback["B"] == 0
+    assert partial["B"] == sum(not r.utf8 for r in vocabulary(llama3))
+    assert table["B"].sum() == len(d.shared) + len(d.only_b)
     shared = lists[2]
     assert search_diff(shared, "·th")["text"].tolist() == [
         e.token for e in d.shared if e.token.startswith(" th") or " th" in e.token]

@@ -41,7 +41,7 @@ def _compared(key_a: str, key_b: str, _a: Tokenizer,
     scripts_b = dict(zip(*(frame(_b)[c] for c in ("id", "script"))))
     lists = (diff_frame(d.only_a, side="a", scripts=scripts_a),
              diff_frame(d.only_b, side="b", scripts=scripts_b),
-             diff_frame(d.shared, scripts=scripts_a))
+             diff_frame(d.shared, scripts=scripts_a, scripts_b=scripts_b))
     return diff_summary(d), lists, diff_systems(*lists)
 
 
@@ -67,8 +67,9 @@ def render_diff(tok: Tokenizer) -> None:
     with st.expander("By writing system, side by side", expanded=True):
         st.dataframe(systems, hide_index=True, key="vocab_diff_systems")
         st.caption("Tokens counted as the comparison counts them, once per distinct bytes: a "
-                   "byte-fallback token and the character it spells count once. Shared tokens "
-                   "take A's writing system.")
+                   "byte-fallback token and the character it spells count once. A and B count "
+                   "each token by its own writing system, the shared column by A's (the byte "
+                   "E4 is byte fallback in one model and partial UTF-8 in another).")
     _lists(lists)
 
 
@@ -94,4 +95,4 @@ def _lists(lists: tuple[pd.DataFrame, ...]) -> None:
             st.caption(f"{len(rows):,} of {len(total):,} tokens{more}.")
             st.dataframe(rows.head(MAX_ROWS), hide_index=True, height=360,
                          column_config=DIFF_COLUMNS,
-                         column_order=[c for c in rows.columns if c != "text"])
+                         column_order=[c for c in rows.columns if c not in ("text", "script_b")])

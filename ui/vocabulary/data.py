@@ -121,11 +121,12 @@ def script_options(df: pd.DataFrame) -> list[str]:
     return list(df["script"].value_counts().index)
 
 
-def diff_frame(entries: Iterable, *, side: str = "both",
-               scripts: Mapping[int, str] | None = None) -> pd.DataFrame:
+def diff_frame(entries: Iterable, *, side: str = "both", scripts: Mapping[int, str] | None = None,
+               scripts_b: Mapping[int, str] | None = None) -> pd.DataFrame:
     """A table of :class:`bpe_core.analysis.vocabulary.DiffEntry` rows; ``side`` "a" or "b" keeps that
     tokenizer's id and rank only. ``scripts``: the writing system of each id of that side's
-    tokenizer (A's for "both", whose shared tokens have the same bytes in B), as a column.
+    tokenizer (A's for "both"), as a column ``script``; for "both", ``scripts_b`` gives B's as
+    ``script_b`` (the same bytes may be a byte-fallback token in A and a byte in B).
 
     ``text`` is the token as the tokenizer displays it, ``token`` as the tables show it (spaces
     as ·), so a search can look in both, as :func:`select` does.
@@ -138,6 +139,8 @@ def diff_frame(entries: Iterable, *, side: str = "both",
     df = df.astype({k: "Int64" for k in keep})
     if scripts is not None:
         df.insert(3, "script", df[keep[0]].map(scripts).astype(object))
+    if scripts_b is not None:
+        df["script_b"] = df["id_b"].map(scripts_b).astype(object)
     return df
 
 
@@ -160,17 +163,24 @@ def search_diff(df: pd.DataFrame, query: str, *, use_regex: bool = False) -> pd.
 def diff_systems(only_a: pd.DataFrame, only_b: pd.DataFrame,
                  shared: pd.DataFrame) -> pd.DataFrame:
     """The two vocabularies side by side by writing system: tokens of A, of B, shared, only in
-    one; counted as the diff counts them (by their bytes), most tokens of A and B first.
+    one; counted as the diff counts them (by their bytes), most tokens of A and B first. A and
+    B count each token by its own writing system (``script``, and ``script_b`` for shared
+    ones); the shared column by A's.
 
     >>> f = lambda *s: pd.DataFrame({"script": list(s)})
-    >>> diff_systems(f("Han"), f("Latin", "Latin"), f("Latin")).to_dict("list")
-    {'writing system': ['Latin', 'Han'], 'A': [1, 1], 'B': [3, 0], 'shared': [1, 0], 'only in A': [0, 1], 'only in B': [2, 0]}
+    >>> shared = pd.DataFrame({"script": ["Latin", "Byte fallback"],
+    ...                        "script_b": ["Latin", "Partial UTF-8"]})
+    >>> diff_systems(f("Han"), f("Latin", "Latin"), shared).to_dict("list")["writing system"]
+    ['Latin', 'Byte fallback', 'Han', 'Partial UTF-8']
+    >>> diff_systems(f("Han"), f("Latin", "Latin"), shared).iloc[:, 1:].to_numpy().tolist()
+    [[1, 3, 1, 0, 2], [1, 0, 1, 0, 0], [1, 0, 0, 1, 0], [0, 1, 0, 0, 0]]
     """
-    parts = {name: df["script"].value_counts() for name, df in
-             (("shared", shared), ("only in A", only_a), ("only in B", only_b))}
+    count = pd.Series.value_counts
+    parts = {"A": count(shared["script"]).add(count(only_a["script"]), fill_value=0),
+             "B": count(shared["script_b"]).add(count(only_b["script"]), fill_value=0),
+             "shared": count(shared["script"]), "only in A": count(only_a["script"]),
+             "only in B": count(only_b["script"])}
     out = pd.DataFrame(parts).fillna(0).astype("int64")
-    out.insert(0, "A", out["shared"] + out["only in A"])
-    out.insert(1, "B", out["shared"] + out["only in B"])
     out = out.rename_axis("writing system").reset_index()
     order = sorted(range(len(out)), key=lambda k: (-(out["A"][k] + out["B"][k]),
                                                    out["writing system"][k].casefold()))
