@@ -13,8 +13,15 @@ Every token gets one label, decided in this order:
    :data:`DIGITS` when digits are most of its characters other than spaces, :data:`WHITESPACE`
    when it is only spaces, tabs or newlines, else :data:`SYMBOLS` (punctuation, symbols, emoji).
 
->>> [text_system(t) for t in (" мир", "2024年", " 42", "\\n\\n", "...", "🙂", "\\ue000")]
-['Cyrillic', 'Han', 'Digits', 'Whitespace', 'Punctuation & symbols', 'Punctuation & symbols', 'Private use & unassigned']
+>>> for t in (" мир", "2024年", " 42", "\\n\\n", "...", "🙂", "\\ue000"):
+...     print(repr(t), text_system(t))
+' мир' Cyrillic
+'2024年' Han
+' 42' Digits
+'\\n\\n' Whitespace
+'...' Punctuation & symbols
+'🙂' Punctuation & symbols
+'\\ue000' Private use & unassigned
 """
 
 from __future__ import annotations
@@ -38,8 +45,8 @@ def text_system(text: str) -> str:
 
     Script names are Unicode's, with spaces for underscores (``Canadian Aboriginal``).
 
-    >>> text_system("Hello, мир!"), text_system("Hi 東京都"), text_system("Hi 東京"), text_system("1.")
-    ('Latin', 'Han', 'Latin', 'Punctuation & symbols')
+    >>> [text_system(t) for t in ("Hello, мир!", "Hi 東京都", "Hi 東京", "1.")]
+    ['Latin', 'Han', 'Latin', 'Punctuation & symbols']
     """
     counts = script_counts(text)
     letters = next((s for s in counts if s != "Common"), None)

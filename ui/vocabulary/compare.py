@@ -31,7 +31,8 @@ EMPTY = ("Every token of A is also in B.", "Every token of B is also in A.",
          "The two vocabularies have no token in common.")
 
 
-@st.cache_data(show_spinner="Comparing the vocabularies…", max_entries=4)
+# Kept as objects, never changed, as the vocabulary's own tables are (see ui.vocabulary.view).
+@st.cache_resource(show_spinner="Comparing the vocabularies…", max_entries=4)
 def _compared(key_a: str, key_b: str, _a: Tokenizer,
               _b: Tokenizer) -> tuple[str, tuple[pd.DataFrame, ...], pd.DataFrame]:
     """The one-sentence summary, the three lists (only A, only B, shared) with each token's

@@ -148,8 +148,8 @@ def search_diff(df: pd.DataFrame, query: str, *, use_regex: bool = False) -> pd.
     """The rows of a :func:`diff_frame` whose token holds ``query`` (as typed or shown).
 
     >>> from bpe_core.analysis.vocabulary import DiffEntry
-    >>> df = diff_frame([DiffEntry(" the", "20 74 68 65", id_a=5), DiffEntry("he", "68 65", id_a=6)],
-    ...                 side="a")
+    >>> entries = [DiffEntry(" the", "20 74 68 65", id_a=5), DiffEntry("he", "68 65", id_a=6)]
+    >>> df = diff_frame(entries, side="a")
     >>> search_diff(df, "·t")["id_a"].tolist(), search_diff(df, "he")["id_a"].tolist()
     ([5], [5, 6])
     """
@@ -224,8 +224,11 @@ def systems_table(df: pd.DataFrame) -> pd.DataFrame:
 
     >>> df = pd.DataFrame({"script": ["Latin", "Han", "Han", "Digits"],
     ...                    "kind": ["merge", "char", "merge", "char"]})
-    >>> systems_table(df).to_dict("list")
-    {'writing system': ['Han', 'Latin', 'Digits'], 'tokens': [2, 1, 1], 'share': [0.5, 0.25, 0.25], 'base': [1, 0, 1], 'learned': [1, 1, 0], 'added': [0, 0, 0]}
+    >>> systems_table(df)
+      writing system  tokens  share  base  learned  added
+    0            Han       2   0.50     1        1      0
+    1          Latin       1   0.25     0        1      0
+    2         Digits       1   0.25     1        0      0
     """
     kind = df["kind"].map(lambda k: "learned" if k == "merge" else
                           "added" if k in ("special", "added") else "base")
@@ -292,8 +295,11 @@ def allocation_figure(table: pd.DataFrame, *, log: bool = False) -> go.Figure:
 
     >>> df = pd.DataFrame({"script": ["Latin", "Latin", "Han", "Partial UTF-8"],
     ...                    "kind": ["char", "merge", "merge", "byte"]})
-    >>> [(t.name, list(t.y), list(t.x)) for t in allocation_figure(systems_table(df)).data]
-    [('base', ['Partial UTF-8', 'Han', 'Latin'], [1, 0, 1]), ('learned', ['Partial UTF-8', 'Han', 'Latin'], [0, 1, 1]), ('added', ['Partial UTF-8', 'Han', 'Latin'], [0, 0, 0])]
+    >>> fig = allocation_figure(systems_table(df))
+    >>> fig.data[0].y
+    ('Partial UTF-8', 'Han', 'Latin')
+    >>> [(t.name, t.x) for t in fig.data]
+    [('base', (1, 0, 1)), ('learned', (0, 1, 1)), ('added', (0, 0, 0))]
     """
     rows = table.iloc[::-1]  # plotly draws the first category at the bottom
     names = rows["writing system"].tolist()
