@@ -15,24 +15,10 @@ st.markdown(f"Every token of **{md_literal(tok.name)}**: how it was learned, wha
             "or compare it with another tokenizer.")
 table = view.vocabulary_table(tok, corpus)
 view.render_summary(tok, table, corpus)
-browse, systems, longest, charts, byte_tokens, two = st.tabs(view.TABS, key=view.TAB_KEY,
-                                                             on_change="rerun")
-with browse:
-    if browse.open:
-        view.render_browser(tok, table)
-        view.render_token(tok, table)
-with systems:
-    if systems.open:
-        view.render_systems(tok, table)
-with longest:
-    if longest.open:
-        view.render_longest(tok, table)
-with charts:
-    if charts.open:
-        view.render_charts(tok, table)
-with byte_tokens:
-    if byte_tokens.open:
-        view.render_bytes(tok, table)
-with two:
-    if two.open:
-        compare.render_diff(tok)
+# Only the open tab is drawn: each is a few tables or charts of up to 262,000 tokens.
+drawers = (view.render_browse, view.render_systems, view.render_longest, view.render_charts,
+           view.render_bytes, lambda active, _: compare.render_diff(active))
+for tab, draw in zip(st.tabs(view.TABS, key=view.TAB_KEY, on_change="rerun"), drawers):
+    with tab:
+        if tab.open:
+            draw(tok, table)

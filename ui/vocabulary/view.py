@@ -145,7 +145,7 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
     else:
         cols[3].metric("Special tokens", f"{int(kinds.get('special', 0)):,}")
     metrics.count(cols[4], "Not valid UTF-8", int((~df['utf8']).sum()),
-                  help="Tokens holding part of a character; see the “Byte fragments” tab")
+                  help="Tokens holding part of a character; see the “Byte tokens” tab")
     metrics.count(cols[5], "Unused in corpus", unused,
                   help=f"Tokens that never occur when “{md_literal(corpus.name)}” is encoded")
 
@@ -197,6 +197,12 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
     st.dataframe(listed, hide_index=True, height=420, column_order=_columns(df, COLUMNS),
                  column_config=COLUMNS, key=TABLE_KEY, on_select=partial(_pick_row, ids),
                  selection_mode="single-row", placeholder="—")
+
+
+def render_browse(tok: Tokenizer, df: pd.DataFrame) -> None:
+    """The Browse tab: the table, then the selected token up close."""
+    render_browser(tok, df)
+    render_token(tok, df)
 
 
 # --- one token ------------------------------------------------------------------------------
