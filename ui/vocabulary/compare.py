@@ -66,7 +66,8 @@ def render_diff(tok: Tokenizer) -> None:
         col.metric(label, f"{len(rows):,}")
     st.caption(f"Tokens are the same when they stand for the same bytes. {summary}")
     with st.expander("By writing system, side by side", expanded=True):
-        st.dataframe(systems, hide_index=True, key="vocab_diff_systems")
+        st.dataframe(systems, hide_index=True, key="vocab_diff_systems",
+                     column_config={c: _NUM(c, format="localized") for c in systems.columns[1:]})
         st.caption("Tokens counted as the comparison counts them, once per distinct bytes: a "
                    "byte-fallback token and the character it spells count once. A and B count "
                    "each token by its own writing system, the shared column by A's (the byte "
@@ -95,5 +96,5 @@ def _lists(lists: tuple[pd.DataFrame, ...]) -> None:
                     if len(rows) > MAX_ROWS else "")
             st.caption(f"{len(rows):,} of {len(total):,} tokens{more}.")
             st.dataframe(rows.head(MAX_ROWS), hide_index=True, height=360,
-                         column_config=DIFF_COLUMNS,
+                         column_config=DIFF_COLUMNS, placeholder="—",
                          column_order=[c for c in rows.columns if c not in ("text", "script_b")])

@@ -205,7 +205,7 @@ def diff_summary(d: VocabDiff) -> str:
 #: Colours of what is not a script of letters: greys, darker for what is less like text.
 SYSTEM_GREYS = {DIGITS: "#8d96a6", SYMBOLS: "#b0b7c3", WHITESPACE: "#d4d9e1",
                 UNASSIGNED: "#9aa3b2", PARTIAL: "#6b7280", BYTE_FALLBACK: "#4b5563",
-                SPECIAL: "#e5e7eb"}
+                SPECIAL: "#c9ced8"}
 
 
 def system_colour(system: str) -> str:
@@ -289,7 +289,7 @@ def length_figure(df: pd.DataFrame, unit: str = "bytes") -> go.Figure:
 
 def allocation_figure(table: pd.DataFrame, *, log: bool = False) -> go.Figure:
     """Tokens per writing system (a :func:`systems_table`), in the table's order from the top,
-    split into base symbols (pale), learned merges (solid) and added tokens (faint), in each
+    split into base symbols (pale), learned merges (solid) and added tokens (hatched), in each
     system's colour; ``log``: a log-scale axis, so a script with a few dozen tokens still shows
     beside one with a hundred thousand.
 
@@ -305,10 +305,11 @@ def allocation_figure(table: pd.DataFrame, *, log: bool = False) -> go.Figure:
     names = rows["writing system"].tolist()
     colours = [system_colour(s) for s in names]
     fig = go.Figure()
-    for label, opacity in (("base", 0.4), ("learned", 1.0), ("added", 0.2)):
+    for label, opacity, pattern in (("base", 0.4, ""), ("learned", 1.0, ""), ("added", 0.8, "/")):
         fig.add_trace(go.Bar(
             y=names, x=rows[label].tolist(), name=label, orientation="h",
-            marker=dict(color=colours, opacity=opacity, line=dict(color=colours, width=1)),
+            marker=dict(color=colours, opacity=opacity, line=dict(color=colours, width=1),
+                        pattern=dict(shape=pattern, fgcolor="#4b5563")),
             customdata=rows["tokens"].tolist(),
             hovertemplate=f"<b>%{{y}}</b>: %{{x:,}} {label} tokens "
                           "(of %{customdata:,})<extra></extra>"))

@@ -31,6 +31,7 @@ from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts
 #: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
 #: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.
 MAX_ROWS = 10_000
+ROW_PX = 35  # the height of a row of st.dataframe's grid
 TOKEN_KEY = "vocab_token"  # the selected token's id (the number input's key)
 TABLE_KEY = "vocab_table"
 TAB_KEY = "vocab_tab"
@@ -285,14 +286,20 @@ def render_systems(tok: Tokenizer, df: pd.DataFrame) -> None:
     log = st.toggle("Log scale", key="vocab_scripts_log", **KEEP,
                     help="Shows a writing system with a few tokens beside one with thousands.")
     table, figure = _systems(tok.fingerprint(), tok.name, log, df)
-    left, right = st.columns([2, 3])
-    left.dataframe(table, hide_index=True, key="vocab_systems_table", column_config={
-        "share": _NUM("share", format="percent", help="Of the whole vocabulary"),
-        "base": _NUM("base", help="Bytes or characters no merge makes"),
-        "learned": _NUM("learned", help="Made by a merge"),
-        "added": _NUM("added", help="Special and added tokens")})
+    left, right = st.columns(2)
+    # As tall as the chart beside it (up to every row), so the two read row for bar.
+    height = min(ROW_PX * (len(table) + 1) + 3, max(figure.layout.height, 8 * ROW_PX))
+    left.dataframe(table, hide_index=True, key="vocab_systems_table", height=height,
+                   column_config={
+                       "tokens": _NUM("tokens", format="localized"),
+                       "share": _NUM("share", format="percent", help="Of the whole vocabulary"),
+                       "base": _NUM("base", format="localized",
+                                    help="Bytes or characters no merge makes"),
+                       "learned": _NUM("learned", format="localized", help="Made by a merge"),
+                       "added": _NUM("added", format="localized",
+                                     help="Special and added tokens")})
     right.plotly_chart(figure, key="vocab_scripts_chart", config=chart_config(figure))
-    st.caption(f"{SYSTEM_RULE} In the chart, pale: base symbols, solid: learned, faint: added.")
+    st.caption(f"{SYSTEM_RULE} In the chart, pale: base symbols, solid: learned, hatched: added.")
 
 
 def render_longest(tok: Tokenizer, df: pd.DataFrame) -> None:
