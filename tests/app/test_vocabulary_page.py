@@ -463,3 +463,20 @@ def test_the_diff_is_searchable_and_has_writing_systems_side_by_side(tmp_path) -
     at.toggle(key="vocab_diff_regex").set_value(True).run()
     at.text_input(key="vocab_diff_query").input("(th").run()
     assert [e.value for e in at.error][0].startswith('"(th" is not a valid regular expression')
+
+
+def test_long_diff_lists_are_cut_and_say_so(monkeypatch) -> None:
+    from ui.vocabulary import compare
+
+    monkeypatch.setattr(compare, "MAX_ROWS", 4)
+    at = open_tab(open_page(hug_tokenizer(3, "three"), hug_tokenizer(5, "five")), "Compare")
+    [shared] = [x.value for x in at.dataframe if "id_b" in x.value.columns
+                and "id_a" in x.value.columns]
+    assert list(shared["id_a"]) == [0, 1, 2, 3]  # the first four of the eleven shared tokens
+    assert "11 of 11 tokens; the first 4 are listed (search to reach the others)." in [
+        c.value for c in at.caption]
+    at.text_input(key="vocab_diff_query").input("ug").run()
+    [shared] = [x.value for x in at.dataframe if "id_b" in x.value.columns
+                and "id_a" in x.value.columns]
+    assert list(shared["text"]) == ["ug", "hug"]
+    assert "2 of 11 tokens." in [c.value for c in at.caption]
