@@ -9,12 +9,13 @@ import pytest
 
 import bpe_core
 from bpe_core.analysis import vocabulary as engine
-from bpe_core.analysis.vocabulary import (BYTES, MARKER, VocabularySearchError, built_from, diff,
-                                          matches, not_utf8, vocabulary)
+from bpe_core.analysis.vocabulary import (VocabularySearchError, built_from, diff, matches,
+                                          not_utf8, vocabulary)
+from bpe_core.analysis.writing_systems import PARTIAL, SPECIAL
 from ui.vocabulary import data as vocabulary_data, view as vocabulary_view
 from ui.vocabulary.data import (allocation_figure, count_figure, default_token, diff_frame,
-                                length_figure, script_options, select, vocabulary_frame,
-                                with_frequencies)
+                                length_figure, script_options, select, systems_table,
+                                vocabulary_frame, with_frequencies)
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 CHAR = dict(unit="char", pretokenizer="whitespace", min_frequency=1)
@@ -50,7 +51,7 @@ def test_one_row_per_token_with_exact_fields(hug):
             ug.utf8) == ("ug", "75 67", 2, 2, "merge", 0, 20, "Latin", True)
     unk = rows[0]
     assert (unk.token, unk.kind, unk.rank, unk.count, unk.script) == ("[UNK]", "unk", None, None,
-                                                                      MARKER)
+                                                                      SPECIAL)
 
 
 def test_special_tokens_are_rows_too():
@@ -59,7 +60,7 @@ def test_special_tokens_are_rows_too():
     rows = vocabulary(tok)
     assert len(rows) == tok.vocab_size == 256 + 1 + 1
     assert (rows[-1].id, rows[-1].token, rows[-1].kind, rows[-1].script) == (257, "<|end|>",
-                                                                             "special", MARKER)
+                                                                             "special", SPECIAL)
 
 
 def test_a_character_built_from_byte_merges_reads_as_itself():
@@ -67,7 +68,7 @@ def test_a_character_built_from_byte_merges_reads_as_itself():
                          min_frequency=1)
     rows = vocabulary(tok)
     first, whole = rows[256], rows[257]  # E7 9A, then E7 9A 84
-    assert (first.token, first.chars, first.script, first.utf8) == ("<E7 9A>", None, BYTES, False)
+    assert (first.token, first.chars, first.script, first.utf8) == ("<E7 9A>", None, PARTIAL, False)
     assert (whole.token, whole.hex, whole.chars, whole.script, whole.utf8) == (
         "的", "E7 9A 84", 1, "Han", True)
     fragments = not_utf8(rows)
@@ -80,7 +81,7 @@ def test_end_of_word_tokens_show_the_marker():
     shown = {r.token for r in vocabulary(tok)}
     assert {"lo", "low", "es", "est", "est</w>", "</w>"} <= shown
     eow = vocabulary(tok)[next(i for i in tok.ids() if tok.kind(i) == "eow")]
-    assert (eow.token, eow.kind, eow.script, eow.n_bytes) == ("</w>", "eow", MARKER, 0)
+    assert (eow.token, eow.kind, eow.script, eow.n_bytes) == ("</w>", "eow", SPECIAL, 0)
 
 
 def test_scripts_of_a_multilingual_vocabulary():
@@ -183,8 +184,11 @@ def test_diff_matches_tokens_by_bytes_not_ids():
     assert shared == {"[UNK]": (0, 0, None, None), "c": (3, 1, None, None),
                       "d": (4, 2, None, None), "cd": (6, 5, 1, 0)}
     frame = diff_frame(d.shared)
-    assert list(frame.columns) == ["token", "bytes", "id_a", "rank_a", "id_b", "rank_b"]
-    assert list(diff_frame(d.only_b, side="b").columns) == ["token", "bytes", "id_b", "rank_b"]
+    assert list(frame.columns) == ["token", "text", "bytes", "id_a", "rank_a", "id_b", "rank_b"]
+    only_b = diff_frame(d.only_b, side="b", scripts={i: f"s{i}" for i in b.ids()})
+    assert list(only_b.columns) == ["token", "text", "bytes", "script", "id_b", "rank_b"]
+    assert dict(zip(only_b["text"], only_b["script"])) == {
+        t: f"s{i}" for t, i in (("x", 3), ("y", 4), ("xy", 6))}
 
 
 def test_diff_keeps_word_final_tokens_apart():
@@ -227,7 +231,7 @@ def test_figures_count_every_token(hug):
     lengths = length_figure(df, "bytes")
     assert {t.name: dict(zip(t.x, t.y)) for t in lengths.data} == {
         "base": {0: 1, 1: 7}, "learned": {2: 2, 3: 3}}  # [UNK] stands for no bytes
-    alloc = allocation_figure(df)
+    alloc = allocation_figure(systems_table(df))
     assert sum(sum(t.x) for t in alloc.data) == hug.vocab_size
     counts = count_figure(df)
     assert list(counts.data[0].x) == [0, 1, 2, 3, 4]

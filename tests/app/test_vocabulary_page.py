@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core.analysis.vocabulary import diff, token_frequencies, vocabulary
+from tests.model_files import llama2_file, llama3_file
 from ui.shared import merge_tree
 from ui.shared.state import make_corpus
 from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
@@ -192,12 +194,13 @@ def test_another_tokenizer_resets_the_selected_token() -> None:
 
 def test_charts_count_the_vocabulary() -> None:
     tok = hug_tokenizer()
-    at = open_tab(open_page(tok), "Charts")
-    assert not any("script" in d.value.columns for d in at.dataframe)  # Browse is not drawn
+    at = open_tab(open_page(tok), "Writing systems")
+    assert not any("shown" in d.value.columns for d in at.dataframe)  # Browse is not drawn
+    [alloc] = [json.loads(c.proto.spec)["data"] for c in at.get("plotly_chart")]
+    assert sum(sum(t["x"]) for t in alloc) == tok.vocab_size
+    at = open_tab(at, "Charts")
     charts = {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec)
               for c in at.get("plotly_chart")}
-    alloc = charts["vocab_scripts_chart"]["data"]
-    assert sum(sum(t["x"]) for t in alloc) == tok.vocab_size
     counts = charts["vocab_counts"]["data"][0]
     assert values(counts["x"]) == [m.rank for m in tok.merges]
     assert values(counts["y"]) == [m.count for m in tok.merges]
@@ -210,7 +213,7 @@ def test_byte_fragments_are_listed_apart() -> None:
     # In the corpus 的 is one token, and 是 (E6 98 AF), never seen in training, three bytes.
     at = open_page(tok, corpus=make_corpus("han", documents=["的 的 是"]))
     browse = table(at)
-    [fragments] = [d.value for d in open_tab(at, "Byte fragments").dataframe]
+    [fragments] = [d.value for d in open_tab(at, "Byte tokens").dataframe]
     assert sorted(fragments["id"]) == list(range(0x80, 0x100)) + [256]
     assert list(fragments["token"])[:4] == ["<98>", "<AF>", "<E6>", "<80>"]  # most frequent first
     assert list(fragments["frequency"])[:4] == [1, 1, 1, 0]
@@ -281,7 +284,7 @@ def test_every_tab_renders_for_odd_tokenizers(tok) -> None:
     at = open_page(tok)
     assert len(table(at)) == tok.vocab_size
     assert at.number_input(key=TOKEN_KEY).value in set(table(at)["id"])
-    for name in ("Charts", "Byte fragments", "Compare", "Browse"):
+    for name in ("Writing systems", "Longest", "Charts", "Byte tokens", "Compare", "Browse"):
         open_tab(at, name)
 
 
@@ -325,7 +328,7 @@ def test_a_rank_file_shows_counts_as_unknown_and_hides_the_count_chart() -> None
     assert "seen 0" not in caption and "0×" not in caption
     at = open_tab(at, "Charts")
     keys = [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
-    assert keys == ["vocab_lengths", "vocab_scripts_chart"]  # no count chart
+    assert keys == ["vocab_lengths"]  # no count chart
     [info] = [i.value for i in at.info]
     assert info.startswith("No chart of counts when learned: this tokenizer's file records "
                            "the order of its merges but not how often")
@@ -335,12 +338,15 @@ def test_charts_are_titled_named_and_the_scripts_chart_has_a_log_scale() -> None
     tok = hug_tokenizer()
     at = open_tab(open_page(tok), "Charts")
     protos = {c.proto.id.rsplit("-", 1)[-1]: c.proto for c in at.get("plotly_chart")}
+    at = open_tab(at, "Writing systems")
+    protos.update({c.proto.id.rsplit("-", 1)[-1]: c.proto for c in at.get("plotly_chart")})
     shown = {k: (json.loads(p.spec)["layout"]["title"]["text"],
                  json.loads(p.config)["toImageButtonOptions"]["filename"])
              for k, p in protos.items()}
     assert shown == {
         "vocab_lengths": ("Token lengths in bytes of hug 5", "token-lengths-in-bytes-of-hug-5"),
-        "vocab_scripts_chart": ("Vocabulary of hug 5 by script", "vocabulary-of-hug-5-by-script"),
+        "vocab_scripts_chart": ("Vocabulary of hug 5 by writing system",
+                                "vocabulary-of-hug-5-by-writing-system"),
         "vocab_counts": ("Count when learned against merge rank of hug 5",
                          "count-when-learned-against-merge-rank-of-hug-5")}
     assert json.loads(protos["vocab_scripts_chart"].spec)["layout"]["xaxis"].get("type") in (
@@ -357,7 +363,7 @@ def test_a_script_has_the_same_colour_here_and_on_the_languages_page() -> None:
 
     tok = bpe_core.train({"привет": 5, "hello": 5, "こんにちは": 5}, unit="char",
                          pretokenizer="whitespace", max_merges=4, min_frequency=1, name="three")
-    at = open_tab(open_page(tok), "Charts")
+    at = open_tab(open_page(tok), "Writing systems")
     [alloc] = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
                if c.proto.id.endswith("-vocab_scripts_chart")]
     here = dict(zip(alloc["data"][1]["y"], alloc["data"][1]["marker"]["color"]))
@@ -366,3 +372,111 @@ def test_a_script_has_the_same_colour_here_and_on_the_languages_page() -> None:
     for script in ("Cyrillic", "Latin"):
         assert here[script] == there[script]
     assert here["Hiragana"] != here["Latin"]
+
+
+# --- writing systems, longest tokens, byte tokens, a searchable diff -------------------------
+
+
+def model_file_tokenizer(data: bytes, name: str, tmp_path) -> bpe_core.Tokenizer:
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(data)
+    return bpe_core.load(path).renamed(name)
+
+
+def frame_with(at: AppTest, column: str):
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def test_writing_systems_table_and_chart_count_every_token(tmp_path) -> None:
+    tok = model_file_tokenizer(llama2_file(), "llama2-like", tmp_path)
+    at = open_tab(open_page(tok), "Writing systems")
+    systems = frame_with(at, "writing system")
+    expected = Counter(r.script for r in vocabulary(tok))
+    assert dict(zip(systems["writing system"], systems["tokens"])) == expected
+    assert systems["writing system"].iloc[0] == "Latin"
+    assert list(systems["writing system"])[-2:] == ["Byte fallback", "Special & added"]
+    [chart] = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    totals = Counter()
+    for trace in chart["data"]:
+        totals.update(dict(zip(trace["y"], trace["x"])))
+    assert totals == expected
+    assert chart["data"][1]["y"][-1] == "Latin"  # the table's first row is the chart's top bar
+    assert any("for the Unicode script most of its letters belong to" in c.value
+               for c in at.caption)
+
+
+def test_longest_tokens_in_characters_and_bytes() -> None:
+    tok = bpe_core.train({"привет": 9, "hello": 8, "日本語": 7}, unit="byte", pretokenizer="gpt2",
+                         min_frequency=1, name="three words")
+    at = open_tab(open_page(tok), "Longest")
+
+    def order() -> list[str]:
+        return list(frame_with(at, "chars")["shown"])
+
+    shown = order()
+    assert shown[0] == "привет" and list(frame_with(at, "chars")["chars"])[0] == 6
+    assert shown.index("hello") < shown.index("日本語")  # 5 characters, then 3
+    assert list(frame_with(at, "chars")["chars"]) == sorted(frame_with(at, "chars")["chars"],
+                                                          reverse=True)
+    at.segmented_control(key="vocab_longest_unit").set_value("bytes").run()
+    shown = order()
+    assert shown[0] == "привет" and list(frame_with(at, "chars")["n_bytes"])[0] == 12
+    assert shown.index("日本語") < shown.index("hello")  # 9 bytes, then 5
+    at.multiselect(key="vocab_longest_systems").set_value(["Han"]).run()
+    assert list(frame_with(at, "chars")["shown"])[:1] == ["日本語"]
+    assert set(frame_with(at, "chars")["script"]) == {"Han"}
+    at.number_input(key="vocab_longest_n").set_value(1).run()
+    assert len(frame_with(at, "chars")) == 1
+
+
+def test_byte_tokens_of_a_fallback_model_and_of_a_byte_level_one(tmp_path) -> None:
+    llama2 = model_file_tokenizer(llama2_file(), "llama2-like", tmp_path)
+    at = open_tab(open_page(llama2), "Byte tokens")
+    fallback = frame_with(at, "raw")
+    assert list(fallback["raw"]) == [f"<0x{b:02X}>" for b in range(256)]
+    assert any(c.value.startswith("256 byte-fallback tokens, written <0x00> to <0xFF>")
+               for c in at.caption)
+    llama3 = model_file_tokenizer(llama3_file(), "llama3-like", tmp_path)
+    at = open_tab(open_page(llama3), "Byte tokens")
+    assert not any("raw" in d.value.columns for d in at.dataframe)
+    assert any("this is byte-level BPE, so each of the 256 bytes is a base token" in c.value
+               for c in at.caption)
+
+
+def test_the_diff_is_searchable_and_has_writing_systems_side_by_side(tmp_path) -> None:
+    llama2 = model_file_tokenizer(llama2_file(), "llama2-like", tmp_path)
+    llama3 = model_file_tokenizer(llama3_file(), "llama3-like", tmp_path)
+    at = open_tab(open_page(llama2, llama3), "Compare")
+    d = diff(llama2, llama3)
+    m = metrics(at)
+    assert (m["Only in A"], m["Only in B"], m["Shared"]) == tuple(
+        f"{len(x):,}" for x in (d.only_a, d.only_b, d.shared))
+    systems = frame_with(at, "only in B")
+    assert systems["shared"].sum() == len(d.shared)
+    assert systems["A"].sum() == len(d.shared) + len(d.only_a)
+    at.text_input(key="vocab_diff_query").input("·th").run()
+    only_a, only_b, shared = [x.value for x in at.dataframe if "token" in x.value.columns
+                              and "writing system" not in x.value.columns]
+    for rows, entries in ((only_a, d.only_a), (only_b, d.only_b), (shared, d.shared)):
+        assert list(rows["text"]) == [e.token for e in entries if " th" in e.token]
+    assert len(shared) > 0 and set(shared["script"]) == {"Latin"}
+    at.toggle(key="vocab_diff_regex").set_value(True).run()
+    at.text_input(key="vocab_diff_query").input("(th").run()
+    assert [e.value for e in at.error][0].startswith('"(th" is not a valid regular expression')
+
+
+def test_long_diff_lists_are_cut_and_say_so(monkeypatch) -> None:
+    from ui.vocabulary import compare
+
+    monkeypatch.setattr(compare, "MAX_ROWS", 4)
+    at = open_tab(open_page(hug_tokenizer(3, "three"), hug_tokenizer(5, "five")), "Compare")
+    [shared] = [x.value for x in at.dataframe if "id_b" in x.value.columns
+                and "id_a" in x.value.columns]
+    assert list(shared["id_a"]) == [0, 1, 2, 3]  # the first four of the eleven shared tokens
+    assert "11 of 11 tokens; the first 4 are listed (search to reach the others)." in [
+        c.value for c in at.caption]
+    at.text_input(key="vocab_diff_query").input("ug").run()
+    [shared] = [x.value for x in at.dataframe if "id_b" in x.value.columns
+                and "id_a" in x.value.columns]
+    assert list(shared["text"]) == ["ug", "hug"]
+    assert "2 of 11 tokens." in [c.value for c in at.caption]

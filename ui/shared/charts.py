@@ -39,10 +39,10 @@ SCRIPTS = ("Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Beng
            "Oriya", "Sinhala", "Lao", "Khmer", "Tibetan", "Mongolian", "Thaana", "Syriac")
 PALETTE = [c for c in plotly.colors.qualitative.Dark24 + plotly.colors.qualitative.Alphabet
            if c not in ("#222A2A", "#565656", "#AA0DFE")]  # too dark, grey, a twin of #DA16FF
-#: What is not a script of letters, in greys: spaces and punctuation, pieces of characters
-#: (named "bytes" on the Vocabulary page, "byte fragments" on the Languages page), markers.
-GREYS = {"Common": "#b0b7c3", "bytes": "#6b7280", "byte fragments": "#6b7280",
-         "marker": "#e5e7eb", "markers": "#e5e7eb", "Unknown": "#9aa3b2"}
+#: What is not a script of letters, in greys: spaces and punctuation, pieces of characters and
+#: markers, as the Languages page names them (the Vocabulary page has its own finer greys).
+GREYS = {"Common": "#b0b7c3", "byte fragments": "#6b7280", "markers": "#e5e7eb",
+         "Unknown": "#9aa3b2"}
 
 
 def script_colour(script: str) -> str:

@@ -21,6 +21,8 @@ import plotly.graph_objects as go
 
 from bpe_core import Tokenizer
 from bpe_core.analysis.vocabulary import TokenRow, VocabDiff, matches, vocabulary
+from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, NOT_SCRIPTS, PARTIAL,
+                                               SPECIAL, SYMBOLS, UNASSIGNED, WHITESPACE)
 
 from ..shared.charts import BLUE, length_histogram, script_colour
 from ..shared.tokens import readable_token
@@ -119,15 +121,70 @@ def script_options(df: pd.DataFrame) -> list[str]:
     return list(df["script"].value_counts().index)
 
 
-def diff_frame(entries: Iterable, *, side: str = "both") -> pd.DataFrame:
+def diff_frame(entries: Iterable, *, side: str = "both", scripts: Mapping[int, str] | None = None,
+               scripts_b: Mapping[int, str] | None = None) -> pd.DataFrame:
     """A table of :class:`bpe_core.analysis.vocabulary.DiffEntry` rows; ``side`` "a" or "b" keeps that
-    tokenizer's id and rank only."""
+    tokenizer's id and rank only. ``scripts``: the writing system of each id of that side's
+    tokenizer (A's for "both"), as a column ``script``; for "both", ``scripts_b`` gives B's as
+    ``script_b`` (the same bytes may be a byte-fallback token in A and a byte in B).
+
+    ``text`` is the token as the tokenizer displays it, ``token`` as the tables show it (spaces
+    as ·), so a search can look in both, as :func:`select` does.
+    """
     keep = {"a": ("id_a", "rank_a"), "b": ("id_b", "rank_b"),
             "both": ("id_a", "rank_a", "id_b", "rank_b")}[side]
-    rows = [{"token": readable_token(e.token), "bytes": e.hex, **{k: getattr(e, k) for k in keep}}
-            for e in entries]
-    df = pd.DataFrame(rows, columns=["token", "bytes", *keep])
-    return df.astype({k: "Int64" for k in keep})
+    rows = [{"token": readable_token(e.token), "text": e.token, "bytes": e.hex,
+             **{k: getattr(e, k) for k in keep}} for e in entries]
+    df = pd.DataFrame(rows, columns=["token", "text", "bytes", *keep])
+    df = df.astype({k: "Int64" for k in keep})
+    if scripts is not None:
+        df.insert(3, "script", df[keep[0]].map(scripts).astype(object))
+    if scripts_b is not None:
+        df["script_b"] = df["id_b"].map(scripts_b).astype(object)
+    return df
+
+
+def search_diff(df: pd.DataFrame, query: str, *, use_regex: bool = False) -> pd.DataFrame:
+    """The rows of a :func:`diff_frame` whose token holds ``query`` (as typed or shown).
+
+    >>> from bpe_core.analysis.vocabulary import DiffEntry
+    >>> entries = [DiffEntry(" the", "20 74 68 65", id_a=5), DiffEntry("he", "68 65", id_a=6)]
+    >>> df = diff_frame(entries, side="a")
+    >>> search_diff(df, "·t")["id_a"].tolist(), search_diff(df, "he")["id_a"].tolist()
+    ([5], [5, 6])
+    """
+    if not query:
+        return df
+    hits = (pd.Series(matches(df["text"], query, use_regex=use_regex), index=df.index)
+            | pd.Series(matches(df["token"], query, use_regex=use_regex), index=df.index))
+    return df[hits]
+
+
+def diff_systems(only_a: pd.DataFrame, only_b: pd.DataFrame,
+                 shared: pd.DataFrame) -> pd.DataFrame:
+    """The two vocabularies side by side by writing system: tokens of A, of B, shared, only in
+    one; counted as the diff counts them (by their bytes), most tokens of A and B first. A and
+    B count each token by its own writing system (``script``, and ``script_b`` for shared
+    ones); the shared column by A's.
+
+    >>> f = lambda *s: pd.DataFrame({"script": list(s)})
+    >>> shared = pd.DataFrame({"script": ["Latin", "Byte fallback"],
+    ...                        "script_b": ["Latin", "Partial UTF-8"]})
+    >>> diff_systems(f("Han"), f("Latin", "Latin"), shared).to_dict("list")["writing system"]
+    ['Latin', 'Byte fallback', 'Han', 'Partial UTF-8']
+    >>> diff_systems(f("Han"), f("Latin", "Latin"), shared).iloc[:, 1:].to_numpy().tolist()
+    [[1, 3, 1, 0, 2], [1, 0, 1, 0, 0], [1, 0, 0, 1, 0], [0, 1, 0, 0, 0]]
+    """
+    count = pd.Series.value_counts
+    parts = {"A": count(shared["script"]).add(count(only_a["script"]), fill_value=0),
+             "B": count(shared["script_b"]).add(count(only_b["script"]), fill_value=0),
+             "shared": count(shared["script"]), "only in A": count(only_a["script"]),
+             "only in B": count(only_b["script"])}
+    out = pd.DataFrame(parts).fillna(0).astype("int64")
+    out = out.rename_axis("writing system").reset_index()
+    order = sorted(range(len(out)), key=lambda k: (-(out["A"][k] + out["B"][k]),
+                                                   out["writing system"][k].casefold()))
+    return out.iloc[order].reset_index(drop=True)
 
 
 def diff_summary(d: VocabDiff) -> str:
@@ -141,6 +198,78 @@ def diff_summary(d: VocabDiff) -> str:
     size_a, size_b = n + len(d.only_a), n + len(d.only_b)
     return (f"They share {n:,} token{'s' if n != 1 else ''}: {n / max(size_a, 1):.1%} of A and "
             f"{n / max(size_b, 1):.1%} of B.")
+
+
+# -- writing systems, longest tokens, byte fallback -------------------------------------------
+
+#: Colours of what is not a script of letters: greys, darker for what is less like text.
+SYSTEM_GREYS = {DIGITS: "#8d96a6", SYMBOLS: "#b0b7c3", WHITESPACE: "#d4d9e1",
+                UNASSIGNED: "#9aa3b2", PARTIAL: "#6b7280", BYTE_FALLBACK: "#4b5563",
+                SPECIAL: "#c9ced8"}
+
+
+def system_colour(system: str) -> str:
+    """A writing system's colour: a script's is the one it has on every chart of the app.
+
+    >>> system_colour("Latin") == script_colour("Latin"), system_colour("Digits")
+    (True, '#8d96a6')
+    """
+    return SYSTEM_GREYS.get(system) or script_colour(system.replace(" ", "_"))
+
+
+def systems_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Tokens per writing system (the ``script`` column), with their share of the vocabulary and
+    how many are base symbols or learned merges: scripts of letters first, most tokens first,
+    then digits, symbols, whitespace and the kinds of byte and special tokens.
+
+    >>> df = pd.DataFrame({"script": ["Latin", "Han", "Han", "Digits"],
+    ...                    "kind": ["merge", "char", "merge", "char"]})
+    >>> systems_table(df)
+      writing system  tokens  share  base  learned  added
+    0            Han       2   0.50     1        1      0
+    1          Latin       1   0.25     0        1      0
+    2         Digits       1   0.25     1        0      0
+    """
+    kind = df["kind"].map(lambda k: "learned" if k == "merge" else
+                          "added" if k in ("special", "added") else "base")
+    counts = pd.crosstab(df["script"], kind).reindex(columns=["base", "learned", "added"],
+                                                     fill_value=0)
+    totals = counts.sum(axis=1)
+    rank = {s: k for k, s in enumerate(NOT_SCRIPTS)}
+    order = sorted(counts.index, key=lambda s: (rank.get(s, -1), -totals[s], s.casefold()))
+    out = pd.DataFrame({"writing system": order, "tokens": totals[order].to_numpy("int64"),
+                        "share": (totals[order] / max(len(df), 1)).to_numpy("float64")})
+    for column in ("base", "learned", "added"):
+        out[column] = counts.loc[order, column].to_numpy("int64")
+    return out
+
+
+def longest(df: pd.DataFrame, *, n: int = 50, unit: str = "characters",
+            systems: Iterable[str] = ()) -> pd.DataFrame:
+    """The ``n`` longest tokens in ``unit`` ("characters" or "bytes"), lowest id first among
+    equals; only those of ``systems`` when given. Special and added tokens are left out (they
+    are written by hand, not learned), and so are, for characters, tokens that are not UTF-8.
+
+    >>> df = pd.DataFrame({"id": [0, 1, 2, 3], "n_bytes": [3, 6, 3, 9],
+    ...                    "chars": pd.array([3, 2, 3, None], dtype="Int64"),
+    ...                    "kind": ["merge", "merge", "merge", "special"],
+    ...                    "script": ["Latin", "Han", "Latin", "Special & added"]})
+    >>> longest(df, n=2)["id"].tolist(), longest(df, n=2, unit="bytes")["id"].tolist()
+    ([0, 2], [1, 0])
+    >>> longest(df, systems=["Han"])["id"].tolist()
+    [1]
+    """
+    column = "chars" if unit == "characters" else "n_bytes"
+    keep = ~df["kind"].isin(["special", "added"]) & df[column].notna()
+    systems = list(systems)
+    if systems:
+        keep &= df["script"].isin(systems)
+    return df[keep].sort_values([column, "id"], ascending=[False, True], kind="stable").head(n)
+
+
+def byte_fallback_tokens(df: pd.DataFrame) -> pd.DataFrame:
+    """The byte-fallback tokens (``<0x00>`` .. ``<0xFF>``), in id order."""
+    return df[df["script"] == BYTE_FALLBACK]
 
 
 # -- figures ---------------------------------------------------------------------------------
@@ -158,31 +287,33 @@ def length_figure(df: pd.DataFrame, unit: str = "bytes") -> go.Figure:
     return length_histogram(dict(zip(rows["id"], zip(rows[column].astype(int), kinds))), unit)
 
 
-def allocation_figure(df: pd.DataFrame, *, log: bool = False) -> go.Figure:
-    """Tokens per Unicode script, split into base symbols (pale) and learned merges (solid), in
-    each script's colour, largest on top; ``log``: a log-scale axis, so a script with a few
-    dozen tokens still shows beside one with a hundred thousand.
+def allocation_figure(table: pd.DataFrame, *, log: bool = False) -> go.Figure:
+    """Tokens per writing system (a :func:`systems_table`), in the table's order from the top,
+    split into base symbols (pale), learned merges (solid) and added tokens (hatched), in each
+    system's colour; ``log``: a log-scale axis, so a script with a few dozen tokens still shows
+    beside one with a hundred thousand.
 
-    >>> df = pd.DataFrame({"script": ["Latin", "Latin", "Han", "bytes"],
+    >>> df = pd.DataFrame({"script": ["Latin", "Latin", "Han", "Partial UTF-8"],
     ...                    "kind": ["char", "merge", "merge", "byte"]})
-    >>> [(t.name, list(t.y), list(t.x)) for t in allocation_figure(df).data]
-    [('base', ['Han', 'bytes', 'Latin'], [0, 1, 1]), ('learned', ['Han', 'bytes', 'Latin'], [1, 0, 1])]
+    >>> fig = allocation_figure(systems_table(df))
+    >>> fig.data[0].y
+    ('Partial UTF-8', 'Han', 'Latin')
+    >>> [(t.name, t.x) for t in fig.data]
+    [('base', (1, 0, 1)), ('learned', (0, 1, 1)), ('added', (0, 0, 0))]
     """
-    learned = df["kind"] == "merge"
-    totals = df["script"].value_counts().to_dict()
-    # Largest first, ties A to Z; reversed, since plotly draws the first category at the bottom.
-    names = sorted(totals, key=lambda s: (-totals[s], s.casefold()))[::-1]
-    colours = [script_colour(s) for s in names]
+    rows = table.iloc[::-1]  # plotly draws the first category at the bottom
+    names = rows["writing system"].tolist()
+    colours = [system_colour(s) for s in names]
     fig = go.Figure()
-    for label, part, opacity in (("base", ~learned, 0.4), ("learned", learned, 1.0)):
-        counts = df.loc[part, "script"].value_counts().to_dict()
+    for label, opacity, pattern in (("base", 0.4, ""), ("learned", 1.0, ""), ("added", 0.8, "/")):
         fig.add_trace(go.Bar(
-            y=names, x=[counts.get(s, 0) for s in names], name=label, orientation="h",
-            marker=dict(color=colours, opacity=opacity, line=dict(color=colours, width=1)),
-            customdata=[totals[s] for s in names],
+            y=names, x=rows[label].tolist(), name=label, orientation="h",
+            marker=dict(color=colours, opacity=opacity, line=dict(color=colours, width=1),
+                        pattern=dict(shape=pattern, fgcolor="#4b5563")),
+            customdata=rows["tokens"].tolist(),
             hovertemplate=f"<b>%{{y}}</b>: %{{x:,}} {label} tokens "
                           "(of %{customdata:,})<extra></extra>"))
-    fig.update_layout(barmode="stack", height=max(220, 70 + 30 * len(names)),
+    fig.update_layout(barmode="stack", height=max(220, 70 + 24 * len(names)),
                       margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
                       showlegend=False)  # a legend swatch has one colour; the page says it
     fig.update_xaxes(title_text="tokens in the vocabulary" + (" (log scale)" if log else ""),

@@ -1,4 +1,5 @@
-"""The Vocabulary page's kit: the cached table, the search, one token's story, charts and a diff.
+"""The Vocabulary page's kit: the cached table, the search, one token's story, writing systems,
+longest tokens, charts and byte tokens (the comparison of two is ``ui.vocabulary.compare``).
 
 Tables are built once per tokenizer (keyed by ``Tokenizer.fingerprint``, so equal
 tokenizers share them across sessions) and frequencies once per (tokenizer, corpus digest);
@@ -15,22 +16,22 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from bpe_core import Merge, Tokenizer
-from bpe_core.analysis.vocabulary import (VocabDiff, VocabularySearchError, built_from, diff,
-                                          token_frequencies)
+from bpe_core.analysis.vocabulary import VocabularySearchError, built_from, token_frequencies
 
-from ..shared import loaders, metrics, state
+from ..shared import metrics
 from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
 from ..shared.tokens import NOTATION_HELP
-from .data import (allocation_figure, count_figure, counts_known, default_token, diff_frame,
-                   diff_summary, length_figure, orders, script_options, select, vocabulary_frame,
-                   with_frequencies)
+from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
+                   default_token, length_figure, longest, orders, script_options, select,
+                   systems_table, vocabulary_frame, with_frequencies)
 
 #: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
 #: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.
 MAX_ROWS = 10_000
+ROW_PX = 35  # the height of a row of st.dataframe's grid
 TOKEN_KEY = "vocab_token"  # the selected token's id (the number input's key)
 TABLE_KEY = "vocab_table"
 TAB_KEY = "vocab_tab"
@@ -38,9 +39,9 @@ TAB_KEY = "vocab_tab"
 KEEP = {"persist_state": "session"}
 #: The page's tabs. Only the open one is drawn (tabs rerun on change), so a 200k-token
 #: vocabulary costs one table or chart set per run.
-TABS = (":material/search: Browse", ":material/bar_chart: Charts",
-        ":material/broken_image: Byte fragments",
-        ":material/compare_arrows: Compare two tokenizers")
+TABS = (":material/search: Browse", ":material/translate: Writing systems",
+        ":material/straighten: Longest tokens", ":material/bar_chart: Charts",
+        ":material/broken_image: Byte tokens", ":material/compare_arrows: Compare two tokenizers")
 
 _NUM = st.column_config.NumberColumn
 _TEXT = st.column_config.TextColumn
@@ -57,9 +58,18 @@ COLUMNS = {
                   help="How often the pair occurred in training when it was merged"),
     "frequency": _NUM("frequency", format="localized",
                       help="Occurrences when the active corpus is encoded"),
-    "script": _TEXT("script", help="Unicode script of most of its letters; Common: spaces, "
-                                   "digits, punctuation; bytes: part of a character"),
+    "script": _TEXT("writing system", help="The Unicode script of most of its letters (spaces, "
+                    "digits and punctuation aside); else digits, punctuation & symbols or "
+                    "whitespace; partial UTF-8: part of a character; byte fallback: <0xNN>"),
 }
+#: How the page counts a token's writing system (the rule of bpe_core.analysis.writing_systems).
+SYSTEM_RULE = ("Each token counts once, for the Unicode script most of its letters belong to "
+               "(a leading space or ▁, digits and punctuation do not count; a tie goes to the "
+               "script written first). A token without letters counts as digits when digits "
+               "are most of it, as whitespace when it is only spaces, tabs or newlines, else "
+               "as punctuation & symbols (emoji too). Partial UTF-8: a byte-level piece of a "
+               "character; byte fallback: the <0xNN> tokens; special & added: tokens the file "
+               "lists as added, [UNK] and </w>, whatever their text.")
 
 
 def inline_code(text: str) -> str:
@@ -77,29 +87,38 @@ def inline_code(text: str) -> str:
 # --- cached data ----------------------------------------------------------------------------
 
 
-@st.cache_data(show_spinner="Listing the vocabulary…", max_entries=8)
+# The vocabulary's tables are kept as objects, shared by every session and never changed (each
+# step of the page makes new frames from them): cache_data would hand each rerun a copy, and
+# Gemma 3's 262,000 rows take 0.2 to 0.5 s to copy.
+@st.cache_resource(show_spinner="Listing the vocabulary…", max_entries=8)
 def _frame(key: str, _tok: Tokenizer) -> pd.DataFrame:
     return vocabulary_frame(_tok)
 
 
-@st.cache_data(show_spinner="Counting tokens in the active corpus…", max_entries=16)
+@st.cache_resource(show_spinner="Counting tokens in the active corpus…", max_entries=16)
 def _table(key: str, digest: str, _tok: Tokenizer, _corpus_input) -> pd.DataFrame:
     return with_frequencies(_frame(key, _tok), token_frequencies(_tok, _corpus_input))
 
 
-@st.cache_data(show_spinner="Comparing the vocabularies…", max_entries=8)
-def _diff(key_a: str, key_b: str, _a: Tokenizer, _b: Tokenizer) -> VocabDiff:
-    return diff(_a, _b)
-
-
 @st.cache_data(show_spinner="Drawing the charts…", max_entries=8)
-def _figures(key: str, name: str, unit: str, log: bool,
-             _df: pd.DataFrame) -> tuple[go.Figure, go.Figure, go.Figure]:
-    """The three charts of a vocabulary, titled with the tokenizer's ``name``; none depends on
-    the corpus, so ``key`` is the tokenizer's fingerprint alone."""
+def _figures(key: str, name: str, unit: str, _df: pd.DataFrame) -> tuple[go.Figure, go.Figure]:
+    """The length and count charts of a vocabulary, titled with the tokenizer's ``name``;
+    neither depends on the corpus, so ``key`` is the tokenizer's fingerprint alone."""
     return (titled(length_figure(_df, unit), f"Token lengths in {unit} of {name}"),
-            titled(allocation_figure(_df, log=log), f"Vocabulary of {name} by script"),
             titled(count_figure(_df), f"Count when learned against merge rank of {name}"))
+
+
+@st.cache_data(show_spinner="Counting writing systems…", max_entries=8)
+def _systems(key: str, name: str, log: bool, _df: pd.DataFrame) -> tuple[pd.DataFrame, go.Figure]:
+    """Tokens per writing system, as a table and a chart titled with ``name``."""
+    table = systems_table(_df)
+    return table, titled(allocation_figure(table, log=log),
+                         f"Vocabulary of {name} by writing system")
+
+
+def frame(tok: Tokenizer) -> pd.DataFrame:
+    """The vocabulary of ``tok``, one row per token, built once per tokenizer."""
+    return _frame(tok.fingerprint(), tok)
 
 
 def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
@@ -127,7 +146,7 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
     else:
         cols[3].metric("Special tokens", f"{int(kinds.get('special', 0)):,}")
     metrics.count(cols[4], "Not valid UTF-8", int((~df['utf8']).sum()),
-                  help="Tokens holding part of a character; see the “Byte fragments” tab")
+                  help="Tokens holding part of a character; see the “Byte tokens” tab")
     metrics.count(cols[5], "Unused in corpus", unused,
                   help=f"Tokens that never occur when “{md_literal(corpus.name)}” is encoded")
 
@@ -154,8 +173,8 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
         "Search tokens", key="vocab_query", **KEEP,
         placeholder="e.g. ing, ·the, or ^\\p{Han} as a regex",
         help="Finds tokens containing the text. A leading space can be typed as a space or as ·.")
-    scripts = right.multiselect("Unicode script", script_options(df), key="vocab_scripts", **KEEP,
-                                placeholder="All scripts")
+    scripts = right.multiselect("Writing system", script_options(df), key="vocab_scripts",
+                                **KEEP, placeholder="All writing systems")
     a, b, c = st.columns([1, 1, 2])
     use_regex = a.toggle("Regular expression", key="vocab_regex", **KEEP)
     ignore_case = b.toggle("Ignore case", key="vocab_case", **KEEP)
@@ -179,6 +198,12 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
     st.dataframe(listed, hide_index=True, height=420, column_order=_columns(df, COLUMNS),
                  column_config=COLUMNS, key=TABLE_KEY, on_select=partial(_pick_row, ids),
                  selection_mode="single-row", placeholder="—")
+
+
+def render_browse(tok: Tokenizer, df: pd.DataFrame) -> None:
+    """The Browse tab: the table, then the selected token up close."""
+    render_browser(tok, df)
+    render_token(tok, df)
 
 
 # --- one token ------------------------------------------------------------------------------
@@ -256,18 +281,54 @@ def _built_from(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
 # --- charts and fragments -------------------------------------------------------------------
 
 
-def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
+def render_systems(tok: Tokenizer, df: pd.DataFrame) -> None:
+    """How many tokens the vocabulary spends on each writing system: a table and a chart."""
+    log = st.toggle("Log scale", key="vocab_scripts_log", **KEEP,
+                    help="Shows a writing system with a few tokens beside one with thousands.")
+    table, figure = _systems(tok.fingerprint(), tok.name, log, df)
     left, right = st.columns(2)
-    unit = left.segmented_control("Token length in", ["bytes", "characters"], default="bytes",
-                                  required=True, key="vocab_length_unit", **KEEP)
-    log = right.toggle("Log scale for scripts", key="vocab_scripts_log", **KEEP,
-                       help="Shows a script with a few tokens beside one with thousands.")
-    lengths, allocation, counts = _figures(tok.fingerprint(), tok.name, unit, log, df)
+    # As tall as the chart beside it (up to every row), so the two read row for bar.
+    height = min(ROW_PX * (len(table) + 1) + 3, max(figure.layout.height, 8 * ROW_PX))
+    left.dataframe(table, hide_index=True, key="vocab_systems_table", height=height,
+                   column_config={
+                       "tokens": _NUM("tokens", format="localized"),
+                       "share": _NUM("share", format="percent", help="Of the whole vocabulary"),
+                       "base": _NUM("base", format="localized",
+                                    help="Bytes or characters no merge makes"),
+                       "learned": _NUM("learned", format="localized", help="Made by a merge"),
+                       "added": _NUM("added", format="localized",
+                                     help="Special and added tokens")})
+    right.plotly_chart(figure, key="vocab_scripts_chart", config=chart_config(figure))
+    st.caption(f"{SYSTEM_RULE} In the chart, pale: base symbols, solid: learned, hatched: added.")
+
+
+def render_longest(tok: Tokenizer, df: pd.DataFrame) -> None:
+    """The longest tokens, in characters or bytes, of every writing system or of some."""
+    left, middle, right = st.columns([1, 1, 2])
+    unit = left.segmented_control("Length in", ["characters", "bytes"], default="characters",
+                                  required=True, key="vocab_longest_unit", **KEEP)
+    n = middle.number_input("How many", min_value=1, max_value=1000, value=50, step=10,
+                            key="vocab_longest_n", **KEEP)
+    systems = right.multiselect("Writing system", script_options(df), key="vocab_longest_systems",
+                                **KEEP, placeholder="All writing systems")
+    rows = longest(df, n=int(n), unit=unit, systems=systems)
+    if rows.empty:
+        st.info("No token to list: special and added tokens are left out, and pieces of a "
+                "character (partial UTF-8, byte fallback) have a length in bytes only.")
+        return
+    st.caption(f"The {len(rows):,} longest tokens in {unit}, learned or base (special and added "
+               "tokens left out: they are written by hand). Longest first, then by id.")
+    st.dataframe(rows, hide_index=True, height=420, column_config=COLUMNS, placeholder="—",
+                 key="vocab_longest_table",
+                 column_order=_columns(df, ["id", "shown", "chars", "n_bytes", "script", "kind",
+                                            "rank", "count", "frequency"]))
+
+
+def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
+    unit = st.segmented_control("Token length in", ["bytes", "characters"], default="bytes",
+                                required=True, key="vocab_length_unit", **KEEP)
+    lengths, counts = _figures(tok.fingerprint(), tok.name, unit, df)
     st.plotly_chart(lengths, key="vocab_lengths", config=chart_config(lengths))
-    st.plotly_chart(allocation, key="vocab_scripts_chart", config=chart_config(allocation))
-    st.caption("How many tokens serve each writing system, pale: base symbols, solid: learned. "
-               "Common: spaces, digits, punctuation, symbols and emoji · bytes: tokens that are "
-               "only part of a character · marker: special tokens, [UNK] and </w>.")
     if not counts_known(df):
         st.info("No chart of counts when learned: this tokenizer's file records the order of "
                 "its merges but not how often each pair occurred in training (tokenizer.json "
@@ -278,7 +339,30 @@ def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
                "merges serve rarer and rarer text.")
 
 
-def render_fragments(tok: Tokenizer, df: pd.DataFrame) -> None:
+def render_bytes(tok: Tokenizer, df: pd.DataFrame) -> None:
+    """Byte-fallback tokens (or why there are none), then tokens that are part of a character."""
+    st.markdown("**Byte fallback**")
+    fallback = byte_fallback_tokens(df)
+    if not fallback.empty:
+        missing = sorted(set(range(256)) - {bytes.fromhex(h)[0] for h in fallback["hex"]})
+        lacking = (f" It lacks {len(missing)}: "
+                   + ", ".join(f"<0x{b:02X}>" for b in missing[:16])
+                   + (" …" if len(missing) > 16 else "") + "." if missing else "")
+        st.caption(f"{len(fallback):,} byte-fallback tokens, written <0x00> to <0xFF> in the "
+                   "file: a character the vocabulary lacks is spelled as its UTF-8 bytes, one "
+                   f"token each, instead of becoming unknown.{lacking}")
+        listed = fallback.assign(raw=[tok.view.raw(i) for i in fallback["id"]])
+        st.dataframe(listed, hide_index=True, height=280, placeholder="—",
+                     key="vocab_fallback_table",
+                     column_config={**COLUMNS, "raw": _TEXT("in the file")},
+                     column_order=["id", "raw", "shown", "hex", "frequency"])
+    elif tok.unit == "byte":
+        st.caption("None, and none needed: this is byte-level BPE, so each of the 256 bytes is "
+                   "a base token and any text can be spelled; no character is ever unknown.")
+    else:
+        st.caption("None: this model has no byte fallback, so a character its vocabulary lacks "
+                   "becomes the unknown token (or is dropped when it has none).")
+    st.markdown("**Partial UTF-8: pieces of a character**")
     fragments = select(df[~df["utf8"]], order="most frequent in the corpus")
     if fragments.empty:
         st.info("Every token here is valid UTF-8 on its own: the vocabulary never splits a "
@@ -288,49 +372,8 @@ def render_fragments(tok: Tokenizer, df: pd.DataFrame) -> None:
                "nothing alone: they decode only next to the tokens that complete the character "
                "(é is the bytes C3 A9; C3 alone is a fragment). "
                + ("Byte-level BPE has them by design. " if tok.unit == "byte" else
-                  "Here they are byte-fallback tokens: a character the vocabulary lacks is "
-                  "spelled as its UTF-8 bytes. ")
+                  "Here they are byte-fallback tokens for the bytes 0x80 to 0xFF. ")
                + "Most frequent in the active corpus first.")
     st.dataframe(fragments, hide_index=True, height=360, column_config=COLUMNS, placeholder="—",
                  column_order=_columns(df, ["id", "shown", "hex", "n_bytes", "kind", "rank",
                                             "count", "frequency"]))
-
-
-# --- comparing two tokenizers ---------------------------------------------------------------
-
-
-def render_diff(tok: Tokenizer) -> None:
-    names = list(state.tokenizers())
-    with st.expander("Load another tokenizer to compare", expanded=len(names) < 2):
-        loaders.load_panel(key="vocab_load")
-    if len(names) < 2:
-        st.info("This session has one tokenizer. Train another on the Train page, or load one "
-                "above, to compare their vocabularies.")
-        return
-    a_col, b_col = st.columns(2)
-    name_a = a_col.selectbox("Tokenizer A", names, index=names.index(tok.name),
-                             key="vocab_diff_a", **KEEP)
-    rest = [n for n in names if n != name_a]
-    name_b = b_col.selectbox("Tokenizer B", rest, key="vocab_diff_b", **KEEP)
-    a, b = state.tokenizers()[name_a], state.tokenizers()[name_b]
-    d = _diff(a.fingerprint(), b.fingerprint(), a, b)
-    cols = st.columns(3)
-    cols[0].metric("Only in A", f"{len(d.only_a):,}")
-    cols[1].metric("Only in B", f"{len(d.only_b):,}")
-    cols[2].metric("Shared", f"{len(d.shared):,}")
-    st.caption(f"Tokens are the same when they stand for the same bytes. {diff_summary(d)}")
-    tabs = st.tabs([f"Only in A ({len(d.only_a):,})", f"Only in B ({len(d.only_b):,})",
-                    f"Shared ({len(d.shared):,})"])
-    empty = ("Every token of A is also in B.", "Every token of B is also in A.",
-             "The two vocabularies have no token in common.")
-    for tab, entries, side, none in zip(tabs, (d.only_a, d.only_b, d.shared), ("a", "b", "both"),
-                                        empty):
-        with tab:
-            if not entries:
-                st.info(none)
-                continue
-            st.dataframe(diff_frame(entries, side=side), hide_index=True, height=360,
-                         column_config={"id_a": _NUM("id in A", format="%d"),
-                                        "rank_a": _NUM("rank in A", format="%d"),
-                                        "id_b": _NUM("id in B", format="%d"),
-                                        "rank_b": _NUM("rank in B", format="%d")})
