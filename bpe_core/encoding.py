@@ -6,7 +6,7 @@ characters, the end-of-word marker). Pieces repeat (" the" thousands of times), 
 ids are cached as it first comes out of the head, and the tail and the model run once per
 distinct piece. When the tail is ByteLevel alone, a piece's UTF-8 bytes map straight to ids
 through a table, without building the byte-character string. A piece not seen before is cut
-where no merge can cross (cuts.py) and merged part by part, the parts cached too: a whole text
+where no merge can cross (cuts.py) and merged part by part, the parts cached apart: a whole text
 (for a model with no pre-tokenizer) or a run of Chinese becomes words and characters that
 repeat.
 
@@ -122,7 +122,8 @@ class Plan:
         # Pieces are cut where no merge can cross (cuts.py): as characters when the model sees
         # the head's pieces as they are, as bytes when ByteLevel's mapping alone comes after.
         # The cutter costs about what merging CUTTER_AFTER_CHARS characters does, so it is
-        # built once that much text could have been cut (a short text never pays for it).
+        # built once that much text could have been cut (a short text never pays for it),
+        # or at once by ``prepare`` (a tokenizer read from a file).
         self._cutter: Cutter | None | bool = (
             None if not self.tail or self.byte_table is not None else False)
         self._uncut = 0  # characters of pieces that could have been cut, before the cutter
