@@ -26,8 +26,9 @@ fresh process per model (``TOKENIZERS_PARALLELISM=false``, ``RAYON_NUM_THREADS=1
 * speed, when Debian's ``linux-doc`` is installed (``benchmarks/corpus.py``): one long string,
   one thread, 2 MB of the English documentation and 0.5 MB of the Japanese, Korean and Chinese
   translations, ids checked identical too. Throughput is MB of UTF-8 per second, the best of
-  ``--repeat`` calls (1 by default), each by tokenizers loaded afresh for it: caches cold, and
-  what bpe_core builds once per tokenizer (the cutter of ``bpe_core/cuts.py``) built then;
+  ``--repeat`` calls (1 by default), each by tokenizers loaded afresh for it: caches cold (what
+  each builds once per tokenizer, such as bpe_core's cutter of ``bpe_core/cuts.py``, is built
+  at load, and counted in the load time);
 * growth: how much longer bpe_core takes on 200 kB than on 10 kB of the same kind of text, each
   on a freshly loaded tokenizer: English prose, random CJK ideographs and one letter repeated
   (for a model with no pre-tokenizer each is a single piece); ~20x is linear, and the issue
@@ -338,8 +339,7 @@ def growth_texts(with_long: bool) -> dict[str, str]:
 
 def growth(path: str, with_long: bool) -> dict[str, float]:
     """Time on the first 200 kB / time on the first 10 kB, per kind of text, each encoded by a
-    tokenizer loaded afresh (its piece cache empty; a warm-up on other text builds what is
-    built once per tokenizer)."""
+    tokenizer loaded afresh (its piece cache empty, its cutter built at load)."""
     import bpe_core
 
     data = Path(path).read_bytes()
@@ -348,7 +348,6 @@ def growth(path: str, with_long: bool) -> dict[str, float]:
         times = []
         for n in (GROWTH_SMALL, GROWTH_LARGE):
             tok = bpe_core.loads(data, source=path)
-            tok.encode("§" * 25_000)  # builds the cutter (encoding.CUTTER_AFTER_CHARS)
             times.append(clock(tok.encode, text[:n])[0])
         out[kind] = times[1] / times[0]
     return out

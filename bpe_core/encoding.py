@@ -6,7 +6,7 @@ characters, the end-of-word marker). Pieces repeat (" the" thousands of times), 
 ids are cached as it first comes out of the head, and the tail and the model run once per
 distinct piece. When the tail is ByteLevel alone, a piece's UTF-8 bytes map straight to ids
 through a table, without building the byte-character string. A piece not seen before is cut
-where no merge can cross (cuts.py) and merged part by part, the parts cached too: a whole text
+where no merge can cross (cuts.py) and merged part by part, the parts cached apart: a whole text
 (for a model with no pre-tokenizer) or a run of Chinese becomes words and characters that
 repeat.
 
@@ -122,7 +122,8 @@ class Plan:
         # Pieces are cut where no merge can cross (cuts.py): as characters when the model sees
         # the head's pieces as they are, as bytes when ByteLevel's mapping alone comes after.
         # The cutter costs about what merging CUTTER_AFTER_CHARS characters does, so it is
-        # built once that much text could have been cut (a short text never pays for it).
+        # built once that much text could have been cut (a short text never pays for it),
+        # or at once by ``prepare`` (a tokenizer read from a file).
         self._cutter: Cutter | None | bool = (
             None if not self.tail or self.byte_table is not None else False)
         self._uncut = 0  # characters of pieces that could have been cut, before the cutter
@@ -134,9 +135,15 @@ class Plan:
             self._uncut += chars
             if self._uncut < CUTTER_AFTER_CHARS:
                 return None
+            self.prepare()
+        return self._cutter or None
+
+    def prepare(self) -> None:
+        """Build the cutter now, if pieces may be cut: a tokenizer read from a file does it at
+        load, as Hugging Face builds its tables then, so that no encode waits for it."""
+        if self._cutter is None:
             build = Cutter.for_bytes if self.byte_table is not None else Cutter.for_characters
             self._cutter = build(self.model) or False
-        return self._cutter or None
 
     # -- pieces ------------------------------------------------------------------------------
 
@@ -221,14 +228,14 @@ class Plan:
                 # Forget the oldest upto=k cache; the full one is the most used.
                 del self._caches[next(k for k in self._caches if k is not None)]
             cache = self._caches[limit] = _PieceCache(self, limit)
-        elif len(cache) > CACHE_PIECES:  # bounded: forget everything, start again
+        elif len(cache) + len(cache.parts) > CACHE_PIECES:  # bounded: forget all, start again
             cache.clear()
+            cache.parts.clear()
         return cache
 
     def encode_new(self, piece: str, cache: "_PieceCache") -> tuple[int, ...]:
         """Ids of a head piece not seen before. A piece that can be cut (cuts.py) is merged part
-        by part, and its parts are cached too; with ``ignore_merges`` only whole pieces are
-        looked up as tokens, so a part is keyed ``(part,)``, merged."""
+        by part, each part looked up in the cache of parts (``_PartCache``)."""
         limit = cache.limit
         if self.whole is not None and limit is None:
             i = self.whole.get(piece)
@@ -239,18 +246,10 @@ class Plan:
             # (A replay of the first merges, ``upto``, does not build the cutter: it is for
             # the encodings a page shows once, and the replay step that built it would wait.)
             cutter = self.cutter(len(piece) if limit is None else 0)
-            parts = cutter.split(piece) if cutter is not None else [piece]
-            if len(parts) > 1:
-                out: list[int] = []
-                for q in parts:
-                    k = q if self.whole is None else (q,)
-                    ids = cache.get(k)
-                    if ids is None:  # merged here: the parts of a cut piece are cut no further
-                        ids = self.merge(q, limit)
-                        if len(q) < LONG_PIECE_CHARS:
-                            cache[k] = ids
-                    out += ids
-                return tuple(out)
+            if cutter is not None:
+                parts = cutter.split(piece)
+                if len(parts) > 1:  # looked up in C loops: most parts are known
+                    return tuple(chain.from_iterable(map(cache.parts.__getitem__, parts)))
         return self.merge(piece, limit)
 
     def merge(self, piece: str, limit: int | None) -> tuple[int, ...]:
@@ -276,6 +275,7 @@ class _PieceCache(dict):
     def __init__(self, plan: Plan, limit: int | None):
         super().__init__()
         self.plan, self.limit = weakref.ref(plan), limit
+        self.parts = _PartCache(self.plan, limit)
 
     def __missing__(self, key: str | int) -> tuple[int, ...]:
         if isinstance(key, int):  # an added token's id
@@ -284,4 +284,20 @@ class _PieceCache(dict):
         ids = self.plan().encode_new(key, self)
         if len(key) < LONG_PIECE_CHARS:
             self[key] = ids  # a long piece is not kept: it may be a whole text
+        return ids
+
+
+class _PartCache(dict):
+    """The parts of cut pieces -> ids at one merge limit, merged on first lookup and never cut
+    again (no cut is left in them). Apart from pieces: with ``ignore_merges`` a whole piece is
+    looked up as a token, a part is not."""
+
+    def __init__(self, plan: "weakref.ref[Plan]", limit: int | None):
+        super().__init__()
+        self.plan, self.limit = plan, limit
+
+    def __missing__(self, part: str) -> tuple[int, ...]:
+        ids = self.plan().merge(part, self.limit)
+        if len(part) < LONG_PIECE_CHARS:
+            self[part] = ids
         return ids

@@ -50,6 +50,7 @@ class BPE:
     _keys: dict[tuple[int, int], int] = field(init=False, repr=False)
     _shift: int = field(init=False, repr=False)
     _all: int = field(init=False, repr=False)
+    _char_symbols: "_CharSymbols" = field(init=False, repr=False)
 
     def __post_init__(self):
         # Two ids with one string (a trained model can have them): the first. Built backwards in
@@ -63,6 +64,7 @@ class BPE:
         shift = max(len(self.tokens), 1).bit_length()
         set_(self, "_shift", shift)
         set_(self, "_all", len(self.merges) << shift)  # the key no merge reaches
+        set_(self, "_char_symbols", _CharSymbols(vocab))
         set_(self, "_keys", dict(zip(zip(self.merges.left, self.merges.right),
                                      [r << shift | t for r, t in enumerate(self.merges.result)])))
         if self.unk_token is not None and self.unk_token not in vocab:
@@ -123,6 +125,10 @@ class BPE:
             ids = list(map(self.vocab.get, piece))  # the common case, in C
             if None not in ids:
                 return ids
+            if self.byte_fallback:  # each character's symbols, found once (None: unk_token)
+                each = list(map(self._char_symbols.__getitem__, piece))
+                if None not in each:
+                    return list(chain.from_iterable(each))
         return self.symbols_with_offsets(piece)[0]
 
     def symbols_with_offsets(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]:
@@ -294,6 +300,23 @@ class BPE:
                 "vocab": dict(self.vocab),
                 "merges": [[tokens[a], tokens[b]]
                            for a, b in zip(self.merges.left, self.merges.right)]}
+
+
+class _CharSymbols(dict):
+    """Character -> the ids it starts as under ``byte_fallback`` and no prefix or suffix: its
+    own token, else its bytes' ``<0xNN>`` tokens, else None (``unk_token`` then, which may fuse
+    with its neighbours: see ``symbols_with_offsets``). Filled on first lookup."""
+
+    def __init__(self, vocab: dict[str, int]):
+        super().__init__()
+        self.vocab = vocab
+
+    def __missing__(self, ch: str) -> tuple[int, ...] | None:
+        i = self.vocab.get(ch)
+        ids = (i,) if i is not None else tuple(map(self.vocab.get, map(
+            "<0x{:02X}>".format, ch.encode("utf-8"))))
+        ids = self[ch] = None if None in ids else ids
+        return ids
 
 
 def from_dict(d: Mapping[str, Any]) -> BPE:

@@ -69,6 +69,13 @@ class Tokenizer(VocabularyMethods):
         set_(self, "_plan", encoding.Plan(self.model, self.normalizer, self.pre_tokenizer,
                                                self.added))
 
+    def prepare(self) -> "Tokenizer":
+        """Build now what encoding builds once, when first needed (where pieces may be cut:
+        cuts.py), and return the tokenizer. The file readers call it, as Hugging Face builds
+        its tables at load; a trained tokenizer, often encoded little, builds it when needed."""
+        self._plan.prepare()
+        return self
+
     def renamed(self, name: str) -> "Tokenizer":
         """The same tokenizer under another name; it shares everything else, caches included."""
         twin = copy.copy(self)

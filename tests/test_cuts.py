@@ -143,3 +143,30 @@ def test_a_merge_across_a_character_boundary_mid_bytes_is_never_cut():
     text = "中文中文abc中文"
     assert 1 not in cutter.positions(text)
     assert ours.encode(text) == theirs.encode(text).ids
+
+
+def test_a_file_builds_its_cutter_at_load_and_a_trained_tokenizer_once_it_needs_it(monkeypatch):
+    monkeypatch.setattr(encoding, "CUTTER_AFTER_CHARS", 100)
+    loaded = bpe_core.loads(bytes_whole_text().to_str().encode(), source="tokenizer.json")
+    assert isinstance(loaded._plan.cutter(0), Cutter)  # before any encode
+    trained = bpe_core.train(CORPUS, unit="byte", max_merges=50)
+    assert trained._plan.cutter(0) is None
+    trained.encode("中文" * 10)  # 20 characters that could be cut: not worth a cutter yet
+    assert trained._plan.cutter(0) is None
+    trained.encode("中文" * 60)
+    assert isinstance(trained._plan.cutter(0), Cutter)
+
+
+def test_parts_are_cached_apart_from_pieces_and_the_cache_stays_bounded(monkeypatch):
+    theirs = bytes_whole_text()
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    first, second = ("".join(random.Random(k).choices(WORDS, k=120)) for k in (1, 2))
+    assert ours.encode(first) == theirs.encode(first, add_special_tokens=False).ids
+    cache = ours._plan.cache(None)
+    assert len(cache.parts) > 10 and all(p in first for p in cache.parts)
+    assert len(first) >= LONG_PIECE_CHARS and not cache  # neither the text nor a part kept
+    only_first = [p for p in cache.parts if p not in second]
+    monkeypatch.setattr(encoding, "CACHE_PIECES", 10)
+    assert ours.encode(second) == theirs.encode(second, add_special_tokens=False).ids
+    # Over the bound, pieces and parts were forgotten before the second text: only its own.
+    assert only_first and cache.parts and not set(only_first) & set(cache.parts)

@@ -96,6 +96,22 @@ def test_byte_fallback_spells_unknown_characters_as_bytes():
     assert [(s, e) for _, s, e in model.tokenize_with_offsets("aé")] == [(0, 1), (1, 3), (1, 3)]
 
 
+@pytest.mark.parametrize("fuse_unk", [False, True])
+@settings(max_examples=60)
+@given(text=st.text(st.sampled_from("abé中z"), max_size=30))
+def test_byte_fallback_mixes_bytes_and_unk_as_hugging_face(fuse_unk, text):
+    """Byte fallback where it can: é becomes its bytes; 中 and z lack a byte token, so unk."""
+    vocab = {"a": 0, "b": 1, "ab": 2, "<unk>": 3, "<0xC3>": 4, "<0xA9>": 5, "<0xE4>": 6,
+             "<0xB8>": 7, "<0xC3><0xA9>": 8}
+    d = {"type": "BPE", "vocab": vocab, "merges": [["a", "b"], ["<0xC3>", "<0xA9>"]],
+         "unk_token": "<unk>", "fuse_unk": fuse_unk, "byte_fallback": True}
+    theirs = HFTokenizer.from_str(json.dumps({"version": "1.0", "model": d}))
+    ours = models.from_dict(d)
+    want = theirs.encode(text, add_special_tokens=False).ids if text else []
+    assert ours.tokenize(text) == want
+    assert ours.tokenize(text) == want  # a second time, from the characters found once
+
+
 def test_an_unknown_character_without_unk_token_is_dropped_as_in_hugging_face():
     assert BPE.from_vocab({"a": 0}, []).tokenize("aza") == [0, 0]
 

@@ -86,7 +86,8 @@ def _read(path: Path) -> bytes:
 def load(path: str | os.PathLike, *, pretokenizer: str | None = None) -> Tokenizer:
     """Read a tokenizer file in any of :data:`FORMATS`; the format is detected from its content.
 
-    ``pretokenizer`` is for the formats that store none (``.tiktoken``, GPT-2 files).
+    ``pretokenizer`` is for the formats that store none (``.tiktoken``, GPT-2 files). Like every
+    reader here, it returns the tokenizer prepared for encoding (``Tokenizer.prepare``).
     """
     path = Path(path)
     data = _read(path)
@@ -98,7 +99,7 @@ def load(path: str | os.PathLike, *, pretokenizer: str | None = None) -> Tokeniz
                 f"{path} is a GPT-2 vocab.json; its merges file is needed too. Put it beside "
                 f"it as {_merges_candidates(path)[0].name}, or call load_gpt2(vocab, merges)")
         return load_gpt2(path, found[0], pretokenizer=pretokenizer)
-    return _from_sniffed(data, kind, obj, str(path), pretokenizer)
+    return _from_sniffed(data, kind, obj, str(path), pretokenizer).prepare()
 
 
 def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
@@ -107,13 +108,14 @@ def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
     vocab_path, merges_path = Path(vocab_path), Path(merges_path)
     return gpt2.from_gpt2(_read(vocab_path), _read(merges_path),
                           pretokenizer=pretokenizer or "gpt2",
-                          source=f"{vocab_path} + {merges_path.name}", name=_stem(vocab_path.name))
+                          source=f"{vocab_path} + {merges_path.name}",
+                          name=_stem(vocab_path.name)).prepare()
 
 
 def loads(data: bytes, *, source: str = "the file", pretokenizer: str | None = None) -> Tokenizer:
     """Read a tokenizer from the bytes of one file (as an upload gives them, with its name)."""
     kind, obj = _sniff(data, source)
-    return _from_sniffed(data, kind, obj, source, pretokenizer)
+    return _from_sniffed(data, kind, obj, source, pretokenizer).prepare()
 
 
 def _from_sniffed(data: bytes, kind: str, obj: object, source: str,
@@ -156,7 +158,7 @@ def loads_files(files: Mapping[str, bytes], *, pretokenizer: str | None = None) 
         raise TokenizerFileError("give one tokenizer file, or GPT-2's vocab.json and merges.txt "
                                  f"together (got {', '.join(files) or 'no files'})")
     return gpt2.from_gpt2(files[vocab[0]], files[merges[0]], pretokenizer=pretokenizer or "gpt2",
-                        source=f"{vocab[0]} + {merges[0]}", name=_stem(vocab[0]))
+                          source=f"{vocab[0]} + {merges[0]}", name=_stem(vocab[0])).prepare()
 
 
 def _stem(source: str) -> str:

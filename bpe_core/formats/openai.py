@@ -161,7 +161,7 @@ def reference_encoding(name: str) -> Tokenizer:
     preset = ref.pretokenizer if PRESETS[ref.pretokenizer] == pattern else pattern
     return from_ranks(params["mergeable_ranks"], pretokenizer=preset,
                       special_tokens=params["special_tokens"], name=name,
-                      source=f"tiktoken's {name}")
+                      source=f"tiktoken's {name}").prepare()
 
 
 def _offline_help(ref: ReferenceEncoding, exc: Exception) -> str:
