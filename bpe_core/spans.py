@@ -72,9 +72,14 @@ def token_spans(plan, view, text: str, limit: int | None, split_special: bool,
     return out
 
 
-def added_spans(view, ids, at: int) -> list[TokenSpan]:
-    """The spans of tokens a post-processor adds (BOS, EOS): they cover no text, at ``at``."""
-    return [_added(view, i, at, at) for i in ids]
+def with_template(post_processor, view, spans: list[TokenSpan], end: int) -> list[TokenSpan]:
+    """``spans`` with the tokens a post-processor adds (BOS, EOS), which cover no text, at the
+    text's two ends (``end`` is its length)."""
+    if post_processor is None:
+        return spans
+    before, after = post_processor.wrap()
+    return [*(_added(view, i, 0, 0) for i in before), *spans,
+            *(_added(view, i, end, end) for i in after)]
 
 
 def _added(view, i: int, start: int, end: int) -> TokenSpan:

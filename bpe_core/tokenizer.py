@@ -28,7 +28,7 @@ from . import encoders, encoding, identity, workers
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .gc_pause import gc_paused
 from .models import BPE
-from .spans import TokenSpan, added_spans, token_spans
+from .spans import TokenSpan, token_spans, with_template
 from .vocab_view import VocabularyMethods, VocabView
 
 #: How ``encode`` applies the merges: see ``bpe_core/encoders.py``.
@@ -182,11 +182,8 @@ class Tokenizer(VocabularyMethods):
         with gc_paused():  # one object per token, never in a cycle: see gc_pause.py
             spans = token_spans(self._plan, self.view, text, self._limit(upto),
                                 split_special_tokens, piece)
-        if not add_special_tokens or self.post_processor is None:
-            return spans
-        before, after = self.post_processor.wrap()
-        return [*added_spans(self.view, before, 0), *spans,
-                *added_spans(self.view, after, len(text))]
+        return with_template(self.post_processor, self.view, spans, len(text)) if (
+            add_special_tokens) else spans
 
     # -- decoding ----------------------------------------------------------------------------
 
