@@ -26,6 +26,8 @@ import bpe_core
 from ui.shared.samples import samples
 from ui.shared.state import DEFAULT_SETTINGS
 
+from tests.browser.conftest import train_on_upload, upload_corpus
+
 from .common import machine
 from .corpus import corpus_path
 from .served import chromium, idle, served_app
@@ -49,20 +51,6 @@ def tab(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     context.set_default_timeout(300_000)
     return context, context.new_page()
-
-
-def upload(page, url: str, data: bytes, name: str) -> None:
-    """Make ``data`` the tab's active corpus, uploaded on the Corpus page."""
-    page.goto(url)
-    idle(page)
-    page.get_by_text("Upload files", exact=True).click()
-    idle(page)
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-        [{"name": name, "mimeType": "text/plain", "buffer": data}])
-    idle(page)
-    page.get_by_role("button", name="Load as the active corpus").click()
-    page.get_by_text("It is now the active corpus", exact=False).wait_for()
-    idle(page)
 
 
 def response_s(page, text: str, tok: bpe_core.Tokenizer) -> float:
@@ -91,13 +79,7 @@ def main() -> None:
         alone = [response_s(b, f"{TEXT} {k}", tok) for k in range(RUNS)]
 
         context_a, a = tab(browser)
-        upload(a, url, data, "en-10mb.txt")
-        a.get_by_role("link", name="Train", exact=True).click()
-        idle(a)
-        size = a.get_by_role("spinbutton", name=re.compile("^Vocabulary size"))
-        size.fill("32000")
-        size.press("Enter")
-        idle(a)
+        train_on_upload(a, url, "en-10mb.txt", data, 32_000)
         training = a.get_by_text(re.compile(r"in the background…"))
         busy, restarts = [], 0
         while len(busy) < RUNS:
@@ -113,7 +95,7 @@ def main() -> None:
         base = rss_mb(server.pid)
         users = [tab(browser) for _ in range(USERS)]
         for _, page in users:
-            upload(page, url, data, "en-10mb.txt")
+            upload_corpus(page, url, "en-10mb.txt", data)
         held = rss_mb(server.pid)
         for context, _ in users:
             context.close()

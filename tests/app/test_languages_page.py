@@ -326,13 +326,19 @@ def test_hostile_text_is_measured_and_shown_as_text():
     assert "\u202e" not in bodies[0]  # the right-to-left override is shown as a marker
 
 
-def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
-    rng = random.Random(7)
+def random_corpus(seed: int, codes: list[str], *, words: int, per_sentence: int
+                  ) -> tuple[list[str], str]:
+    """A large parallel corpus of made-up words: its 500 rows, and the whole TSV file."""
+    rng = random.Random(seed)
     vocabulary = ["".join(rng.choices("abcdefghijklmnopqrstuvwxyzäöüéè", k=rng.randint(2, 9)))
-                  for _ in range(20_000)]
-    rows = ["\t".join(" ".join(rng.choices(vocabulary, k=70)) for _ in range(3))
+                  for _ in range(words)]
+    rows = ["\t".join(" ".join(rng.choices(vocabulary, k=per_sentence)) for _ in codes)
             for _ in range(500)]
-    tsv = "en\tde\tfr\n" + "\n".join(rows) + "\n"
+    return rows, "\t".join(codes) + "\n" + "\n".join(rows) + "\n"
+
+
+def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
+    rows, tsv = random_corpus(7, ["en", "de", "fr"], words=20_000, per_sentence=70)
     size = sum(len(row) - 2 for row in rows)  # every sentence's characters, not the tabs
     assert size >= language_jobs.BACKGROUND_CHARACTERS  # with the one tokenizer of the session
     hold = Hold("languages-counts")
@@ -372,12 +378,7 @@ def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
 
 
 def test_a_balanced_tokenizer_on_a_large_corpus_is_trained_in_a_worker():
-    rng = random.Random(11)
-    vocabulary = ["".join(rng.choices("abcdefghijklmnopqrstuvwxyzäöüéè", k=rng.randint(2, 9)))
-                  for _ in range(5_000)]
-    rows = ["\t".join(" ".join(rng.choices(vocabulary, k=120)) for _ in range(4))
-            for _ in range(500)]
-    tsv = "en\tde\tfr\tes\n" + "\n".join(rows) + "\n"
+    _, tsv = random_corpus(11, ["en", "de", "fr", "es"], words=5_000, per_sentence=120)
     at = upload(open_page(), ("big.tsv", tsv.encode(), "text/tab-separated-values"))
     sentences = languages.balanced_sentences(at.session_state[languages.CORPUS_KEY])
     assert sum(map(len, sentences)) >= language_jobs.TRAIN_CHARACTERS

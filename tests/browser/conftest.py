@@ -235,6 +235,32 @@ def page(browser: Browser, request: pytest.FixtureRequest, screenshot_dir: Path)
 # --- helpers for tests ----------------------------------------------------------------------------
 
 
+def upload_corpus(page: Page, app_url: str, name: str, data: bytes) -> None:
+    """Upload ``data`` as the corpus file ``name`` on the Corpus page and wait until it is the
+    active corpus (a file of 1 MB or more is read by a worker)."""
+    page.goto(app_url)
+    wait_for_app(page)
+    page.get_by_text("Upload files", exact=True).click()
+    wait_for_app(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        [{"name": name, "mimeType": "text/plain", "buffer": data}])
+    wait_for_app(page)
+    page.get_by_role("button", name="Load as the active corpus").click()
+    page.get_by_text("It is now the active corpus", exact=False).wait_for(timeout=300_000)
+    wait_for_app(page)
+
+
+def train_on_upload(page: Page, app_url: str, name: str, data: bytes, vocab_size: int) -> None:
+    """:func:`upload_corpus`, then the Train page with ``vocab_size`` set, ready to start."""
+    upload_corpus(page, app_url, name, data)
+    page.get_by_role("link", name="Train", exact=True).click()
+    wait_for_app(page)
+    size = page.get_by_role("spinbutton", name=re.compile("^Vocabulary size"))
+    size.fill(str(vocab_size))
+    size.press("Enter")
+    wait_for_app(page)
+
+
 def job_workers() -> set[int]:
     """The process ids of the server's job workers (``ui/shared/jobs.py``): the children of the
     fork server that the server started, read from the process list."""

@@ -10,7 +10,7 @@ import time
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import (DEFAULT_TIMEOUT_MS, VIEWPORT, assert_no_exception,
-                                    job_workers, wait_for_app)
+                                    job_workers, train_on_upload, wait_for_app)
 from tests.browser.test_tokenize_browser import enter_text, tokens_metric
 
 #: Training this would take the worker about a minute: it is still going when the test ends it.
@@ -43,23 +43,7 @@ def test_a_tab_tokenizes_while_another_trains_and_a_closed_tab_ends_its_worker(
         # Tab A: a 2 MB line (one piece for the GPT-2 pattern) to train to 3,000 tokens.
         rng = random.Random(3)
         line = "".join(rng.choice("abcdefgh") for _ in range(LINE_CHARS)).encode()
-        a.goto(app_url)
-        wait_for_app(a)
-        a.get_by_text("Upload files", exact=True).click()
-        wait_for_app(a)
-        a.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-            [{"name": "long-line.txt", "mimeType": "text/plain", "buffer": line}])
-        wait_for_app(a)
-        a.get_by_role("button", name="Load as the active corpus").click()
-        # A file of 1 MB or more is read by a worker: the page says when it is loaded.
-        a.get_by_text("It is now the active corpus", exact=False).wait_for(timeout=60_000)
-        wait_for_app(a)
-        a.get_by_role("link", name="Train", exact=True).click()
-        wait_for_app(a)
-        size = a.get_by_role("spinbutton", name=re.compile("^Vocabulary size"))
-        size.fill(str(VOCAB_SIZE))
-        size.press("Enter")
-        wait_for_app(a)
+        train_on_upload(a, app_url, "long-line.txt", line, VOCAB_SIZE)
         a.get_by_role("button", name="Start training", exact=True).click()
         training = a.get_by_text(re.compile(r"Training on long-line in the background… merge"))
         expect(training).to_be_visible(timeout=60_000)

@@ -8,7 +8,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import assert_no_exception, choose, wait_for_app
+from tests.browser.conftest import assert_no_exception, choose, train_on_upload, wait_for_app
 
 MERGES = re.compile(r"^([\d,]+) merges; each line")
 PROGRESS = re.compile(r"Merge ([\d,]+) of 744")
@@ -137,23 +137,7 @@ def test_a_long_single_line_trains_in_the_background_then_plays_and_finishes(
     merges in the session are tested with AppTest, in tests/test_train_runs.py.)"""
     rng = random.Random(7)
     line = "".join(rng.choice("abcdefgh") for _ in range(2_000_000)).encode()
-    page.goto(app_url)
-    wait_for_app(page)
-    page.get_by_text("Upload files", exact=True).click()
-    wait_for_app(page)
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
-        [{"name": "one-line.txt", "mimeType": "text/plain", "buffer": line}])
-    wait_for_app(page)
-    page.get_by_role("button", name="Load as the active corpus").click()
-    # A file of 1 MB or more is read by a worker: the page says when it is loaded.
-    page.get_by_text("It is now the active corpus", exact=False).wait_for(timeout=60_000)
-    wait_for_app(page)
-    page.get_by_role("link", name="Train", exact=True).click()
-    wait_for_app(page)
-    size = page.get_by_role("spinbutton", name=re.compile("^Vocabulary size"))
-    size.fill("300")
-    size.press("Enter")
-    wait_for_app(page)
+    train_on_upload(page, app_url, "one-line.txt", line, 300)
     page.get_by_role("button", name="Start training", exact=True).click()
     expect(page.get_by_text("Training on one-line in the background")).to_be_visible(
         timeout=60_000)
