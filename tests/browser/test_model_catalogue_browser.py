@@ -9,6 +9,7 @@ looks needs no second server, and no test can reach the network or the machine's
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -56,3 +57,39 @@ def test_a_hub_model_loads_from_the_cache_and_a_missing_one_says_why(
         list(token_table(tok, tok.spans(text), text)["token"]), timeout=SLOW)
     assert_no_exception(page)
     page.screenshot(path=screenshot_dir / "tokenize-hub-model.png", full_page=True)
+
+
+def test_a_hub_model_beside_another_tokenizer_and_on_the_languages_page(
+        page: Page, app_url: str, hub_cache: Path) -> None:
+    put_model(hub_cache, MODEL, {"tokenizer.json": llama3_file(),
+                                 "tokenizer_config.json": config_file()})
+    open_tokenize(page, app_url)
+    page.get_by_text("Load a tokenizer").click()
+    page.get_by_text("Hugging Face", exact=True).click()
+    wait_for_app(page)
+    choose(page, "Model", title(MODEL))
+    page.get_by_role("button", name="Load model", exact=True).click()
+    wait_for_app(page)
+    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(
+        f"Loaded “{MODEL}”", timeout=SLOW)
+    enter_text(page, "Hello wörld, hello tokens")
+
+    # Side by side with the session's own tokenizer: where they cut differently is outlined,
+    # and the model's BOS comes first once its special tokens are added.
+    choose(page, "Compare with", "English byte-level 1k")
+    page.keyboard.press("Escape")
+    columns = page.locator('div.bpe-scroll:not(.bpe-pick) .bpe-tokens')
+    expect(columns).to_have_count(2, timeout=SLOW)
+    expect(columns.first.locator("span.d").first).to_be_visible()
+    page.locator(".st-key-tok_compare_specials label").first.click()
+    wait_for_app(page)
+    first = columns.first.locator("span[data-i]").first
+    expect(first).to_have_text("<|begin_of_text|>", timeout=SLOW)
+    expect(first).to_have_class(re.compile(r"\bsp\b"))
+    assert_no_exception(page)
+
+    # The Languages page compares it with the others: its name labels the premium chart.
+    page.get_by_role("link", name="Languages", exact=True).click()
+    wait_for_app(page)
+    expect(page.locator(".js-plotly-plot").first).to_contain_text(MODEL, timeout=SLOW)
+    assert_no_exception(page)
