@@ -35,7 +35,7 @@ def train() -> None:
             with st.spinner("Counting the words of the corpus…"):
                 background.start(corpus, settings, at=None if start else restore)
         except ValueError as exc:  # PatternError and CorpusReadError are ValueErrors too
-            st.error(f"Training cannot start: {exc}")
+            st.error(f"Training cannot start: {md_escape(str(exc))}")
     training = background.follow()
     run = runs.current()
     if training or run is None:

@@ -45,7 +45,7 @@ def follow() -> bool:
         view.begin(runs.replay(job.result, corpus, settings), at=at)
         return False
     if job.state == FAILED:
-        st.error(f"Training cannot start: {job.error}", icon=":material/error:")
+        st.error(f"Training cannot start: {md_escape(job.error)}", icon=":material/error:")
         return False
     if job.finished:
         st.info("Training was cancelled. Press **Start training** to run it again.",
