@@ -200,3 +200,10 @@ def test_a_record_is_made_once_the_run_has_stopped():
     next(merges)
     with pytest.raises(RuntimeError, match="once it has stopped"):
         trainer.record()
+
+
+def test_a_records_special_tokens_are_its_trainers():
+    trainer = Trainer(max_merges=2, unit="char", pretokenizer="whitespace", min_frequency=1,
+                      special_tokens=["<a>", "<b>", "<a>"])
+    list(trainer.run("low lower"))
+    assert trainer.record().special_tokens == trainer.special_tokens == ("<a>", "<b>")

@@ -58,11 +58,14 @@ class TrainingRecord:
     word_counts: dict[str, int]
     words: tuple[tuple[int, ...], ...]  # each word's ids after the last merge
     token_frequencies: dict[int, int]
-    special_tokens: tuple[str, ...]
 
     @property
     def stop_reason(self) -> str | None:
         return self.tokenizer.stop_reason
+
+    @property
+    def special_tokens(self) -> tuple[str, ...]:
+        return tuple(self.tokenizer.special_tokens)
 
     def segmentation(self, step: int) -> list[tuple[int, ...]]:
         """Each training word's token ids after the first ``step`` merges, in ``word_counts``

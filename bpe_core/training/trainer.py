@@ -220,8 +220,7 @@ class Trainer:
         if self._state is None or self.stop_reason is None:
             raise RuntimeError("a record is made of a watched run (run) once it has stopped")
         return TrainingRecord(self.tokenizer, self.word_counts,
-                              tuple(map(tuple, self._state.words)), self.token_frequencies,
-                              self.special_tokens)
+                              tuple(map(tuple, self._state.words)), self.token_frequencies)
 
     @property
     def token_frequencies(self) -> dict[int, int]:

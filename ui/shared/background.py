@@ -88,5 +88,8 @@ def outcome(slot: str, key: Hashable, kind: str, fn: Callable, *args: Any, what:
 
 
 def forget(slot: str) -> None:
-    """Drop the job held under ``slot``: the next :func:`outcome` for it starts a new one."""
-    st.session_state.pop(slot, None)
+    """Drop the job held under ``slot``, stopping it if it still runs: the next
+    :func:`outcome` for it starts a new one."""
+    held = st.session_state.pop(slot, None)
+    if held is not None:
+        work.cancel(held[1])

@@ -16,6 +16,7 @@ Nothing here imports Streamlit or pandas, so that a worker starts with only the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
 import bpe_core
 from bpe_core.gc_pause import gc_paused
@@ -68,6 +69,16 @@ def stage2_for(corpus_input, stage1: bpe_core.Tokenizer, settings: dict) -> Stag
                   tie_break=s["tie_break"], processes=1, name=s["name"])
 
 
+def stage2_phases(stage2: Stage2) -> Iterator[tuple[str, int, int]]:
+    """Stage 2 to the end, step by step: ``("read", pieces done, pieces)`` while the corpus is
+    read as superword pieces, then ``("merge", merges made, merges to make)``. A generator:
+    left part way, it goes on from there when asked again."""
+    for done, total in stage2.read():
+        yield "read", done, total
+    for step in stage2.run():
+        yield "merge", step.rank + 1, stage2.target
+
+
 def counts_of(freq: dict[int, int]) -> tuple[int, int]:
     """``(tokens that occur, tokens in all)`` of a segmentation's token frequencies."""
     return sum(1 for n in freq.values() if n), sum(freq.values())
@@ -106,12 +117,12 @@ def train(corpus_input, settings: dict, *, report: Reporter) -> Trained:
     try:
         stage2 = stage2_for(corpus_input, record.tokenizer, settings)
         with gc_paused():
-            for _ in stage2.read():
-                report.progress(0.5, "SuperBPE stage 2: reading the corpus as superwords")
-            for step in stage2.run():
-                report.progress(0.5 + 0.5 * (step.rank + 1) / max(stage2.target, 1),
-                                f"SuperBPE stage 2: merge {step.rank + 1:,} of "
-                                f"{stage2.target:,}")
+            for phase, done, total in stage2_phases(stage2):
+                if phase == "read":
+                    report.progress(0.5, "SuperBPE stage 2: reading the corpus as superwords")
+                else:
+                    report.progress(0.5 + 0.5 * done / max(total, 1),
+                                    f"SuperBPE stage 2: merge {done:,} of {total:,}")
             tok = stage2.tokenizer()
     except ValueError as exc:
         return Trained(record, tuple(steps), start_tokens, superbpe_error=str(exc))

@@ -102,7 +102,7 @@ class Run:
     extras: dict = field(default_factory=dict)  # results computed once the run is done
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     stage2: Stage2 | None = None  # SuperBPE's stage 2, once stage 1 is done
-    _stage2_steps: tuple = (None, None)  # (reading the corpus, making merges) iterators
+    _stage2_steps: Iterator | None = None  # stage 2 as it goes (jobs.stage2_phases)
 
     # -- making merges -------------------------------------------------------------------------
 
@@ -192,19 +192,13 @@ class Run:
         if self.stage2 is None:
             self.stage2 = train_jobs.stage2_for(self.corpus.training_input, self.tokenizer(),
                                               self.settings)
-            self._stage2_steps = (self.stage2.read(), None)
+            self._stage2_steps = train_jobs.stage2_phases(self.stage2)
         report = _every(REPORT_SECONDS, progress)
-        reading, merging = self._stage2_steps
         with gc_paused():  # see the module docstring
-            for done, total in reading:  # an iterator kept in the run: a stop resumes it
-                report("read", done, total)
-            if merging is None:
-                merging = self.stage2.run()
-                self._stage2_steps = (reading, merging)
-            for step in merging:
-                report("merge", step.rank + 1, self.stage2.target)
-            self.extras.update(superbpe=self.stage2.tokenizer(), superbpe_counts=train_jobs.counts_of(
-                self.stage2.trainer.token_frequencies))
+            for phase, done, total in self._stage2_steps:  # kept in the run: a stop resumes it
+                report(phase, done, total)
+            self.extras.update(superbpe=self.stage2.tokenizer(), superbpe_counts=(
+                train_jobs.counts_of(self.stage2.trainer.token_frequencies)))
 
     def result_counts(self) -> tuple[int, int]:
         """``(effective vocabulary, corpus length in tokens)`` for the result: how many of its

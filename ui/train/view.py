@@ -16,7 +16,7 @@ import streamlit as st
 
 import bpe_core
 
-from ..shared import background, charts, work, wording
+from ..shared import background, charts, wording
 from ..shared.tokens import (NOTATION_HELP, fitted_columns, readable_pair, readable_token,
                              tokens_html)
 from . import controls, results, runs, tables
@@ -106,9 +106,7 @@ def _tables(run: runs.Run, k: int, playing: bool) -> None:
                    "this step (takes a while)", key=TABLES):
         counted = _counted_in_worker(run, k)
     else:  # switched off: a count under way stops, and switching on again starts anew
-        held = st.session_state.pop(TABLES_JOB, None)
-        if held is not None:
-            work.cancel(held[1])
+        background.forget(TABLES_JOB)
         return
     if counted is not None:
         tables.render(counted, small=run.is_small(), pieces=wording.units(pieces))
