@@ -6,7 +6,8 @@ here (kept by the tokenizer's fingerprint, in the session), or downloaded with t
 the Hugging Face Hub (``catalogue.hub_config``).
 
 Session keys: ``tok_chat_configs`` (fingerprint -> the parsed ``tokenizer_config.json``),
-``tok_chat_messages`` (the conversation: role and text of each message).
+``tok_chat_config_read`` (which upload was read, for which tokenizer), ``tok_chat_messages``
+(the conversation: role and text of each message).
 """
 
 from __future__ import annotations
@@ -24,13 +25,9 @@ from ..shared.loaders import too_big
 from ..shared.tokens import md_escape
 
 CONFIGS, MESSAGES = "tok_chat_configs", "tok_chat_messages"
+READ = "tok_chat_config_read"  # the upload (file id) and tokenizer the config was read for
 FIRST_MESSAGES = ({"role": "system", "content": "You are a helpful assistant."},
                   {"role": "user", "content": "How many tokens does this question cost?"})
-
-
-def keep_config(tok: Tokenizer, config: dict) -> None:
-    """Remember ``config`` (a ``tokenizer_config.json``) as the one of ``tok``'s model."""
-    st.session_state.setdefault(CONFIGS, {})[tok.fingerprint()] = config
 
 
 def config_of(tok: Tokenizer) -> dict | None:
@@ -100,14 +97,15 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
 def _upload(tok: Tokenizer) -> None:
     file = st.file_uploader("tokenizer_config.json", type=["json"], key="tok_chat_config",
                             help="It sits beside tokenizer.json in the model's repository.")
-    if file is None:
-        return
+    if file is None or st.session_state.get(READ) == (file.file_id, tok.fingerprint()):
+        return  # read already: a file stays in its uploader, and the page reruns on every key
     problem = too_big(file.name, file.size)
     config = problem or read_config(file.name, file.getvalue())
     if isinstance(config, str):
         st.error(md_escape(config), icon=":material/block:")
         return
-    keep_config(tok, config)
+    st.session_state.setdefault(CONFIGS, {})[tok.fingerprint()] = config
+    st.session_state[READ] = (file.file_id, tok.fingerprint())
 
 
 def _messages() -> list[dict]:
