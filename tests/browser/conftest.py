@@ -237,7 +237,7 @@ def page(browser: Browser, request: pytest.FixtureRequest, screenshot_dir: Path)
 
 def upload_corpus(page: Page, app_url: str, name: str, data: bytes) -> None:
     """Upload ``data`` as the corpus file ``name`` on the Corpus page and wait until it is the
-    active corpus (a file of 1 MB or more is read by a worker)."""
+    active corpus and counted (a file of 1 MB or more is read and counted by workers)."""
     page.goto(app_url)
     wait_for_app(page)
     page.get_by_text("Upload files", exact=True).click()
@@ -247,6 +247,9 @@ def upload_corpus(page: Page, app_url: str, name: str, data: bytes) -> None:
     wait_for_app(page)
     page.get_by_role("button", name="Load as the active corpus").click()
     page.get_by_text("It is now the active corpus", exact=False).wait_for(timeout=300_000)
+    # Then counted (by a worker too): its end reruns the page, which would swallow a click.
+    page.locator('[data-testid="stMetric"]').filter(has_text="Distinct words").wait_for(
+        timeout=300_000)
     wait_for_app(page)
 
 
