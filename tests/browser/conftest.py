@@ -359,6 +359,22 @@ def choose(page: Page, label: str, option: str) -> None:
     wait_for_app(page)
 
 
+def switch_on(page: Page, key: str) -> None:
+    """Turn on the toggle or checkbox whose widget key is ``key``.
+
+    A rerun landing just as the click arrives redraws the widget and the click is lost (seen on
+    a loaded CI machine), as a user's would be, who would click again: so do we, until it is on.
+    """
+    widget = page.locator(f".st-key-{key}")
+    for _ in range(3):
+        wait_for_app(page)
+        if widget.locator("input[type=checkbox]").is_checked():
+            return
+        widget.locator("label").first.click()
+    wait_for_app(page)
+    expect(widget.locator("input[type=checkbox]")).to_be_checked()
+
+
 def open_page(page: Page, app_url: str, path: str, heading: str) -> None:
     """Go straight to a page's address (as a shared link does) and check it rendered."""
     page.goto(f"{app_url}/{path}")

@@ -15,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 import bpe_core
-from tests.browser.conftest import assert_no_exception, choose, wait_for_app
+from tests.browser.conftest import assert_no_exception, choose, switch_on, wait_for_app
 from tests.browser.test_tokenize_browser import BOXES, SLOW, enter_text, open_tokenize
 from tests.hub_cache import config_file, put_model
 from tests.model_files import llama3_file
@@ -81,8 +81,7 @@ def test_a_hub_model_beside_another_tokenizer_and_on_the_languages_page(
     columns = page.locator('div.bpe-scroll:not(.bpe-pick) .bpe-tokens')
     expect(columns).to_have_count(2, timeout=SLOW)
     expect(columns.first.locator("span.d").first).to_be_visible()
-    page.locator(".st-key-tok_compare_specials label").first.click()
-    wait_for_app(page)
+    switch_on(page, "tok_compare_specials")
     first = columns.first.locator("span[data-i]").first
     expect(first).to_have_text("<|begin_of_text|>", timeout=SLOW)
     expect(first).to_have_class(re.compile(r"\bsp\b"))
