@@ -6,6 +6,8 @@ git-ignored output folder, never committed.
 * ``en-10mb``: the first 10.5 MB of the English documentation (every ``.rst.gz`` outside
   ``translations/``, in sorted path order, decompressed and concatenated);
 * ``en-1mb``: the first 1 MB of the same;
+* ``multi-2.8mb``: every translation (``translations/``: zh_CN, zh_TW, it_IT, ja_JP, ko_KR), in
+  sorted path order: 2.8 MB, mostly Chinese;
 * ``mixed-100mb``: 100 MB of everything textual in the package, in this order: the English
   ``.rst`` files, the translations (zh_CN, ja_JP, ko_KR, it_IT ...), the other compressed text
   files (ABI descriptions, device-tree YAML ...) and then the rendered HTML pages. A real mix
@@ -25,7 +27,8 @@ DOC = Path("/usr/share/doc/linux-doc-6.1")
 OUTPUT = Path(__file__).resolve().parent / "output"
 MB = 1_000_000
 
-SIZES = {"en-1mb": 1 * MB, "en-10mb": 10_500_000, "mixed-100mb": 100 * MB}
+SIZES = {"en-1mb": 1 * MB, "en-10mb": 10_500_000, "multi-2.8mb": 2_780_000,
+         "mixed-100mb": 100 * MB}
 
 
 def _english() -> list[Path]:
@@ -35,11 +38,16 @@ def _english() -> list[Path]:
 
 def _sources(name: str) -> Iterator[bytes]:
     """The raw bytes that make up corpus ``name``, file by file."""
+    root = DOC / "Documentation"
+    translations = (gzip.decompress(p.read_bytes())
+                    for p in sorted((root / "translations").rglob("*.rst.gz")))
+    if name.startswith("multi"):
+        yield from translations
+        return
     yield from (gzip.decompress(p.read_bytes()) for p in _english())
     if not name.startswith("mixed"):
         return
-    root = DOC / "Documentation"
-    yield from (gzip.decompress(p.read_bytes()) for p in sorted((root / "translations").rglob("*.rst.gz")))
+    yield from translations
     others = sorted(p for p in root.rglob("*.gz")
                     if not p.name.endswith((".rst.gz", ".svg.gz")))
     yield from (gzip.decompress(p.read_bytes()) for p in others)

@@ -97,6 +97,7 @@ MODELS = (
     _lenml("Mistral Nemo (Tekken)", "mistral_nemo"),
     _lenml("Claude 1-2 (NFKC)", "claude"),
     _lenml("GPT-2", "gpt2"),
+    _lenml("GPT-4", "gpt4"),
     _lenml("GPT-4o", "gpt4o"),
     _lenml("Command R+", "command_r_plus"),
     _lenml("Yi", "yi"),
