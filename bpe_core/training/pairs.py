@@ -4,8 +4,8 @@ The corpus is held as deduplicated words (lists of token ids) with their counts,
 
 * ``counts``: pair -> occurrences, weighted by word count (every adjacent pair, as the textbook
   counts them, so "a a a" holds the pair (a, a) twice);
-* ``where``: pair -> indices of the words that hold it, for pairs that can still win (never
-  shrunk eagerly: stale entries are skipped when met);
+* ``where``: pair -> indices of the words that hold it (a tuple, in word order), for pairs that
+  can still win (never shrunk eagerly: stale entries are skipped when met);
 * a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
   invalidation: an entry whose count fell is fixed only when it reaches the top.
 
@@ -63,7 +63,7 @@ class PairState:
         count_of = wcounts.__getitem__
         self.counts = counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
         # Only a pair that can win needs to know its words.
-        self.where = {p: set(ws) for p, ws in found.items() if counts[p] >= floor}
+        self.where = {p: tuple(dict.fromkeys(ws)) for p, ws in found.items() if counts[p] >= floor}
         self.total = sum(map(operator.mul, map(len, words), wcounts))
         # What only a watcher needs (train() goes without): token id -> occurrences, and
         # count -> number of pairs with it (to report how many pairs tied).
@@ -120,17 +120,19 @@ class PairState:
         holds it, it is the earliest, and the pair's other words need not be looked at.
         """
         a, b = pair
-        ws, words = self.where[pair], self.words
+        words = self.words
         wi = hint
         j = _find(words[wi], a, b)
         if j < 0:
-            for wi in sorted(ws):
+            ws = self.where[pair]  # in word order
+            for k, wi in enumerate(ws):
                 j = _find(words[wi], a, b)
                 if j >= 0:
                     break
-                ws.discard(wi)  # stale: the pair left this word in an earlier merge
             else:
                 raise AssertionError(f"pair {pair} has a count but no occurrence")
+            if k:
+                self.where[pair] = ws[k:]  # the words before are stale: the pair left them
         return wi, sum(map(self.length.__getitem__, words[wi][:j]))
 
     def _settle_top(self) -> tuple[tuple[int, int], int] | None:
@@ -182,24 +184,33 @@ class PairState:
     def merge(self, pair: tuple[int, int], new: int) -> int:
         """Apply one merge everywhere; return the number of sites (weighted by word count)."""
         a, b = pair
-        words, wcounts, counts, where, hist = (self.words, self.wcounts, self.counts, self.where,
-                                               self.hist)
-        # New pair (it holds `new`) -> the words it is born in, a word once per occurrence: the
-        # pair's count and word set are made from this list at the end, in C.
-        born: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
-        # Old pairs next to a merge site -> occurrences lost (weighted by word count); applied
-        # to `counts` at the end, once per pair instead of once per site.
-        lost: defaultdict[tuple[int, int], int] = defaultdict(int)
-
+        words, wcounts = self.words, self.wcounts
+        # Every site turns its left neighbour's pair (p, a) into (p, new) and its right
+        # neighbour's (b, nx) into (new, nx), with the same weight: so only the new pairs are
+        # recorded, as neighbour -> the words they are born in (a word once per occurrence, in
+        # word order; an int key, no tuple per site), and the lost pairs' counts are derived
+        # from them at the end, in C.
+        left: defaultdict[int, list[int]] = defaultdict(list)
+        right: defaultdict[int, list[int]] = defaultdict(list)
+        undone: list[int] = []  # "a b a b": a (new, a) undone by the next site; (b, a) is lost
         sites = 0
-        for wi in where.pop(pair):
+        for wi in self.where.pop(pair):
             w = words[wi]
             # Jump from one `a` to the next with list.index (a C loop) instead of stepping
             # through every symbol in Python.
             todo = w.count(a)
-            if not todo:
-                continue  # stale: the pair left this word in an earlier merge
-            c = wcounts[wi]
+            if todo == 1:  # the common case: at most one site, no overlap to mind
+                j = w.index(a)
+                k = j + 2
+                n = len(w)
+                if k > n or w[j + 1] != b:
+                    continue  # stale: the pair left this word in an earlier merge
+                if j:
+                    left[w[j - 1]].append(wi)
+                if k < n:
+                    right[w[k]].append(wi)
+                w[j:k] = (new,)
+                continue
             last = len(w) - 1
             at: list[int] = []  # the sites, as indices into the word before this merge
             j = 0
@@ -211,28 +222,38 @@ class PairState:
                         todo -= 1  # the `b` was one of the `a`s still to look at
                     if j:  # the pair on the left now ends in the new token
                         if at and at[-1] == j - 2:
-                            # "a b a b": (new, a), born at the site just before, is undone
-                            born[new, a].pop()
-                            born[new, new].append(wi)
+                            right[a].pop()  # the (new, a) the site before made is undone
+                            undone.append(wi)
+                            left[new].append(wi)
                         else:
-                            p = w[j - 1]
-                            lost[p, a] += c
-                            born[p, new].append(wi)
-                    if j + 1 < last:  # and the pair on the right starts with it
-                        nx = w[j + 2]  # never `new`: the sites to the right are still to come
-                        lost[b, nx] += c
-                        born[new, nx].append(wi)
+                            left[w[j - 1]].append(wi)
+                    if j + 1 < last:  # and the pair on the right starts with it; never `new`:
+                        right[w[j + 2]].append(wi)  # the sites to the right are still to come
                     at.append(j)
                     j += 2
                 else:
                     j += 1
-            sites += c * len(at)
+            if not at:
+                continue
+            if a == b:  # overlapping runs: fewer sites than occurrences
+                sites += wcounts[wi] * len(at)
             if len(at) > MANY_SITES and len(w) > LONG_WORD:
                 words[wi] = _rewritten(w, at, new)
             else:
                 for j in reversed(at):  # from the right: the sites to the left stay put
                     w[j:j + 2] = (new,)
-        for q, c in lost.items():
+        counts, where, hist = self.counts, self.where, self.hist
+        if a != b:
+            sites = counts[pair]  # with no runs "a a a" to overlap, every occurrence is a site
+        count_of = wcounts.__getitem__
+        # (new pair, the old pair it replaced, its words, its count)
+        born = [((p, new), (p, a), ws, sum(map(count_of, ws))) for p, ws in left.items()]
+        born += [((new, nx), (b, nx), ws, sum(map(count_of, ws)))
+                 for nx, ws in right.items() if ws]
+        lost = [((b, a), sum(map(count_of, undone)))] if undone else []
+        # (new, new) replaced an undone (new, a): nothing else was lost.
+        lost += [(old, c) for _, old, _, c in born if old[0] != new]
+        for q, c in lost:
             n = counts[q] - c
             if hist is not None:
                 _recount(hist, n + c, n)
@@ -247,19 +268,16 @@ class PairState:
         if hist is not None and rest:
             _recount(hist, rest, 0)
         heap, first, floor = self.heap, self.first, self.floor
-        count_of = wcounts.__getitem__
-        for q, ws in born.items():
-            if not ws:
-                continue  # undone at once: "a b a b" merges the (new, a) it made
-            counts[q] = c = sum(map(count_of, ws))
+        for q, _, ws, c in born:
+            counts[q] = c
             if hist is not None:
                 _recount(hist, 0, c)
             if c >= floor:
-                # Only a pair that can still win needs to know its words.
-                where[q] = set(ws)
+                # Only a pair that can still win needs to know its words (each once, in order).
+                where[q] = ws = tuple(dict.fromkeys(ws))
                 # A new pair occurs only in words this merge touched, so its earliest word is
-                # among them; its offset there is looked up only if it ever reaches the top.
-                heapq.heappush(heap, (-c, min(ws), 0, *q, 1) if first else (-c, *q, *q, 0))
+                # the first of them; its offset there is looked up only if it reaches the top.
+                heapq.heappush(heap, (-c, ws[0], 0, *q, 1) if first else (-c, *q, *q, 0))
         self.total -= sites
         freq = self.freq
         if freq is not None:
