@@ -1,17 +1,21 @@
 """What training keeps up to date after each merge, so that it never recounts the corpus.
 
-The corpus is held as deduplicated words (lists of token ids) with their counts, and
+The corpus is held as deduplicated words with their counts, each word a str of one character
+per token id (``chr(id)``), and
 
 * ``counts``: pair -> occurrences, weighted by word count (every adjacent pair, as the textbook
-  counts them, so "a a a" holds the pair (a, a) twice);
+  counts them, so "a a a" holds the pair (a, a) twice); an unwatched run keeps only the pairs
+  that can still win;
 * ``where``: pair -> indices of the words that hold it (a tuple, in word order), for pairs that
   can still win (never shrunk eagerly: stale entries are skipped when met);
 * a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
   invalidation: an entry whose count fell is fixed only when it reaches the top.
 
 A merge touches only the words that hold the merged pair, and in them only the pairs next to each
-merge site change; each word is rewritten in place (a long one with many sites: copied), jumping
-between sites with ``list.index``.
+merge site change. With words as str, finding the sites and rewriting a word are C loops
+(``str.count``, ``str.find``, ``str.replace``, which take the leftmost occurrence and go on after
+it, as BPE does), linear in the word however many sites it has; a word also takes two bytes a
+token rather than a list's eight.
 
 >>> from bpe_core.alphabet import char_base
 >>> base = char_base("hugpn", end_of_word=False)
@@ -21,7 +25,7 @@ between sites with ``list.index``.
 ('pu', 17)
 >>> state.add_token((a, b)); state.merge((a, b), len(base))  # 17 sites
 17
->>> [[state.display(i) for i in w] for w in state.words]
+>>> [[state.display(i) for i in w] for w in state.segments()]
 [['h', 'u', 'g'], ['pu', 'g'], ['pu', 'n']]
 """
 
@@ -33,11 +37,6 @@ from collections import defaultdict
 
 from ..alphabet import Base, token_display
 
-#: A word longer than LONG_WORD with more than MANY_SITES sites of a merge is rewritten by
-#: copying rather than in place (see ``_rewritten``); a few sites in place cost less.
-LONG_WORD, MANY_SITES = 256, 64
-
-
 class PairState:
     """The incremental data structures (see the module docstring)."""
 
@@ -46,9 +45,10 @@ class PairState:
         self.base = base
         self.first = tie_break == "first"
         # Counts only ever fall once a pair exists, so a pair below min_frequency can never win:
-        # it stays out of the heap (it is still counted, for n_tied and the stop reason).
+        # it stays out of the heap, and only a watched run counts it (for n_tied).
         self.floor = floor
-        self.words = words = [base.symbols(w) for w in word_counts]
+        self.keep = 1 if watched else floor  # the smallest count worth keeping
+        words = [base.symbols(w) for w in word_counts]
         self.wcounts = wcounts = list(word_counts.values())
         self.length = [0 if k == "eow" else 1 for k in base.kinds]  # base symbols per token
         self.shown = [base.display(i) for i in range(len(base))]
@@ -61,10 +61,15 @@ class PairState:
             for p in zip(w, w[1:]):
                 found[p].append(wi)
         count_of = wcounts.__getitem__
-        self.counts = counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
+        counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
+        self.counts = counts if watched else {p: c for p, c in counts.items() if c >= floor}
         # Only a pair that can win needs to know its words.
         self.where = {p: tuple(dict.fromkeys(ws)) for p, ws in found.items() if counts[p] >= floor}
         self.total = sum(map(operator.mul, map(len, words), wcounts))
+        # Each word as a str of one character per token id: a merge is then str.replace, its
+        # sites str.count and str.find (C loops over two bytes a token), and a word takes a
+        # quarter of a list's memory.
+        self.words = [''.join(map(chr, w)) for w in words]
         # What only a watcher needs (train() goes without): token id -> occurrences, and
         # count -> number of pairs with it (to report how many pairs tied).
         self.freq: dict[int, int] | None = None
@@ -105,6 +110,14 @@ class PairState:
     def display(self, i: int) -> str:
         return self.shown[i]
 
+    def any_pair(self) -> bool:
+        """Whether some word still has two tokens (some pair is left, however rare)."""
+        return bool(self.counts) or any(len(w) > 1 for w in self.words)
+
+    def segments(self) -> list[tuple[int, ...]]:
+        """Each word's token ids as training has them now."""
+        return [tuple(map(ord, w)) for w in self.words]
+
     def add_token(self, pair: tuple[int, int]) -> None:
         a, b = pair
         self.length.append(self.length[a] + self.length[b])
@@ -119,21 +132,20 @@ class PairState:
         is born, so the earliest word it was known in stays a lower bound. If that word still
         holds it, it is the earliest, and the pair's other words need not be looked at.
         """
-        a, b = pair
-        words = self.words
+        words, ab = self.words, chr(pair[0]) + chr(pair[1])
         wi = hint
-        j = _find(words[wi], a, b)
+        j = words[wi].find(ab)
         if j < 0:
             ws = self.where[pair]  # in word order
             for k, wi in enumerate(ws):
-                j = _find(words[wi], a, b)
+                j = words[wi].find(ab)
                 if j >= 0:
                     break
             else:
                 raise AssertionError(f"pair {pair} has a count but no occurrence")
             if k:
                 self.where[pair] = ws[k:]  # the words before are stale: the pair left them
-        return wi, sum(map(self.length.__getitem__, words[wi][:j]))
+        return wi, sum(map(self.length.__getitem__, map(ord, words[wi][:j])))
 
     def _settle_top(self) -> tuple[tuple[int, int], int] | None:
         """Fix the heap top until it is exact; return it (still on the heap) or None."""
@@ -190,94 +202,84 @@ class PairState:
         # recorded, as neighbour -> the words they are born in (a word once per occurrence, in
         # word order; an int key, no tuple per site), and the lost pairs' counts are derived
         # from them at the end, in C.
-        left: defaultdict[int, list[int]] = defaultdict(list)
-        right: defaultdict[int, list[int]] = defaultdict(list)
+        left: defaultdict[str, list[int]] = defaultdict(list)
+        right: defaultdict[str, list[int]] = defaultdict(list)
         undone: list[int] = []  # "a b a b": a (new, a) undone by the next site; (b, a) is lost
-        sites = 0
+        sites, repeated = 0, False
+        # str.replace and str.find take the leftmost occurrence and go on after it, which is
+        # exactly where BPE merges a pair ("a a a" -> "aa a").
+        ab, first_a, made = chr(a) + chr(b), chr(a), chr(new)
         for wi in self.where.pop(pair):
             w = words[wi]
-            # Jump from one `a` to the next with list.index (a C loop) instead of stepping
-            # through every symbol in Python.
-            todo = w.count(a)
-            if todo == 1:  # the common case: at most one site, no overlap to mind
-                j = w.index(a)
-                k = j + 2
-                n = len(w)
-                if k > n or w[j + 1] != b:
-                    continue  # stale: the pair left this word in an earlier merge
+            n = w.count(ab)
+            if n == 1:  # the common case: one site
+                j = w.find(ab)
                 if j:
                     left[w[j - 1]].append(wi)
-                if k < n:
-                    right[w[k]].append(wi)
-                w[j:k] = (new,)
+                if j + 2 < len(w):
+                    right[w[j + 2]].append(wi)
+                words[wi] = w.replace(ab, made)
+                if a == b:
+                    sites += wcounts[wi]
                 continue
-            last = len(w) - 1
-            at: list[int] = []  # the sites, as indices into the word before this merge
-            j = 0
-            while todo:
-                j = w.index(a, j)
-                todo -= 1
-                if j < last and w[j + 1] == b:
-                    if a == b:
-                        todo -= 1  # the `b` was one of the `a`s still to look at
-                    if j:  # the pair on the left now ends in the new token
-                        if at and at[-1] == j - 2:
-                            right[a].pop()  # the (new, a) the site before made is undone
-                            undone.append(wi)
-                            left[new].append(wi)
-                        else:
-                            left[w[j - 1]].append(wi)
-                    if j + 1 < last:  # and the pair on the right starts with it; never `new`:
-                        right[w[j + 2]].append(wi)  # the sites to the right are still to come
-                    at.append(j)
-                    j += 2
-                else:
-                    j += 1
-            if not at:
-                continue
+            if not n:
+                continue  # stale: the pair left this word in an earlier merge
+            repeated = True  # a word with several sites: its index is repeated in the lists
             if a == b:  # overlapping runs: fewer sites than occurrences
-                sites += wcounts[wi] * len(at)
-            if len(at) > MANY_SITES and len(w) > LONG_WORD:
-                words[wi] = _rewritten(w, at, new)
-            else:
-                for j in reversed(at):  # from the right: the sites to the left stay put
-                    w[j:j + 2] = (new,)
+                sites += wcounts[wi] * n
+            j, end, after = w.find(ab), len(w), -1  # `after`: the end of the site before
+            while j >= 0:
+                if j == after:
+                    right[first_a].pop()  # the (new, a) the site before made is undone
+                    undone.append(wi)
+                    left[made].append(wi)
+                elif j:
+                    left[w[j - 1]].append(wi)
+                after = j + 2
+                if after < end:  # never `new`: the sites to the right are still to come
+                    right[w[after]].append(wi)
+                j = w.find(ab, after)
+            words[wi] = w.replace(ab, made)
         counts, where, hist = self.counts, self.where, self.hist
         if a != b:
             sites = counts[pair]  # with no runs "a a a" to overlap, every occurrence is a site
+        heap, first, floor, keep = self.heap, self.first, self.floor, self.keep
         count_of = wcounts.__getitem__
-        # (new pair, the old pair it replaced, its words, its count)
-        born = [((p, new), (p, a), ws, sum(map(count_of, ws))) for p, ws in left.items()]
-        born += [((new, nx), (b, nx), ws, sum(map(count_of, ws)))
-                 for nx, ws in right.items() if ws]
-        lost = [((b, a), sum(map(count_of, undone)))] if undone else []
-        # (new, new) replaced an undone (new, a): nothing else was lost.
-        lost += [(old, c) for _, old, _, c in born if old[0] != new]
-        for q, c in lost:
-            n = counts[q] - c
-            if hist is not None:
-                _recount(hist, n + c, n)
-            if n:
-                counts[q] = n
-            else:
-                del counts[q]
-                where.pop(q, None)
-        # Every occurrence is gone (a run "a a a" counts the pair twice but merges once, so
-        # what is left of its count is dropped, not decremented).
-        rest = counts.pop(pair, 0)
-        if hist is not None and rest:
-            _recount(hist, rest, 0)
-        heap, first, floor = self.heap, self.first, self.floor
-        for q, _, ws, c in born:
+        # (new pair, the old pair it replaced, the words it is born in)
+        born = [((p, new), (p, a), ws) for p, ws in zip(map(ord, left), left.values())]
+        born += [((new, x), (b, x), ws) for x, ws in zip(map(ord, right), right.values()) if ws]
+        if undone:
+            born.append((None, (b, a), undone))
+        for q, old, ws in born:
+            c = sum(map(count_of, ws))
+            # (new, new) replaced an undone (new, a): nothing else was lost. A pair not kept
+            # is too rare to matter.
+            n = counts.get(old) if old[0] != new else None
+            if n is not None:
+                n -= c
+                if hist is not None:
+                    _recount(hist, n + c, n)
+                if n >= keep:
+                    counts[old] = n
+                else:
+                    del counts[old]
+                    where.pop(old, None)
+            if q is None or c < keep:
+                continue
             counts[q] = c
             if hist is not None:
                 _recount(hist, 0, c)
             if c >= floor:
                 # Only a pair that can still win needs to know its words (each once, in order).
-                where[q] = ws = tuple(dict.fromkeys(ws))
+                where[q] = ws = tuple(dict.fromkeys(ws)) if repeated else tuple(ws)
                 # A new pair occurs only in words this merge touched, so its earliest word is
                 # the first of them; its offset there is looked up only if it reaches the top.
                 heapq.heappush(heap, (-c, ws[0], 0, *q, 1) if first else (-c, *q, *q, 0))
+        # Every occurrence is gone (a run "a a a" counts the pair twice but merges once, so
+        # what is left of its count is dropped, not decremented).
+        rest = counts.pop(pair, 0)
+        if hist is not None and rest:
+            _recount(hist, rest, 0)
         self.total -= sites
         freq = self.freq
         if freq is not None:
@@ -287,35 +289,9 @@ class PairState:
         return sites
 
 
-def _rewritten(w: list[int], at: list[int], new: int) -> list[int]:
-    """``w`` with ``new`` in place of the two symbols at each index of ``at``, copied slice by
-    slice: in place, each site would move the whole rest of the word, which is quadratic in a
-    long word with many sites (a 1 MB document under "none")."""
-    out: list[int] = []
-    done = 0  # w[:done] is written
-    for j in at:
-        out += w[done:j]
-        out.append(new)
-        done = j + 2
-    out += w[done:]
-    return out
-
-
 def _recount(hist: dict[int, int], old: int, now: int) -> None:
     """One pair's count went from ``old`` to ``now`` (0 for none): keep the histogram."""
     if old:
         hist[old] -= 1
     if now:
         hist[now] = hist.get(now, 0) + 1
-
-
-def _find(w: list[int], a: int, b: int) -> int:
-    """Index of the first ``a, b`` in ``w``, or -1 (it looks no further than that pair)."""
-    j, end = -1, len(w) - 1
-    try:
-        while True:
-            j = w.index(a, j + 1, end)  # an `a` with a symbol after it
-            if w[j + 1] == b:
-                return j
-    except ValueError:
-        return -1

@@ -29,6 +29,7 @@ from .pairs import PairState
 from .record import TrainingRecord, rewind
 
 TIE_BREAKS = ("first", "lowest-id")
+MAX_TOKENS = 0x110000  # one per Unicode code point: training holds a token id as a character
 UNITS = ("byte", "char")
 
 
@@ -167,7 +168,7 @@ class Trainer:
         best = state.pop_best()
         if best is None:
             # The heap holds only pairs that may still win; any pair left is too rare.
-            self.stop_reason = "min_frequency" if state.counts else "no_pairs"
+            self.stop_reason = "min_frequency" if state.any_pair() else "no_pairs"
             return None
         pair, count = best
         ties = state.ties(count, self.max_ties) if self.max_ties else []
@@ -192,7 +193,12 @@ class Trainer:
             targets.append(self.max_merges)
         if len(targets) == 2 and targets[1] < targets[0]:
             self.vocab_size = None  # max_merges is the rule that stops us
-        return min(targets) if targets else None
+        # Training holds a token id as one character (see pairs.py): no id beyond Unicode's.
+        room = MAX_TOKENS - n_base - len(self.special_tokens)
+        if min(targets, default=room) > room:
+            raise ValueError(f"this trainer makes at most {MAX_TOKENS:,} tokens; ask for "
+                             f"{room:,} merges or fewer")
+        return min(targets, default=room)
 
     def segmentation(self, step: int) -> list[tuple[int, ...]]:
         """Each training word's token ids after the first ``step`` merges, in ``word_counts``
@@ -211,16 +217,16 @@ class Trainer:
             raise RuntimeError("call run(corpus) first (fit() frees its state when done)")
         step = max(0, min(int(step), len(self._pairs)))
         if step == len(self._pairs):
-            return [tuple(w) for w in state.words]
+            return state.segments()
         later = ((a, b) for a, b, _ in self._pairs[step:])
-        return rewind(state.words, later, len(state.base) + step)
+        return rewind(state.segments(), later, len(state.base) + step)
 
     def record(self) -> TrainingRecord:
         """This run without its training state, once it has stopped (see ``record.py``)."""
         if self._state is None or self.stop_reason is None:
             raise RuntimeError("a record is made of a watched run (run) once it has stopped")
         return TrainingRecord(self.tokenizer, self.word_counts,
-                              tuple(map(tuple, self._state.words)), self.token_frequencies)
+                              tuple(self._state.segments()), self.token_frequencies)
 
     @property
     def token_frequencies(self) -> dict[int, int]:
