@@ -15,6 +15,9 @@ time:
 * one 1 MB piece (``en-1mb`` under "none"): starting the run (counting, the pair bookkeeping) and
   its first 200 merges, which were quadratic in the piece's length (a scan of the piece per
   distinct pair; a move of its tail per merge site);
+* one 10 KB and one 200 KB piece (the start of ``en-1mb``) under "none": ``train`` to 500 merges,
+  and a watched run to 500 merges with its worst step tables (k as above); a piece 20 times
+  longer must cost at most ~25 times as much (no quadratic path);
 * SuperBPE's stage 2 from the run's stage 1 on ``en-10mb`` (vocabulary 32,000, transition
   28,800) when the corpus is built (``benchmarks/corpus.py``): its time and the longest wait
   between two progress reports, which is also how late a closed session stops it.
@@ -98,6 +101,31 @@ def one_long_piece() -> list[Row]:
                 f"{200 / seconds:.0f} merges/s", None, "", None)]
 
 
+def piece_scaling() -> list[Row]:
+    if not DOC.is_dir():
+        return []
+    text = corpus_path("en-1mb").read_text(encoding="utf-8")
+    small, large = 10_000, 200_000
+
+    def fit(chars: int) -> float:
+        return min(clock(bpe_core.train, [text[:chars]], max_merges=500, pretokenizer="none")[0]
+                   for _ in range(3))
+
+    def watched(chars: int) -> float:
+        trainer = bpe_core.Trainer(max_merges=500, unit="byte", pretokenizer="none")
+        seconds, _ = clock(list, trainer.run([text[:chars]]))
+        tok = trainer.tokenizer
+        return seconds + max(clock(step_tables, trainer, k, tokenizer=tok)[0] for k in STEPS)
+
+    rows = []
+    for what, cost in (("train() to 500 merges", fit),
+                       ("a watched run to 500 merges + its worst step tables", watched)):
+        a, b = cost(small), cost(large)
+        rows.append(Row(f"one piece (\"none\"), {what}: 10 KB, then 200 KB", f"{a:.3f} s",
+                        f"{b:.3f} s", b / a, "≤ 25× (20× the text)", b / a <= 25))
+    return rows
+
+
 def superbpe_stage2() -> list[Row]:
     if not DOC.is_dir():
         return []
@@ -121,7 +149,7 @@ def superbpe_stage2() -> list[Row]:
 
 def measure() -> list[Row]:
     return [piece_tables(30_000), piece_tables(60_000), *default_corpus(), *one_long_piece(),
-            *superbpe_stage2()]
+            *piece_scaling(), *superbpe_stage2()]
 
 
 def main() -> None:

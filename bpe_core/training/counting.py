@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 import os
-from collections import Counter
+from collections import Counter, deque
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping, Union
 
@@ -26,10 +26,13 @@ Corpus = Union[str, os.PathLike, Iterable[str], Mapping[str, int]]
 CHUNK_CHARS = 1 << 18  # small enough to share a corpus evenly among workers
 # An uncut text longer than this is matched piece by piece rather than all at once.
 LONG_TEXT_CHARS = 4 << 20
-# Below this much text, starting worker processes costs more than it saves.
-PARALLEL_MIN_CHARS = 4 << 20
-# The most text one worker counts in one go (its documents are held meanwhile).
-BATCH_CHARS = 16 << 20
+# Below this much text a second process does not pay: counting 10 MB takes 0.65 s in one
+# process and 0.78 s in two on 2 cores (starting them and merging their counts); see
+# benchmarks/README.md ("Training").
+PARALLEL_MIN_CHARS = 64 << 20
+# The most text one worker counts in one go (its documents are held meanwhile, and this process
+# holds at most one more batch per worker).
+BATCH_CHARS = 4 << 20
 
 # Where a long text may be cut so that counting the parts separately gives exactly the counts of
 # the whole: before a space that follows a non-space, or after a newline that follows a
@@ -166,8 +169,9 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
 
     ``corpus`` is a str, an iterable of documents, a ``pathlib.Path`` to a UTF-8 text file (read
     streaming), or a mapping ``word -> count`` (taken as already counted). ``processes=None`` uses
-    every core for large corpora; the result is identical for any number of processes, and a
-    file counts exactly as its text would.
+    every core, but only for a corpus of :data:`PARALLEL_MIN_CHARS` (64 MB) or more, where
+    counting outweighs starting the workers; the result is identical for any number of
+    processes, and a file counts exactly as its text would.
     """
     if isinstance(corpus, Mapping):
         out = {}
@@ -192,9 +196,15 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
         # words, so fewer, bigger batches leave less of it to this process.
         chars = min(-(-size // processes), BATCH_CHARS) if size < _UNKNOWN else BATCH_CHARS
         with worker_pool(processes) as pool:
-            jobs = ((batch, pattern, specials) for batch in _batches(docs, chars))
-            for counts in pool.imap(_count_batch, jobs):
-                total.update(counts)  # merged in corpus order: first appearances are kept
+            # A batch is read only when a worker is about to need it: at most one waits per
+            # worker, so this process never holds more than a few batches of text.
+            pending: deque = deque()
+            for batch in _batches(docs, chars):
+                pending.append(pool.apply_async(_count_batch, ((batch, pattern, specials),)))
+                if len(pending) > processes:
+                    total.update(pending.popleft().get())  # in corpus order: first appearances
+            while pending:                                  # are kept
+                total.update(pending.popleft().get())
     else:
         for doc in docs:
             _count_into(total, doc, pattern, specials)
