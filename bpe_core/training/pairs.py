@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import heapq
 import operator
-from collections import defaultdict
+from collections import defaultdict, deque
+from itertools import repeat
 
 from ..alphabet import Base, token_display
 
@@ -54,12 +55,13 @@ class PairState:
         self.shown = [base.display(i) for i in range(len(base))]
         self.data = list(base.tokens)  # each token's bytes and whether it ends with </w>
         self.eow = [k == "eow" for k in base.kinds]
-        # Pair -> the words it occurs in, a word once per occurrence, in word order: one C-level
-        # append per pair occurrence; counts and word sets are then made per pair, in C.
+        # Pair -> the words it occurs in, a word once per occurrence, in word order; counts and
+        # word sets are then made per pair, in C. Each word's appends run in C too (map over its
+        # pairs, drained by a zero-length deque): a Python loop per pair costs twice as much.
         found: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
+        append, lists = list.append, found.__getitem__
         for wi, w in enumerate(words):
-            for p in zip(w, w[1:]):
-                found[p].append(wi)
+            deque(map(append, map(lists, zip(w, w[1:])), repeat(wi)), maxlen=0)
         count_of = wcounts.__getitem__
         counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
         self.counts = counts if watched else {p: c for p, c in counts.items() if c >= floor}
