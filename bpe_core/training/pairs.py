@@ -6,8 +6,9 @@ per token id (``chr(id)``), and
 * ``counts``: pair -> occurrences, weighted by word count (every adjacent pair, as the textbook
   counts them, so "a a a" holds the pair (a, a) twice); an unwatched run keeps only the pairs
   that can still win;
-* ``where``: pair -> indices of the words that hold it (a tuple, in word order), for pairs that
-  can still win (never shrunk eagerly: stale entries are skipped when met);
+* ``where``: pair -> indices of the words that hold it, in word order, for pairs that can still
+  win (never shrunk eagerly: stale entries are skipped when met); an ``array`` of 4-byte ints,
+  which holds no object per entry (a tuple's ints cost memory, and time to free);
 * a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
   invalidation: an entry whose count fell is fixed only when it reaches the top.
 
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import heapq
 import operator
+from array import array
 from collections import defaultdict, deque
 from itertools import repeat
 
@@ -66,7 +68,8 @@ class PairState:
         counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
         self.counts = counts if watched else {p: c for p, c in counts.items() if c >= floor}
         # Only a pair that can win needs to know its words.
-        self.where = {p: tuple(dict.fromkeys(ws)) for p, ws in found.items() if counts[p] >= floor}
+        self.where = {p: array('I', dict.fromkeys(ws)) for p, ws in found.items()
+                      if counts[p] >= floor}
         self.total = sum(map(operator.mul, map(len, words), wcounts))
         # Each word as a str of one character per token id: a merge is then str.replace, its
         # sites str.count and str.find (C loops over two bytes a token), and a word takes a
@@ -273,7 +276,7 @@ class PairState:
                 _recount(hist, 0, c)
             if c >= floor:
                 # Only a pair that can still win needs to know its words (each once, in order).
-                where[q] = ws = tuple(dict.fromkeys(ws)) if repeated else tuple(ws)
+                where[q] = ws = array('I', dict.fromkeys(ws) if repeated else ws)
                 # A new pair occurs only in words this merge touched, so its earliest word is
                 # the first of them; its offset there is looked up only if it reaches the top.
                 heapq.heappush(heap, (-c, ws[0], 0, *q, 1) if first else (-c, *q, *q, 0))
