@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--byte-fallback", action="store_true",
                    help="char unit: encode unseen characters as bytes instead of [UNK]")
     t.add_argument("--processes", type=int, default=None,
-                   help="processes for counting (default: all cores)")
+                   help="processes for counting (default: one; a second rarely pays)")
     t.add_argument("--name", default="bpe", help="a name stored in the file")
     t.add_argument("--format", default="native", choices=formats.FORMATS, help="file format")
     t.add_argument("-v", "--verbose", action="store_true", help="print every merge")

@@ -264,10 +264,9 @@ def train(corpus: Corpus, vocab_size: int | None = None, *, max_merges: int | No
     fewer than ``min_frequency`` times; ``tok.stop_reason`` says which.
 
     ``processes`` spreads the counting of the corpus over worker processes (the merges run in
-    this one: each depends on the last). None, the default, uses every core for a corpus of
-    64 MB or more and this process alone below that, where a second one does not pay: on
-    2 cores, 10 MB trained in 1.6 s in one process and 2.0 s with two, which also held more
-    memory (the figures: benchmarks/README.md, "Training"). The result is the same either way.
+    this one: each depends on the last). None, the default, counts in this process too: on
+    2 cores a second process never paid, from 10 MB to 100 MB, and held more memory (see
+    ``count_words`` and benchmarks/README.md, "Training"). The result is the same either way.
     """
     return Trainer(vocab_size, max_merges=max_merges, min_frequency=min_frequency, unit=unit,
                    pretokenizer=pretokenizer, tie_break=tie_break, special_tokens=special_tokens,
