@@ -160,6 +160,11 @@ class Plan:
             pieces = stage.split(pieces, first)
         return pieces
 
+    def pre_tokenize(self, text: str) -> list[str]:
+        """The head pieces of every segment of ``text`` that is not an added token."""
+        return [p for first, seg, _, ranges in self.segments(text, False) if seg is not None
+                for p in self.head_pieces(seg, first, ranges)]
+
     def to_model(self, piece: str) -> str:
         """A head piece as the model sees it, after the tail stages."""
         for stage in self.tail:

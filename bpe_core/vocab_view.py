@@ -15,7 +15,7 @@ steps make of it, with bytes that are not whole UTF-8 characters shown as hex:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from . import decoders
 from .alphabet import END_OF_WORD, show_bytes
@@ -112,6 +112,13 @@ class VocabView:
         if t is not None:
             return t.content
         return self.model.id_to_token(i)
+
+    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
+        """What :meth:`Tokenizer.decode` gives: the tokens' strings through the decoder."""
+        ids, decoded = list(ids), self.added.decoded
+        tokens = [t for t in (decoded.get(i, r) for i, r in zip(ids, map(self.raw, ids)))
+                  if t is not None and not (skip_special_tokens and t in self.special_texts)]
+        return " ".join(tokens) if self.decoder is None else self.decoder.decode(tokens)
 
     def check(self, i: int) -> None:
         if self.raw(i) is None:
