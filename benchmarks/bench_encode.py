@@ -25,7 +25,11 @@ Measured, the ids checked identical to tiktoken's each time:
   each for cl100k), and how much longer a 200 kB piece takes than a 10 kB one of the same kind
   (~20× is linear; the issue asks for at most ~25×);
 * all cores: the English corpus as its paragraphs, tiktoken's ``encode_ordinary_batch`` (a thread
-  pool) against our ``encode_batch`` (worker processes).
+  pool) against our ``encode_batch`` (worker processes), and ours on all cores against ours on
+  one, in fresh processes: the speed-up, and the memory: the peak PSS of the process and its
+  workers (``benchmarks/pss.py``), and beside it their RSS (the process's peak plus its largest
+  worker's times the number of workers), which counts the memory a forked worker shares with
+  its parent twice.
 
 Throughput is MB of UTF-8 per second.
 """
@@ -34,17 +38,20 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 from pathlib import Path
 from typing import Callable
 
 import bpe_core
 
-from .common import CORES, Row, clock, report
+from .common import CORES, Row, best_of, child, clock, emit, peak_rss_mb, report
 from .corpus import OUTPUT, corpus_path, read_text
+from .pss import PssWatch
 from .openai_ranks import rank_file as openai_rank_file
 from .real_models import MODELS, locate
 
 VOCAB = 50_000
+ME = "benchmarks.bench_encode"
 Encode = Callable[[str], list]
 
 
@@ -90,17 +97,35 @@ def best(repeat: int, fn: Encode, text: str) -> tuple[float, list]:
     return min((clock(fn, text) for _ in range(repeat)), key=lambda r: r[0])
 
 
-def cold(path: Path, repeat: int, text, expected: list, *, batch: bool = False) -> float:
-    """Fastest ``encode(text)`` (``encode_batch``) on a tokenizer loaded afresh for each run;
-    the ids checked."""
+def cold(path: Path, repeat: int, text: str, expected: list) -> float:
+    """Fastest ``encode(text)`` on a tokenizer loaded afresh for each run; ids checked."""
     times = []
     for _ in range(repeat):
         tok = bpe_core.load(path, pretokenizer="cl100k")
-        seconds, got = clock(tok.encode_batch if batch else tok.encode, text)
+        seconds, got = clock(tok.encode, text)
         if got != expected:
             raise AssertionError("bpe_core and tiktoken disagree: the ids differ")
         times.append(seconds)
     return min(times)
+
+
+def paragraphs(text: str) -> list[str]:
+    return [d for d in text.split("\n\n") if d]
+
+
+def run_batch(path: Path, processes: int, memory: bool) -> None:
+    """A fresh process: ``encode_batch`` of the English paragraphs on ``processes``, the ids
+    checked; its time, or (``memory``) the peak PSS and RSS of this process and its workers."""
+    docs = paragraphs(read_text("en-10mb"))
+    expected = tiktoken_encoding(path).encode_ordinary_batch(docs, num_threads=1)
+    tok = bpe_core.load(path, pretokenizer="cl100k")
+    watcher = PssWatch.start() if memory else None  # it takes CPU time: not while timed
+    seconds, got = clock(tok.encode_batch, docs, processes=processes)
+    pss = watcher.stop() if watcher else None
+    if got != expected:
+        raise AssertionError("bpe_core and tiktoken disagree on encode_batch")
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 * (processes > 1)
+    emit(seconds=seconds, rss_mb=peak_rss_mb() + workers * processes, pss_mb=pss)
 
 
 def cjk(n: int) -> str:
@@ -156,22 +181,35 @@ def measure(repeat: int) -> list[Row]:
 
     text = read_text("en-10mb")
     mb = len(text.encode("utf-8")) / 1e6
-    docs = [d for d in text.split("\n\n") if d]
     enc = tiktoken_encoding(path)
-    tt_batch, expected_batch = min((clock(enc.encode_ordinary_batch, docs, num_threads=CORES)
-                                    for _ in range(repeat)), key=lambda r: r[0])
-    ours_batch = cold(path, repeat, docs, expected_batch, batch=True)
-    rows.append(Row(f"encode_batch {len(docs):,} texts, {CORES} cores, cold",
-                    f"{mb / tt_batch:.1f} MB/s", f"{mb / ours_batch:.1f} MB/s",
-                    tt_batch / ours_batch, ""))
+    tt_batch = min(clock(enc.encode_ordinary_batch, paragraphs(text), num_threads=CORES)[0]
+                   for _ in range(repeat))
+    one, many = ({**best_of(repeat, lambda: child(ME, "batch", str(path), str(n))),
+                  **{k: v for k, v in child(ME, "batch", str(path), str(n), "memory").items()
+                     if k.endswith("ss_mb")}} for n in (1, CORES))
+    rows.append(Row(f"encode_batch, the English as {len(paragraphs(text)):,} paragraphs, "
+                    f"{CORES} processes, cold", f"{mb / tt_batch:.1f} MB/s (threads)",
+                    f"{mb / many['seconds']:.1f} MB/s", tt_batch / many["seconds"], ""))
+    speedup = one["seconds"] / many["seconds"]
+    rows.append(Row(f"encode_batch, {CORES} processes ÷ 1: speed; peak PSS (RSS) of parent "
+                    f"+ workers", "", f"{speedup:.2f}× faster; {many['pss_mb']:.0f} ÷ "
+                    f"{one['pss_mb']:.0f} MB ({many['rss_mb']:.0f} ÷ {one['rss_mb']:.0f})",
+                    many["pss_mb"] / one["pss_mb"], "≥ 1.3× faster, < 2× memory",
+                    speedup >= 1.3 and many["pss_mb"] < 2 * one["pss_mb"]))
     print("\n".join(speeds))
     return rows
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("mode", nargs="?", default="all", choices=["all", "batch"])
+    p.add_argument("args", nargs="*")
     p.add_argument("--repeat", type=int, default=3, help="runs per figure (best is kept)")
-    report(lambda: measure(p.parse_args().repeat))
+    a = p.parse_args()
+    if a.mode == "batch":
+        run_batch(Path(a.args[0]), int(a.args[1]), a.args[2:] == ["memory"])
+    else:
+        report(lambda: measure(a.repeat))
 
 
 if __name__ == "__main__":
