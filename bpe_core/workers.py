@@ -11,7 +11,6 @@ True
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 from array import array
@@ -61,18 +60,12 @@ def encode_batch(tokenizer: Any, texts: Iterable[str], *, processes: int | None,
     if bounds[-1] != len(texts):
         bounds.append(len(texts))
     out: list[list[int]] = []
-    # A forked worker shares this process's memory until it writes to a page. The collector
-    # would write to every object it walks: objects frozen here are not walked by any process.
-    gc.freeze()
-    try:
-        with worker_pool(processes, _batch_start, (tokenizer, options, texts)) as pool:
-            for ids, lengths in pool.imap(_batch_encode, zip(bounds, bounds[1:])):
-                ids, at = ids.tolist(), 0
-                for n in lengths:
-                    out.append(ids[at:at + n])
-                    at += n
-    finally:
-        gc.unfreeze()
+    with worker_pool(processes, _batch_start, (tokenizer, options, texts)) as pool:
+        for ids, lengths in pool.imap(_batch_encode, zip(bounds, bounds[1:])):
+            ids, at = ids.tolist(), 0
+            for n in lengths:
+                out.append(ids[at:at + n])
+                at += n
     return out
 
 
