@@ -19,8 +19,11 @@ repeat.
 
 from __future__ import annotations
 
+import codecs
+import re
 import weakref
-from itertools import chain
+from itertools import chain, compress, repeat
+from operator import itemgetter, not_
 from typing import Callable, Sequence
 
 from . import pre_tokenizers
@@ -97,6 +100,34 @@ def _byte_table(model: BPE) -> bytes | list[int] | None:
     return bytes(ids) if max(ids) < 256 else ids
 
 
+#: Each byte character -> its byte, for codecs.charmap_encode (a table in C).
+_BYTES_OF = codecs.charmap_build("".join(BYTE_CHARS))
+_UNDECODED = re.compile("[\udc80-\udcff]")  # what surrogateescape makes of bytes that are not UTF-8
+
+
+def _whole_tokens(tokens: Sequence[str | None]) -> dict[str, int]:
+    """The text of each token spelled in byte characters whose bytes are whole UTF-8 characters
+    -> its id (the first id, for a text two tokens spell).
+
+    >>> sorted(_whole_tokens(["a", "Ġb", "ä¸", "ä¸Ń", "a", None, "中"]).items())
+    [(' b', 1), ('a', 0), ('中', 3)]
+    """
+    try:  # in C loops (the usual vocabulary: byte characters only, no unused id)
+        ids = range(len(tokens))
+        data = list(map(itemgetter(0), map(codecs.charmap_encode, tokens, repeat("strict"),
+                                           repeat(_BYTES_OF))))
+    except (TypeError, UnicodeEncodeError):  # an unused id, or a character no byte stands for
+        found = [(i, spelled_bytes(t)) for i, t in enumerate(tokens) if t is not None]
+        data, ids = [d for _, d in found if d is not None], [i for i, d in found if d is not None]
+    texts = list(map(bytes.decode, data, repeat("utf-8"), repeat("surrogateescape")))
+    whole = dict(zip(texts, ids))
+    if len(whole) < len(texts):  # a text two tokens spell: filled from the last id back instead
+        whole = dict(zip(reversed(texts), reversed(ids)))
+    for text in filter(_UNDECODED.search, compress(texts, map(not_, map(str.isascii, texts)))):
+        whole.pop(text, None)  # part of a character: never a whole piece
+    return whole
+
+
 class Plan:
     """The encoding plan of one tokenizer: stages, caches (see the module docstring)."""
 
@@ -108,14 +139,7 @@ class Plan:
         # With ignore_merges, a piece that is a whole token is looked up by its text.
         self.whole: dict[str, int] | None = None
         if self.byte_table is not None and model.ignore_merges:
-            self.whole = {}
-            for i, t in enumerate(model.tokens):
-                data = spelled_bytes(t) if t is not None else None
-                try:
-                    if data is not None:
-                        self.whole.setdefault(data.decode(), i)
-                except UnicodeDecodeError:
-                    pass  # part of a character: never a whole piece
+            self.whole = _whole_tokens(model.tokens)
         self.start_by_offsets = _metaspace_first_after_others(normalizer, self.head)
         self.plain = normalizer is None and not len(added) and not self.start_by_offsets
         self._caches: dict[int | None, _PieceCache] = {}

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+from itertools import repeat
 from typing import Mapping
 
 from .. import recipes
@@ -32,6 +34,7 @@ from ..alphabet import byte_base, show_bytes
 from ..presets import resolve
 from ..tokenizer import Tokenizer
 from .errors import TokenizerFileError
+from .rank_merges import bpe_split, recover
 
 
 def ranks(tok: Tokenizer) -> dict[bytes, int]:
@@ -57,7 +60,7 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
                              f"rank file needs distinct bytes per token")
         table[data] = i
     for m in tok.merges:
-        parts = _split(tok.token_bytes(m.token_id), table, m.token_id)
+        parts = bpe_split(tok.token_bytes(m.token_id), table, m.token_id)
         if parts != [tok.token_bytes(m.left_id), tok.token_bytes(m.right_id)]:
             raise ValueError(
                 f"merge {m.rank} builds {m.token!r} from {m.left!r} + {m.right!r}, but from ranks "
@@ -72,8 +75,30 @@ def dumps(tok: Tokenizer) -> bytes:
     return b"".join(base64.b64encode(data) + b" %d\n" % rank for data, rank in ranks(tok).items())
 
 
+#: Every line "base64 rank" and nothing else, padding only at the end of the base64: with every
+#: token's length a multiple of 4, what strict decoding (b64decode(validate=True)) accepts.
+_PLAIN_LINES = re.compile(rb"(?:[A-Za-z0-9+/]+={0,2} [0-9]+\n)*(?:[A-Za-z0-9+/]+={0,2} [0-9]+)?")
+
+
 def parse(data: bytes, *, source: str = "the file") -> dict[bytes, int]:
-    """Read the lines of a rank file into ``{token bytes: rank}``."""
+    """Read the lines of a rank file into ``{token bytes: rank}``.
+
+    >>> parse(b"YQ== 0\\nYg== 1\\n")
+    {b'a': 0, b'b': 1}
+    """
+    if _PLAIN_LINES.fullmatch(data):
+        # The usual file, read column by column in C loops.
+        fields = data.split()
+        tokens, ranks = fields[0::2], list(map(int, fields[1::2]))
+        if all(n % 4 == 0 for n in set(map(len, tokens))):
+            out = dict(zip(map(binascii.a2b_base64, tokens), ranks))
+            if out and len(out) == len(ranks) == len(set(ranks)):
+                return out
+    return _parse_lines(data, source)
+
+
+def _parse_lines(data: bytes, source: str) -> dict[bytes, int]:
+    """``parse``, line by line, saying which line is wrong."""
     out: dict[bytes, int] = {}
     seen: set[int] = set()
     for number, line in enumerate(data.splitlines(), 1):
@@ -97,59 +122,6 @@ def parse(data: bytes, *, source: str = "the file") -> dict[bytes, int]:
     return out
 
 
-def _split(token: bytes, table: Mapping[bytes, int], below: int) -> list[bytes]:
-    """Byte-level BPE of ``token`` as tiktoken does it, with ranks below ``below`` only."""
-    parts = [token[i:i + 1] for i in range(len(token))]
-
-    def rank(i: int) -> int:  # rank of the pair at i, or `below` when it may not merge
-        r = table.get(parts[i] + parts[i + 1], below)
-        return r if r < below else below
-
-    ranks = [rank(i) for i in range(len(parts) - 1)]
-    while len(parts) > 2:  # two parts can only merge into the token itself, which is not allowed
-        best = min(ranks)
-        if best == below:
-            break
-        at = ranks.index(best)  # the leftmost, as in tiktoken
-        parts[at:at + 2] = [parts[at] + parts[at + 1]]
-        del ranks[at]
-        if at > 0:
-            ranks[at - 1] = rank(at - 1)
-        if at < len(ranks):
-            ranks[at] = rank(at)
-    return parts
-
-
-def recover_merges(table: Mapping[bytes, int], *, source: str = "the ranks"
-                   ) -> tuple[list[int], list[tuple[int, int]]]:
-    """``(byte order, merge pairs)`` from ranks: ranks 0-255 must be the 256 single bytes (in
-    any order: ``order[i]`` is the byte of rank i) and every later token one merge of two others.
-
-    >>> recover_merges({bytes([b]): b for b in range(256)} | {b"ab": 256, b"abc": 257})[1]
-    [(97, 98), (256, 99)]
-    """
-    by_rank = sorted(table.items(), key=lambda item: item[1])
-    for expected, (token, rank) in enumerate(by_rank):
-        if rank != expected:
-            raise TokenizerFileError(f"{source}: ranks must run 0, 1, 2, ... without gaps; "
-                                     f"rank {expected} is missing")
-        if (len(token) == 1) != (rank < 256):
-            raise TokenizerFileError(f"{source}: ranks 0-255 must be the 256 single bytes and "
-                                     f"later ranks longer tokens; rank {rank} is {token!r}")
-    order = [token[0] for token, _ in by_rank[:256]]
-    if len(order) < 256:
-        raise TokenizerFileError(f"{source} has {len(order)} single bytes; all 256 are needed")
-    pairs = []
-    for token, rank in by_rank[256:]:
-        parts = _split(token, table, rank)
-        if len(parts) != 2:
-            raise TokenizerFileError(
-                f"{source}: token {rank} ({token!r}) is not a merge of two lower-ranked tokens "
-                f"(lower ranks split it into {len(parts)} parts), so no merge list reproduces it")
-        pairs.append((table[parts[0]], table[parts[1]]))
-    return order, pairs
-
-
 def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
                special_tokens: Mapping[str, int] | None = None, name: str = "tiktoken",
                source: str = "the ranks") -> Tokenizer:
@@ -158,11 +130,11 @@ def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
     ``pretokenizer`` is a preset name ("gpt2", "cl100k", "o200k", ...) or tiktoken's ``pat_str``.
     """
     preset, pattern = resolve(pretokenizer)
-    order, pairs = recover_merges(table, source=source)
+    order, left, right = recover(table, source=source)
     # tiktoken looks a piece that is a whole token up before merging (ignore_merges). For these
-    # ranks that gives the ids merging would: recover_merges found every token to be, from lower
+    # ranks that gives the ids merging would: recover() found every token to be, from lower
     # ranks alone, exactly its own pair, so each token merges, alone, into itself.
-    return recipes.build(byte_base(order=order), [(a, b, 0) for a, b in pairs], pattern=pattern,
+    return recipes.build(byte_base(order=order), zip(left, right, repeat(0)), pattern=pattern,
                          preset=preset, name=name, special_tokens=dict(special_tokens or {}),
                          ignore_merges=True)
 
