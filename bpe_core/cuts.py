@@ -69,8 +69,10 @@ class Cutter:
         if model.ignore_merges or model.continuing_subword_prefix or model.end_of_word_suffix:
             return None
         tokens, m = model.tokens, model.merges
-        first = [t[:1] if t else "" for t in tokens]
-        last = [t[-1:] if t else "" for t in tokens]
+        if None in tokens:  # unused ids
+            tokens = [t or "" for t in tokens]
+        first = list(map(itemgetter(slice(None, 1)), tokens))  # C loops: 262,000 tokens
+        last = list(map(itemgetter(slice(-1, None)), tokens))
         first_of, last_of = first.__getitem__, last.__getitem__
         # What the cuts rest on: a token starts as its left part does and ends as its right
         # part does (so when merges spell their tokens; else checked here, in C loops).
@@ -78,7 +80,8 @@ class Cutter:
                                   or list(map(last_of, m.result)) != list(map(last_of, m.right))):
             return None
         joined = frozenset(zip(map(last_of, m.left), map(first_of, m.right)))
-        return cls(joined, known=frozenset(t for t in model.vocab if len(t) == 1))
+        return cls(joined, known=frozenset(compress(model.vocab, map((1).__eq__,
+                                                                   map(len, model.vocab)))))
 
     @classmethod
     def for_bytes(cls, model: BPE, *, texts: list[str | None] | None = None) -> "Cutter | None":
@@ -153,7 +156,7 @@ def token_texts(tokens: Sequence[str | None]) -> list[str | None]:
     for an unused id or a token of other characters.
 
     >>> token_texts(["Ġhi", "ä¸Ń", "ä¸", None, "中"])
-    [' hi', '中', '\udce4\udcb8', None, None]
+    [' hi', '中', '\\udce4\\udcb8', None, None]
     """
     try:  # the usual vocabulary, in C loops: byte characters only, no unused id
         data = list(map(itemgetter(0), map(codecs.charmap_encode, tokens, repeat("strict"),
