@@ -3,7 +3,8 @@
 A rank file holds no merges and no pre-tokenizer, only each token's bytes and rank; tiktoken
 encodes by merging the adjacent pair whose *concatenation* has the lowest rank. The merges are
 still in there: the two parts of a token are what byte-level BPE, using only lower ranks, makes
-of its bytes. Recovering them lets a loaded encoding show merge trees and replay ``upto=k``.
+of its bytes. Recovering them (``rank_merges.py``, exactly and fast) lets a loaded encoding show
+merge trees and replay ``upto=k``.
 
 >>> from bpe_core import train
 >>> tok = train("hug pug pun bun hugs", unit="byte", pretokenizer="gpt2", max_merges=2,
