@@ -1,4 +1,4 @@
-"""Reading rank files fast: the same merges, tables and errors as the textbook way.
+"""Rank files read fast: the merges and errors of merging each token, the textbook way.
 
 ``rank_merges.recover`` finds each token's parts by going back in time from a candidate split;
 the reference runs tiktoken's merging on every token (``bpe_split``). Over three bytes, ties and
@@ -8,8 +8,6 @@ refuse the same token with the same message.
 
 from __future__ import annotations
 
-import base64
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +15,6 @@ from hypothesis import strategies as st
 from bpe_core import TokenizerFileError
 from bpe_core.cuts import token_texts
 from bpe_core.encoding import _whole_tokens
-from bpe_core.formats import tiktoken_file
 from bpe_core.formats.rank_merges import bpe_split, recover
 
 BYTES = {bytes([b]): b for b in range(256)}
@@ -89,32 +86,6 @@ def test_ranks_no_merge_list_reproduces_are_refused():
                                                   r"lower-ranked tokens \(lower ranks split it "
                                                   r"into 3 parts\)"):
         recover(table)
-
-
-LINE = st.tuples(st.binary(min_size=1, max_size=5), st.integers(0, 300))
-
-
-@given(lines=st.lists(LINE, max_size=30),
-       layout=st.sampled_from(["plain", "no final newline", "blank lines", "crlf", "tabs"]),
-       damage=st.sampled_from(["", "bad padding", "three fields", "no rank", "sign"]))
-def test_the_fast_reading_gives_the_line_by_line_result(lines, layout, damage):
-    rows = [[base64.b64encode(t), b"%d" % r] for t, r in lines]
-    if rows and damage == "bad padding":
-        rows[-1][0] = rows[-1][0].rstrip(b"=") + b"="
-    elif rows and damage == "three fields":
-        rows[0].append(b"7")
-    elif rows and damage == "no rank":
-        rows[len(rows) // 2].pop()
-    elif rows and damage == "sign":
-        rows[0][1] = b"+" + rows[0][1]
-    sep, end = {"plain": (b" ", b"\n"), "no final newline": (b" ", b"\n"),
-                "blank lines": (b" ", b"\n\n"), "crlf": (b" ", b"\r\n"), "tabs": (b"\t", b"\n")
-                }[layout]
-    data = b"".join(sep.join(row) + end for row in rows)
-    if layout == "no final newline":
-        data = data.rstrip(b"\n")
-    assert outcome(lambda d: tiktoken_file.parse(d, source="f"), data) == \
-           outcome(lambda d: tiktoken_file._parse_lines(d, "f"), data)
 
 
 def test_whole_tokens_are_the_texts_of_complete_characters():

@@ -8,12 +8,13 @@ way, and is the reference. Run on each of cl100k's 100,000 tokens it takes most 
 :func:`recover` finds the same parts from the other end. The parts are two lower-ranked tokens
 that spell the token (a *candidate* split; most tokens have one to three). Merging ends in the
 candidate ``A|B`` when nothing ever merges across the place where A meets B. Going back in time
-from ``A|B``, undoing the later-made of the two tokens that meet there each time, gives every
-pair that ever met there, and how long it did: until the later-made of the two was made. The
-pair crosses if it is a merge that comes before then (strictly before a token made on the left,
-whose own merge stands left of the crossing pair and wins a tie; up to and with one made on
-the right, which loses the tie). A meeting pair that is a merge but comes too late ends the
-search early: below it, the pairs are those of that merge's own token, which was checked.
+from ``A|B``, undoing each time the later-made of the two tokens that meet there (its parts
+take its place), gives every pair that ever met there; each met until the token just undone
+was made. A pair crosses if it is a merge that comes before then (strictly before, when that
+token was made on the left: its own merge stands left of the crossing pair and wins a tie; up
+to and with, on the right, where it loses the tie). A meeting pair that is a merge but comes
+too late ends the search early: below it, the pairs are those of that merge's own token,
+which was checked.
 
 >>> table = {bytes([b]): b for b in range(256)} | {b"bc": 256, b"ab": 257, b"abc": 258}
 >>> order, left, right = recover(table)

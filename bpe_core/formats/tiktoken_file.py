@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from itertools import repeat
 from typing import Mapping
 
@@ -76,30 +75,8 @@ def dumps(tok: Tokenizer) -> bytes:
     return b"".join(base64.b64encode(data) + b" %d\n" % rank for data, rank in ranks(tok).items())
 
 
-#: Every line "base64 rank" and nothing else, padding only at the end of the base64: with every
-#: token's length a multiple of 4, what strict decoding (b64decode(validate=True)) accepts.
-_PLAIN_LINES = re.compile(rb"(?:[A-Za-z0-9+/]+={0,2} [0-9]+\n)*(?:[A-Za-z0-9+/]+={0,2} [0-9]+)?")
-
-
 def parse(data: bytes, *, source: str = "the file") -> dict[bytes, int]:
-    """Read the lines of a rank file into ``{token bytes: rank}``.
-
-    >>> parse(b"YQ== 0\\nYg== 1\\n")
-    {b'a': 0, b'b': 1}
-    """
-    if _PLAIN_LINES.fullmatch(data):
-        # The usual file, read column by column in C loops.
-        fields = data.split()
-        tokens, ranks = fields[0::2], list(map(int, fields[1::2]))
-        if all(n % 4 == 0 for n in set(map(len, tokens))):
-            out = dict(zip(map(binascii.a2b_base64, tokens), ranks))
-            if out and len(out) == len(ranks) == len(set(ranks)):
-                return out
-    return _parse_lines(data, source)
-
-
-def _parse_lines(data: bytes, source: str) -> dict[bytes, int]:
-    """``parse``, line by line, saying which line is wrong."""
+    """Read the lines of a rank file into ``{token bytes: rank}``."""
     out: dict[bytes, int] = {}
     seen: set[int] = set()
     for number, line in enumerate(data.splitlines(), 1):
