@@ -89,11 +89,9 @@ class VocabView:
         self._unk = model.vocab.get(model.unk_token) if model.unk_token is not None else None
         # The first merge that makes each token (several may, in files converted from
         # SentencePiece); tokens no merge makes are the base of the vocabulary.
-        made_by: dict[int, int] = {}
-        for rank, t in enumerate(model.merges.result):
-            made_by.setdefault(t, rank)
-        self._made_by = made_by
-        self.n_base = sum(t is not None for t in model.tokens) - len(made_by)
+        result = model.merges.result  # (filled from the last merge back, in C: the first wins)
+        self._made_by = dict(zip(reversed(result), range(len(result) - 1, -1, -1)))
+        self.n_base = len(model.tokens) - model.tokens.count(None) - len(self._made_by)
         self._shown = _Lazy(self.size, self._display)
         self._bytes = _Lazy(self.size, self._token_bytes)
         m = model.merges
