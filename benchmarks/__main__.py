@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from . import bench_encode, bench_interactive, bench_memory, bench_train, bench_train_page
+from . import (bench_encode, bench_interactive, bench_load, bench_memory, bench_train,
+               bench_train_page)
 from .common import machine, table
 
 
@@ -24,6 +25,7 @@ def main() -> None:
     rows = []
     for name, measure in (("training", lambda: bench_train.measure(a.repeat)),
                           ("encoding", lambda: bench_encode.measure(a.repeat)),
+                          ("loading", lambda: bench_load.measure(a.repeat)),
                           ("interactive", bench_interactive.measure),
                           ("train page", bench_train_page.measure),
                           ("memory", bench_memory.measure)):

@@ -1,105 +1,215 @@
-"""Encoding speed: bpe_core beside tiktoken, from the same ``.tiktoken`` rank file.
+"""Encoding speed: bpe_core beside tiktoken, Hugging Face ``tokenizers`` and ``rs_bpe``.
 
     python -m benchmarks.bench_encode [--repeat 3]
+    BPE_MODELS_DIR=/path/to/models python -m benchmarks.bench_encode
 
-A byte-level tokenizer with the cl100k pre-tokenizer and a 50,000 vocabulary is trained on the
-10.5 MB English corpus (once; kept in benchmarks/output/), saved as a ``.tiktoken`` file and
-loaded back by both: ``tiktoken.Encoding(mergeable_ranks=load_tiktoken_bpe(file),
-pat_str=cl100k)`` and ``bpe_core.load(file, pretokenizer="cl100k")``. Then, on the whole corpus:
+The encoding is OpenAI's ``cl100k_base``, made offline by ``benchmarks/openai_ranks.py`` from
+GPT-4's ``tokenizer.json`` when a package holding it is installed. Without it, a 50,000-token
+byte-level tokenizer with the cl100k pre-tokenizer is trained on the English corpus (once, kept
+in benchmarks/output/) and only tiktoken is compared. Every engine reads the same ranks:
 
-* one thread: tiktoken's ``encode_ordinary`` against our ``encode``, the ids checked identical.
-  Ours is timed twice: "cold" on a freshly loaded tokenizer (every distinct piece is encoded for
-  the first time: looked up when it is a whole token, as tiktoken does, else merged) and "warm"
-  on the same tokenizer again (pieces come from its cache);
-* all cores: the corpus as its ~100,000 paragraphs, tiktoken's ``encode_ordinary_batch`` (a
-  thread pool) against our ``encode_batch`` (worker processes), ids checked identical.
+* tiktoken: ``Encoding(pat_str=cl100k, mergeable_ranks=load_tiktoken_bpe(file))``,
+  ``encode_ordinary``;
+* bpe_core: ``bpe_core.load(file, pretokenizer="cl100k")``, ``encode``;
+* Hugging Face: ``Tokenizer.from_file`` on GPT-4's ``tokenizer.json``, ``encode(...).ids``;
+* rs_bpe (``pip install rs_bpe``, optional): its own built-in cl100k, ``encode``.
 
-Figures are the best of ``--repeat`` runs, as throughput in MB of UTF-8 per second.
+Measured, the ids checked identical to tiktoken's each time:
+
+* one thread, one long string: the 10.5 MB English corpus and the 2.8 MB multilingual one
+  (``benchmarks/corpus.py``). Ours is timed "cold", on a tokenizer loaded afresh for each run
+  (every distinct piece is encoded for the first time), and "warm", the same text again on the
+  same tokenizer (pieces come from its cache). The peers keep no such cache (Hugging Face keeps
+  a small one): each is timed as the best of ``--repeat`` calls;
+* long single pieces, cold: ``'a' × 1,000,000`` and 300,000 random CJK ideographs (one piece
+  each for cl100k), and how much longer a 200 kB piece takes than a 10 kB one of the same kind
+  (~20× is linear; the issue asks for at most ~25×);
+* all cores: the English corpus as its paragraphs, tiktoken's ``encode_ordinary_batch`` (a thread
+  pool) against our ``encode_batch`` (worker processes), and ours on all cores against ours on
+  one, in fresh processes: the speed-up, and the memory: the peak PSS of the process and its
+  workers (``benchmarks/pss.py``), and beside it their RSS (the process's peak plus its largest
+  worker's times the number of workers), which counts the memory a forked worker shares with
+  its parent twice.
+
+Throughput is MB of UTF-8 per second.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import resource
+from pathlib import Path
+from typing import Callable
 
 import bpe_core
 
-from .common import CORES, Row, clock, report
+from .common import CORES, Row, best_of, child, clock, emit, peak_rss_mb, report
 from .corpus import OUTPUT, corpus_path, read_text
+from .pss import PssWatch
+from .openai_ranks import rank_file as openai_rank_file
+from .real_models import MODELS, locate
 
 VOCAB = 50_000
+ME = "benchmarks.bench_encode"
+Encode = Callable[[str], list]
 
 
-def rank_file() -> str:
-    """The 50k cl100k tokenizer as a .tiktoken file, trained on first use."""
+def trained_rank_file() -> Path:
+    """The 50k cl100k-style tokenizer as a .tiktoken file, trained on first use."""
     path = OUTPUT / "en-10mb-cl100k-50k.tiktoken"
     if not path.exists():
         print(f"training the {VOCAB:,} tokenizer (once)…", flush=True)
         tok = bpe_core.train(corpus_path("en-10mb"), VOCAB, pretokenizer="cl100k", unit="byte",
                              min_frequency=2)
         bpe_core.save(tok, path, format="tiktoken")
-    return str(path)
+    return path
 
 
-def tiktoken_encoding(path: str):
+def tiktoken_encoding(path: Path):
     import tiktoken
     from tiktoken.load import load_tiktoken_bpe
 
-    return tiktoken.Encoding("bench-50k", pat_str=bpe_core.PRESETS["cl100k"],
-                             mergeable_ranks=load_tiktoken_bpe(path), special_tokens={})
+    return tiktoken.Encoding("bench", pat_str=bpe_core.PRESETS["cl100k"],
+                             mergeable_ranks=load_tiktoken_bpe(str(path)), special_tokens={})
 
 
-def best(repeat: int, fn, *args):
-    """Fastest of ``repeat`` calls: (seconds, result)."""
-    return min((clock(fn, *args) for _ in range(repeat)), key=lambda r: r[0])
+def peers(path: Path, real: bool) -> dict[str, Encode]:
+    """name -> encode, tiktoken first; the others only for the real cl100k, when installed."""
+    out: dict[str, Encode] = {"tiktoken": tiktoken_encoding(path).encode_ordinary}
+    if not real:
+        return out
+    from tokenizers import Tokenizer
+
+    hf = Tokenizer.from_file(str(locate(next(m for m in MODELS if m.label == "GPT-4"))))
+    out["tokenizers"] = lambda text: hf.encode(text, add_special_tokens=False).ids
+    try:
+        from rs_bpe.bpe import openai
+    except ImportError:
+        print("skipped rs_bpe: not installed (pip install rs_bpe)")
+    else:
+        out["rs_bpe"] = openai.cl100k_base().encode
+    return out
 
 
-def fresh_runs(path: str, repeat: int, call, expected) -> list[float]:
-    """Seconds of ``call(tok)`` on a freshly loaded tokenizer, ``repeat`` times; ids checked."""
+def best(repeat: int, fn: Encode, text: str) -> tuple[float, list]:
+    """Fastest of ``repeat`` calls: (seconds, ids)."""
+    return min((clock(fn, text) for _ in range(repeat)), key=lambda r: r[0])
+
+
+def cold(path: Path, repeat: int, text: str, expected: list) -> float:
+    """Fastest ``encode(text)`` on a tokenizer loaded afresh for each run; ids checked."""
     times = []
     for _ in range(repeat):
         tok = bpe_core.load(path, pretokenizer="cl100k")
-        seconds, got = clock(call, tok)
+        seconds, got = clock(tok.encode, text)
         if got != expected:
             raise AssertionError("bpe_core and tiktoken disagree: the ids differ")
         times.append(seconds)
-    return times
+    return min(times)
+
+
+def paragraphs(text: str) -> list[str]:
+    return [d for d in text.split("\n\n") if d]
+
+
+def run_batch(path: Path, processes: int, memory: bool) -> None:
+    """A fresh process: ``encode_batch`` of the English paragraphs on ``processes``, the ids
+    checked; its time, or (``memory``) the peak PSS and RSS of this process and its workers."""
+    docs = paragraphs(read_text("en-10mb"))
+    expected = tiktoken_encoding(path).encode_ordinary_batch(docs, num_threads=1)
+    tok = bpe_core.load(path, pretokenizer="cl100k")
+    watcher = PssWatch.start() if memory else None  # it takes CPU time: not while timed
+    seconds, got = clock(tok.encode_batch, docs, processes=processes)
+    pss = watcher.stop() if watcher else None
+    if got != expected:
+        raise AssertionError("bpe_core and tiktoken disagree on encode_batch")
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 * (processes > 1)
+    emit(seconds=seconds, rss_mb=peak_rss_mb() + workers * processes, pss_mb=pss)
+
+
+def cjk(n: int) -> str:
+    """``n`` random CJK ideographs (U+4E00-U+9FFF), the same on every run."""
+    rng = random.Random(16)
+    return "".join(chr(rng.randrange(0x4E00, 0xA000)) for _ in range(n))
 
 
 def measure(repeat: int) -> list[Row]:
-    path = rank_file()
+    real = openai_rank_file("cl100k_base")
+    path = real or trained_rank_file()
+    engines = peers(path, real is not None)
+    tiktoken_encode = engines["tiktoken"]
+    print(f"ranks: {path.name}; engines: {', '.join(['bpe_core', *engines])}")
+    rows, speeds = [], []
+
+    def speed(what: str, text: str, target: float | None) -> None:
+        mb = len(text.encode("utf-8")) / 1e6
+        peer_s, expected = best(repeat, tiktoken_encode, text)
+        ours_cold = cold(path, repeat, text, expected)
+        tok = bpe_core.load(path, pretokenizer="cl100k")
+        tok.encode(text)
+        ours_warm = best(repeat, tok.encode, text)[0]
+        line = [f"bpe_core {mb / ours_cold:.1f} cold, {mb / ours_warm:.1f} warm"]
+        for name, fn in engines.items():
+            seconds, ids = best(repeat, fn, text)
+            if ids != expected:
+                raise AssertionError(f"{name} and tiktoken disagree on {what}")
+            line.append(f"{name} {mb / seconds:.1f}")
+        speeds.append(f"{what}: " + ", ".join(line) + " MB/s")
+        for kind, seconds, goal in (("cold", ours_cold, target), ("warm", ours_warm, None)):
+            ratio = peer_s / seconds
+            rows.append(Row(f"encode {what}, 1 thread, {kind}", f"{mb / peer_s:.1f} MB/s",
+                            f"{mb / seconds:.1f} MB/s", ratio,
+                            f"≥ {goal}× tiktoken" if goal else "",
+                            ratio >= goal if goal else None))
+
+    speed("English 10.5 MB", read_text("en-10mb"), 1.0)
+    speed("multilingual 2.8 MB", read_text("multi-2.8mb"), 0.5)
+
+    for what, text, limit in (("'a' × 1,000,000", "a" * 1_000_000, 3.0),
+                              ("300,000 random CJK", cjk(300_000), 2.0)):
+        peer_s, expected = best(repeat, tiktoken_encode, text)
+        ours = cold(path, repeat, text, expected)
+        rows.append(Row(f"encode {what}, one piece, cold", f"{peer_s:.2f} s", f"{ours:.2f} s",
+                        None, f"≤ {limit:.0f} s", ours <= limit))
+    for what, make in (("'a'", lambda n: "a" * n), ("random CJK", lambda n: cjk(n // 3))):
+        small, large = make(10_000), make(200_000)
+        t_small = cold(path, repeat, small, tiktoken_encode(small))
+        t_large = cold(path, repeat, large, tiktoken_encode(large))
+        rows.append(Row(f"one piece of {what}: 200 kB / 10 kB", "", f"{t_large / t_small:.1f}×",
+                        None, "≤ 25×", t_large / t_small <= 25))
+
     text = read_text("en-10mb")
     mb = len(text.encode("utf-8")) / 1e6
     enc = tiktoken_encoding(path)
-    tt_seconds, expected = best(repeat, enc.encode_ordinary, text)
-
-    cold = fresh_runs(path, repeat, lambda tok: tok.encode(text), expected)
-    tok = bpe_core.load(path, pretokenizer="cl100k")
-    tok.encode(text)
-    warm = best(repeat, tok.encode, text)[0]
-    print(f"{len(tok.merges) + tok.n_base:,} tokens in the rank file; "
-          f"{len(expected):,} tokens in the corpus")
-
-    docs = [d for d in text.split("\n\n") if d]
-    tt_batch, expected_batch = best(repeat, lambda: enc.encode_ordinary_batch(docs,
-                                                                             num_threads=CORES))
-    batch = fresh_runs(path, repeat, lambda tok: tok.encode_batch(docs), expected_batch)
-
-    def row(what, peer_s, ours_s, target=None):
-        ratio = peer_s / ours_s  # throughput ratio: ours / tiktoken's
-        return Row(what, f"{mb / peer_s:.1f} MB/s", f"{mb / ours_s:.1f} MB/s", ratio,
-                   f"≥ {target}× tiktoken" if target else "", ratio >= target if target else None)
-
-    return [
-        row("encode 10.5 MB, 1 thread, cold cache", tt_seconds, min(cold), 0.6),
-        row("encode 10.5 MB, 1 thread, warm cache", tt_seconds, warm, 0.6),
-        row(f"encode_batch {len(docs):,} texts, {CORES} cores, cold", tt_batch, min(batch)),
-    ]
+    tt_batch = min(clock(enc.encode_ordinary_batch, paragraphs(text), num_threads=CORES)[0]
+                   for _ in range(repeat))
+    one, many = ({**best_of(repeat, lambda: child(ME, "batch", str(path), str(n))),
+                  **{k: v for k, v in child(ME, "batch", str(path), str(n), "memory").items()
+                     if k.endswith("ss_mb")}} for n in (1, CORES))
+    rows.append(Row(f"encode_batch, the English as {len(paragraphs(text)):,} paragraphs, "
+                    f"{CORES} processes, cold", f"{mb / tt_batch:.1f} MB/s (threads)",
+                    f"{mb / many['seconds']:.1f} MB/s", tt_batch / many["seconds"], ""))
+    speedup = one["seconds"] / many["seconds"]
+    rows.append(Row(f"encode_batch, {CORES} processes ÷ 1: speed; peak PSS (RSS) of parent "
+                    f"+ workers", "", f"{speedup:.2f}× faster; {many['pss_mb']:.0f} ÷ "
+                    f"{one['pss_mb']:.0f} MB ({many['rss_mb']:.0f} ÷ {one['rss_mb']:.0f})",
+                    many["pss_mb"] / one["pss_mb"], "≥ 1.3× faster, < 2× memory",
+                    speedup >= 1.3 and many["pss_mb"] < 2 * one["pss_mb"]))
+    print("\n".join(speeds))
+    return rows
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("mode", nargs="?", default="all", choices=["all", "batch"])
+    p.add_argument("args", nargs="*")
     p.add_argument("--repeat", type=int, default=3, help="runs per figure (best is kept)")
-    report(lambda: measure(p.parse_args().repeat))
+    a = p.parse_args()
+    if a.mode == "batch":
+        run_batch(Path(a.args[0]), int(a.args[1]), a.args[2:] == ["memory"])
+    else:
+        report(lambda: measure(a.repeat))
 
 
 if __name__ == "__main__":

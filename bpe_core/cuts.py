@@ -38,12 +38,13 @@ text it stands for.
 
 from __future__ import annotations
 
+import codecs
 import re
-from itertools import compress
+from itertools import compress, repeat
 from operator import itemgetter, not_, or_
-from typing import Iterable
+from typing import Iterable, Sequence
 
-from .alphabet import CHAR_BYTES, spelled_bytes
+from .alphabet import BYTE_CHARS, spelled_bytes
 from .models import BPE
 
 #: Pieces shorter than this are encoded whole: looking for cuts would cost more than it saves.
@@ -68,8 +69,10 @@ class Cutter:
         if model.ignore_merges or model.continuing_subword_prefix or model.end_of_word_suffix:
             return None
         tokens, m = model.tokens, model.merges
-        first = [t[:1] if t else "" for t in tokens]
-        last = [t[-1:] if t else "" for t in tokens]
+        if None in tokens:  # unused ids
+            tokens = [t or "" for t in tokens]
+        first = list(map(itemgetter(slice(None, 1)), tokens))  # C loops: 262,000 tokens
+        last = list(map(itemgetter(slice(-1, None)), tokens))
         first_of, last_of = first.__getitem__, last.__getitem__
         # What the cuts rest on: a token starts as its left part does and ends as its right
         # part does (so when merges spell their tokens; else checked here, in C loops).
@@ -77,24 +80,31 @@ class Cutter:
                                   or list(map(last_of, m.result)) != list(map(last_of, m.right))):
             return None
         joined = frozenset(zip(map(last_of, m.left), map(first_of, m.right)))
-        return cls(joined, known=frozenset(t for t in model.vocab if len(t) == 1))
+        return cls(joined, known=frozenset(compress(model.vocab, map((1).__eq__,
+                                                                   map(len, model.vocab)))))
 
     @classmethod
-    def for_bytes(cls, model: BPE) -> "Cutter | None":
-        """The cutter of a byte-level model (tokens spelled in GPT-2's byte characters)."""
+    def for_bytes(cls, model: BPE, *, texts: list[str | None] | None = None) -> "Cutter | None":
+        """The cutter of a byte-level model (tokens spelled in GPT-2's byte characters);
+        ``texts`` are its :func:`token_texts`, when already at hand."""
         if not model.spells_merges():
             return None
-        # Most tokens begin and end with an ASCII byte, which is its own character: read in C
-        # loops. The others are decoded one by one. (A token of other characters may come out
-        # as anything: its merges never fire on bytes, so whatever they forbid is no loss.)
-        tokens = [t or "\x00" for t in model.tokens]
-        starts = list(map(_ASCII.get, map(itemgetter(0), tokens)))
-        ends = list(map(_ASCII.get, map(itemgetter(-1), tokens)))
-        for k in compress(range(len(tokens)), map(not_, map(all, zip(starts, ends)))):
+        texts = token_texts(model.tokens) if texts is None else texts
+        if None in texts or "" in texts:  # (no id to read a first character from)
+            texts = [t or _NOT_TEXT for t in texts]
+        # Each token's first and last characters, in C loops. Where one is not a whole
+        # character (decoded as a surrogate), it comes from the bytes: the head or tail of a
+        # character, or None. (A token of other characters may come out as anything: its
+        # merges never fire on bytes, so whatever they forbid is no loss.)
+        starts, ends = list(map(itemgetter(0), texts)), list(map(itemgetter(-1), texts))
+        odd = map(or_, map(_UNDECODED.__contains__, starts), map(_UNDECODED.__contains__, ends))
+        for k in compress(range(len(texts)), odd):
             token = model.tokens[k]
             data = spelled_bytes(token) if token else None
-            starts[k] = None if data is None else starts[k] or _first_char(data)
-            ends[k] = None if data is None else ends[k] or _last_char(data)
+            if starts[k] in _UNDECODED:
+                starts[k] = None if data is None else _first_char(data)
+            if ends[k] in _UNDECODED:
+                ends[k] = None if data is None else _last_char(data)
         joined, no_after, no_before = set(), set(), set()
         for x, y in set(zip(map(ends.__getitem__, model.merges.left),
                             map(starts.__getitem__, model.merges.right))):
@@ -132,7 +142,29 @@ class Cutter:
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
 
 
-_ASCII = {c: chr(b) for c, b in CHAR_BYTES.items() if b < 0x80}  # byte char -> its character
+#: Each byte character -> its byte, for codecs.charmap_encode (a table in C).
+_BYTES_OF = codecs.charmap_build("".join(BYTE_CHARS))
+#: What surrogateescape decodes a byte that is not UTF-8 on its own as; _NOT_TEXT stands for
+#: a token with no text (an unused id, characters no byte stands for).
+_UNDECODED = frozenset(map(chr, range(0xDC80, 0xDD00)))
+_NOT_TEXT = "\udc80"
+
+
+def token_texts(tokens: Sequence[str | None]) -> list[str | None]:
+    """What each token of GPT-2's byte characters stands for: its bytes decoded from UTF-8,
+    a byte that is not a whole character there as a surrogate (``surrogateescape``); None
+    for an unused id or a token of other characters.
+
+    >>> token_texts(["Ġhi", "ä¸Ń", "ä¸", None, "中"])
+    [' hi', '中', '\\udce4\\udcb8', None, None]
+    """
+    try:  # the usual vocabulary, in C loops: byte characters only, no unused id
+        data = list(map(itemgetter(0), map(codecs.charmap_encode, tokens, repeat("strict"),
+                                           repeat(_BYTES_OF))))
+    except (TypeError, UnicodeEncodeError):
+        data = [spelled_bytes(t) if t is not None else None for t in tokens]
+        return [None if d is None else d.decode("utf-8", "surrogateescape") for d in data]
+    return list(map(bytes.decode, data, repeat("utf-8"), repeat("surrogateescape")))
 
 
 def _lead(b: int) -> int:

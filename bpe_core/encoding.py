@@ -19,13 +19,15 @@ repeat.
 
 from __future__ import annotations
 
+import re
 import weakref
-from itertools import chain
+from itertools import chain, compress
+from operator import not_
 from typing import Callable, Sequence
 
 from . import pre_tokenizers
-from .alphabet import BYTE_CHARS, spelled_bytes
-from .cuts import MIN_CUT_CHARS, Cutter
+from .alphabet import BYTE_CHARS
+from .cuts import MIN_CUT_CHARS, Cutter, token_texts
 from .gc_pause import gc_paused
 from .identity import flatten
 from .models import BPE
@@ -97,6 +99,28 @@ def _byte_table(model: BPE) -> bytes | list[int] | None:
     return bytes(ids) if max(ids) < 256 else ids
 
 
+_UNDECODED = re.compile("[\udc80-\udcff]")  # how token_texts shows a byte that is not UTF-8
+
+
+def _whole_tokens(texts: Sequence[str | None]) -> dict[str, int]:
+    """Text -> id of each token whose text (see ``cuts.token_texts``) is whole characters (of
+    two ids with one text, the first).
+
+    >>> sorted(_whole_tokens(token_texts(["a", "Ġb", "ä¸", "ä¸Ń", "a", None, "中"])).items())
+    [(' b', 1), ('a', 0), ('中', 3)]
+    """
+    ids: Sequence[int] = range(len(texts))
+    if None in texts:
+        ids = [i for i, t in enumerate(texts) if t is not None]
+        texts = [texts[i] for i in ids]
+    whole = dict(zip(texts, ids))
+    if len(whole) < len(texts):  # a text two tokens spell: filled from the last id back instead
+        whole = dict(zip(reversed(texts), reversed(ids)))
+    for text in filter(_UNDECODED.search, compress(texts, map(not_, map(str.isascii, texts)))):
+        whole.pop(text, None)  # part of a character: never a whole piece
+    return whole
+
+
 class Plan:
     """The encoding plan of one tokenizer: stages, caches (see the module docstring)."""
 
@@ -107,15 +131,10 @@ class Plan:
         self.byte_table = _byte_table(model) if is_bytes else None
         # With ignore_merges, a piece that is a whole token is looked up by its text.
         self.whole: dict[str, int] | None = None
+        self._texts: list[str | None] | None = None  # for the cutter, until it is built
         if self.byte_table is not None and model.ignore_merges:
-            self.whole = {}
-            for i, t in enumerate(model.tokens):
-                data = spelled_bytes(t) if t is not None else None
-                try:
-                    if data is not None:
-                        self.whole.setdefault(data.decode(), i)
-                except UnicodeDecodeError:
-                    pass  # part of a character: never a whole piece
+            self._texts = token_texts(model.tokens)
+            self.whole = _whole_tokens(self._texts)
         self.start_by_offsets = _metaspace_first_after_others(normalizer, self.head)
         self.plain = normalizer is None and not len(added) and not self.start_by_offsets
         self._caches: dict[int | None, _PieceCache] = {}
@@ -142,8 +161,10 @@ class Plan:
         """Build the cutter now, if pieces may be cut: a tokenizer read from a file does it at
         load, as Hugging Face builds its tables then, so that no encode waits for it."""
         if self._cutter is None:
-            build = Cutter.for_bytes if self.byte_table is not None else Cutter.for_characters
-            self._cutter = build(self.model) or False
+            self._cutter = (Cutter.for_bytes(self.model, texts=self._texts)
+                            if self.byte_table is not None
+                            else Cutter.for_characters(self.model)) or False
+        self._texts = None
 
     # -- pieces ------------------------------------------------------------------------------
 
@@ -159,6 +180,11 @@ class Plan:
         for stage in self.head:
             pieces = stage.split(pieces, first)
         return pieces
+
+    def pre_tokenize(self, text: str) -> list[str]:
+        """The head pieces of every segment of ``text`` that is not an added token."""
+        return [p for first, seg, _, ranges in self.segments(text, False) if seg is not None
+                for p in self.head_pieces(seg, first, ranges)]
 
     def to_model(self, piece: str) -> str:
         """A head piece as the model sees it, after the tail stages."""

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from itertools import chain, count, repeat
+from operator import itemgetter, lshift, or_
 from typing import Any, Iterable, Mapping, Sequence
 
 from .merges import MergeList
@@ -65,8 +66,8 @@ class BPE:
         set_(self, "_shift", shift)
         set_(self, "_all", len(self.merges) << shift)  # the key no merge reaches
         set_(self, "_char_symbols", _CharSymbols(vocab))
-        set_(self, "_keys", dict(zip(zip(self.merges.left, self.merges.right),
-                                     [r << shift | t for r, t in enumerate(self.merges.result)])))
+        keys = map(or_, map(lshift, count(), repeat(shift)), self.merges.result)  # in C
+        set_(self, "_keys", dict(zip(zip(self.merges.left, self.merges.right), keys)))
         if self.unk_token is not None and self.unk_token not in vocab:
             raise ValueError(f"the unk_token {self.unk_token!r} is not in the vocabulary; add it "
                              f"or set unk_token to null")
@@ -89,7 +90,7 @@ class BPE:
                 tokens[i] = text
         cut = len(options.get("continuing_subword_prefix") or "")
         merges = list(merges)
-        lefts, rights = [m[0] for m in merges], [m[1] for m in merges]
+        lefts, rights = list(map(itemgetter(0), merges)), list(map(itemgetter(1), merges))
         # Hundreds of thousands of merges (Gemma 3: 515,000): looked up in C loops.
         left, right = list(map(vocab.get, lefts)), list(map(vocab.get, rights))
         made = map(str.__add__, lefts, rights if not cut else (b[cut:] for b in rights))

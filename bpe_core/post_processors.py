@@ -106,6 +106,19 @@ class Sequence:
         return {"type": "Sequence", "processors": [p.to_dict() for p in self.processors]}
 
 
+def around(processor: Any, ids: list[int]) -> list[int]:
+    """``ids`` with what ``processor`` (None: nothing) puts before and after them.
+
+    >>> around(None, [5]), around(TemplateProcessing([{"SpecialToken": {"id": "<s>"}},
+    ...     {"Sequence": {"id": "A"}}], [], {"<s>": {"id": "<s>", "ids": [1]}}), [5])
+    ([5], [1, 5])
+    """
+    if processor is None:
+        return ids
+    before, after = processor.wrap()
+    return [*before, *ids, *after]
+
+
 def from_dict(d: dict | None) -> Any:
     """The post-processor a ``tokenizer.json`` describes (None for none)."""
     if d is None:

@@ -119,10 +119,21 @@ class Split(_Splitter):
         if not compiled.groups and (self.behavior, self.invert) in (("Removed", True),
                                                                     ("Isolated", False)):
             fast = piece_finder(self.pattern) if not self.literal else compiled.findall
-        object.__setattr__(self, "_findall", fast)
         # The pattern comes from a file or a user: it runs within a time limit (see
         # presets.needs_limit), decided once here, not per text.
-        object.__setattr__(self, "_bounded", not self.literal and needs_limit(self.pattern))
+        bounded = not self.literal and needs_limit(self.pattern)
+        object.__setattr__(self, "_bounded", bounded)
+        # Isolated keeps the gaps between matches too: ``split`` on the pattern as one group
+        # gives gaps and matches in turn, in C (DeepSeek's digits and CJK runs leave gaps in
+        # almost every piece). Our presets keep findall, which has a faster twin in ``re``.
+        isolate = None
+        if bounded and fast is not None and self.behavior == "Isolated":
+            try:
+                isolate = regex.compile(f"({self.pattern})").split
+            except regex.error:  # (a pattern that only compiles alone, such as a global flag)
+                pass
+        object.__setattr__(self, "_findall", fast)
+        object.__setattr__(self, "_isolate", isolate)
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         try:
@@ -141,13 +152,27 @@ class Split(_Splitter):
         if findall is None:
             return super().split(pieces, first)
         out: list[str] = []
+        gaps = False  # once a piece had gaps, the next ones most likely have them too
         for p in pieces:
-            found = findall(p)
-            # Gaps to keep, or empty matches (which Hugging Face iterates otherwise): the slow way.
-            if "" in found or (self.behavior == "Isolated" and sum(map(len, found)) != len(p)):
-                found = [p[a:b] for a, b in self._spans(p)]
-            out += found
+            if not gaps:
+                found = findall(p)
+                if "" not in found and (self.behavior != "Isolated"
+                                        or sum(map(len, found)) == len(p)):
+                    out += found
+                    continue
+                gaps = self._isolate is not None
+            # Gaps to keep, or empty matches (which Hugging Face iterates otherwise).
+            found = self._isolated(p) if gaps else None
+            out += [p[a:b] for a, b in self._spans(p)] if found is None else found
         return out
+
+    def _isolated(self, text: str) -> list[str] | None:
+        """Gaps and matches in turn, the empty ones dropped; None if a match is empty."""
+        try:
+            found = self._isolate(text, timeout=time_limit(len(text)))  # gap, match, ..., gap
+        except TimeoutError:
+            raise too_slow(self.pattern, text) from None
+        return None if "" in found[1::2] else list(filter(None, found))
 
     def to_dict(self) -> dict:
         return {"type": "Split", "pattern": pattern_to_dict(self.pattern, self.literal),

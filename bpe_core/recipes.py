@@ -19,6 +19,7 @@ recipe turns the result into the one tokenizer shape, Hugging Face's pipeline:
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Iterable, Mapping
 
 from . import decoders, pre_tokenizers
@@ -82,13 +83,24 @@ def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
     tokens = base_strings(base)
     pairs = list(pairs)
     n = len(tokens)
-    for rank, (left, right, _) in enumerate(pairs):
-        if not (0 <= left < n + rank and 0 <= right < n + rank):
-            raise ValueError(f"merge {rank} refers to token {max(left, right)}, which does not "
-                             f"exist before it")
-        tokens.append(tokens[left] + tokens[right])
+    left, right, counts = (list(map(itemgetter(k), pairs)) for k in range(3))
+    # Each token spelled in C loops (a rank file has 100,000 merges or more): extend appends
+    # each token as it comes, so merge r finds the ids below n + r, and only those.
+    if min(left, default=0) >= 0 and min(right, default=0) >= 0:
+        try:
+            tokens.extend(map(str.__add__, map(tokens.__getitem__, left),
+                              map(tokens.__getitem__, right)))
+        except IndexError:
+            pass  # a merge of a token not made yet: named below
+    if len(tokens) < n + len(pairs):
+        late = next(r for r, (a, b) in enumerate(zip(left, right))
+                    if min(a, b) < 0 or max(a, b) >= n + r)
+        raise ValueError(f"merge {late} refers to token {max(left[late], right[late])}, which "
+                         f"does not exist before it")
     shown = tuple(tokens)
-    model = BPE(shown, MergeList.canonical(len(base), pairs, shown), spelled=True,
+    merges = MergeList(left=left, right=right, result=range(n, n + len(pairs)), count=counts,
+                       shown=shown)
+    model = BPE(shown, merges, spelled=True,
                 unk_token=UNK if base.unit == "char" and not base.byte_fallback else None,
                 byte_fallback=base.byte_fallback, ignore_merges=ignore_merges)
     if not isinstance(special_tokens, Mapping):

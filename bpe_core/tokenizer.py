@@ -21,10 +21,10 @@ had reached after k steps.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Literal
 
-from . import encoders, encoding, identity, workers
+from . import encoders, encoding, identity, post_processors, workers
 from .added_vocabulary import AddedToken, AddedVocabulary
 from .gc_pause import gc_paused
 from .models import BPE
@@ -33,7 +33,6 @@ from .vocab_view import VocabularyMethods, VocabView
 
 #: How ``encode`` applies the merges: see ``bpe_core/encoders.py``.
 EncodeMethod = Literal["rank", "merge-order", "longest-match"]
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,9 +83,7 @@ class Tokenizer(VocabularyMethods):
 
     def __getstate__(self) -> dict:
         # Pickled (for encode_batch's workers, or a cache) without the derived parts.
-        return {k: getattr(self, k) for k in ("model", "normalizer", "pre_tokenizer", "decoder",
-                                              "added_tokens", "post_processor", "name",
-                                              "stop_reason", "config")}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.init}
 
     def __setstate__(self, state: dict) -> None:
         for k, v in state.items():
@@ -130,13 +127,7 @@ class Tokenizer(VocabularyMethods):
         """
         piece = None if method == "rank" else encoders.piece_encoder(self.model, method)
         ids = self._plan.encode(text, self._limit(upto), split_special_tokens, piece)
-        return self._wrap(ids) if add_special_tokens else ids
-
-    def _wrap(self, ids: list[int]) -> list[int]:
-        if self.post_processor is None:
-            return ids
-        before, after = self.post_processor.wrap()
-        return [*before, *ids, *after]
+        return post_processors.around(self.post_processor, ids) if add_special_tokens else ids
 
     def _limit(self, upto: int | None) -> int | None:
         return None if upto is None or upto >= len(self.merges) else max(0, int(upto))
@@ -149,9 +140,7 @@ class Tokenizer(VocabularyMethods):
         >>> train("hug", max_merges=0).pre_tokenize("Hi there!")
         ['Hi', ' there', '!']
         """
-        plan = self._plan
-        return [p for first, seg, _, ranges in plan.segments(text, False) if seg is not None
-                for p in plan.head_pieces(seg, first, ranges)]
+        return self._plan.pre_tokenize(text)
 
     def encode_piece(self, piece: str, *, upto: int | None = None) -> tuple[int, ...]:
         """Token ids of one already pre-tokenized piece (a training word), as the model sees
@@ -169,7 +158,7 @@ class Tokenizer(VocabularyMethods):
                      add_special_tokens: bool = False, upto: int | None = None
                      ) -> list[list[int]]:
         """``[encode(t) for t in texts]``, spread over ``processes`` (None: every core) when
-        there is enough text to pay for them (about 1 MB); the ids are the same either way."""
+        there is enough text to pay for them (about 4 MB); the ids are the same either way."""
         return workers.encode_batch(self, texts, processes=processes, options=dict(
             add_special_tokens=add_special_tokens, upto=upto))
 
@@ -190,9 +179,4 @@ class Tokenizer(VocabularyMethods):
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         """Token ids to text, as Hugging Face's ``decode`` (special tokens skipped unless
         ``skip_special_tokens=False``; ids not in the vocabulary are skipped too)."""
-        ids, view, decoded = list(ids), self.view, self.added.decoded
-        tokens = [t for t in (decoded.get(i, r) for i, r in zip(ids, map(view.raw, ids)))
-                  if t is not None and not (skip_special_tokens and t in view.special_texts)]
-        if self.decoder is None:
-            return " ".join(tokens)
-        return self.decoder.decode(tokens)
+        return self.view.decode(ids, skip_special_tokens=skip_special_tokens)

@@ -15,7 +15,7 @@ steps make of it, with bytes that are not whole UTF-8 characters shown as hex:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from . import decoders
 from .alphabet import END_OF_WORD, show_bytes
@@ -89,11 +89,9 @@ class VocabView:
         self._unk = model.vocab.get(model.unk_token) if model.unk_token is not None else None
         # The first merge that makes each token (several may, in files converted from
         # SentencePiece); tokens no merge makes are the base of the vocabulary.
-        made_by: dict[int, int] = {}
-        for rank, t in enumerate(model.merges.result):
-            made_by.setdefault(t, rank)
-        self._made_by = made_by
-        self.n_base = sum(t is not None for t in model.tokens) - len(made_by)
+        result = model.merges.result  # (filled from the last merge back, in C: the first wins)
+        self._made_by = dict(zip(reversed(result), range(len(result) - 1, -1, -1)))
+        self.n_base = len(model.tokens) - model.tokens.count(None) - len(self._made_by)
         self._shown = _Lazy(self.size, self._display)
         self._bytes = _Lazy(self.size, self._token_bytes)
         m = model.merges
@@ -112,6 +110,13 @@ class VocabView:
         if t is not None:
             return t.content
         return self.model.id_to_token(i)
+
+    def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
+        """What :meth:`Tokenizer.decode` gives: the tokens' strings through the decoder."""
+        ids, decoded = list(ids), self.added.decoded
+        tokens = [t for t in (decoded.get(i, r) for i, r in zip(ids, map(self.raw, ids)))
+                  if t is not None and not (skip_special_tokens and t in self.special_texts)]
+        return " ".join(tokens) if self.decoder is None else self.decoder.decode(tokens)
 
     def check(self, i: int) -> None:
         if self.raw(i) is None:

@@ -31,6 +31,7 @@ import os
 from pathlib import Path
 from typing import Mapping
 
+from ..gc_pause import gc_paused
 from ..tokenizer import Tokenizer
 from . import gpt2, hf, native, tiktoken_file
 from .errors import TokenizerFileError
@@ -91,31 +92,34 @@ def load(path: str | os.PathLike, *, pretokenizer: str | None = None) -> Tokeniz
     """
     path = Path(path)
     data = _read(path)
-    kind, obj = _sniff(data, str(path))
-    if kind == "gpt2-vocab":
-        found = [p for p in _merges_candidates(path) if p.is_file()]
-        if not found:
-            raise TokenizerFileError(
-                f"{path} is a GPT-2 vocab.json; its merges file is needed too. Put it beside "
-                f"it as {_merges_candidates(path)[0].name}, or call load_gpt2(vocab, merges)")
-        return load_gpt2(path, found[0], pretokenizer=pretokenizer)
-    return _from_sniffed(data, kind, obj, str(path), pretokenizer).prepare()
+    with gc_paused():  # millions of objects (JSON, tables), none in a cycle: see gc_pause.py
+        kind, obj = _sniff(data, str(path))
+        if kind != "gpt2-vocab":
+            return _from_sniffed(data, kind, obj, str(path), pretokenizer).prepare()
+    found = [p for p in _merges_candidates(path) if p.is_file()]
+    if not found:
+        raise TokenizerFileError(
+            f"{path} is a GPT-2 vocab.json; its merges file is needed too. Put it beside "
+            f"it as {_merges_candidates(path)[0].name}, or call load_gpt2(vocab, merges)")
+    return load_gpt2(path, found[0], pretokenizer=pretokenizer)
 
 
 def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
               pretokenizer: str | None = None) -> Tokenizer:
     """Read GPT-2's ``vocab.json`` and ``merges.txt``; the pre-tokenizer defaults to "gpt2"."""
     vocab_path, merges_path = Path(vocab_path), Path(merges_path)
-    return gpt2.from_gpt2(_read(vocab_path), _read(merges_path),
-                          pretokenizer=pretokenizer or "gpt2",
-                          source=f"{vocab_path} + {merges_path.name}",
-                          name=_stem(vocab_path.name)).prepare()
+    vocab, merges = _read(vocab_path), _read(merges_path)
+    with gc_paused():
+        return gpt2.from_gpt2(vocab, merges, pretokenizer=pretokenizer or "gpt2",
+                              source=f"{vocab_path} + {merges_path.name}",
+                              name=_stem(vocab_path.name)).prepare()
 
 
 def loads(data: bytes, *, source: str = "the file", pretokenizer: str | None = None) -> Tokenizer:
     """Read a tokenizer from the bytes of one file (as an upload gives them, with its name)."""
-    kind, obj = _sniff(data, source)
-    return _from_sniffed(data, kind, obj, source, pretokenizer).prepare()
+    with gc_paused():
+        kind, obj = _sniff(data, source)
+        return _from_sniffed(data, kind, obj, source, pretokenizer).prepare()
 
 
 def _from_sniffed(data: bytes, kind: str, obj: object, source: str,
@@ -157,8 +161,10 @@ def loads_files(files: Mapping[str, bytes], *, pretokenizer: str | None = None) 
     if len(files) != 2 or len(vocab) != 1 or len(merges) != 1:
         raise TokenizerFileError("give one tokenizer file, or GPT-2's vocab.json and merges.txt "
                                  f"together (got {', '.join(files) or 'no files'})")
-    return gpt2.from_gpt2(files[vocab[0]], files[merges[0]], pretokenizer=pretokenizer or "gpt2",
-                          source=f"{vocab[0]} + {merges[0]}", name=_stem(vocab[0])).prepare()
+    with gc_paused():
+        return gpt2.from_gpt2(files[vocab[0]], files[merges[0]],
+                              pretokenizer=pretokenizer or "gpt2",
+                              source=f"{vocab[0]} + {merges[0]}", name=_stem(vocab[0])).prepare()
 
 
 def _stem(source: str) -> str:

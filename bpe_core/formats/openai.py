@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from tiktoken_ext.openai_public import ENCODING_CONSTRUCTORS
 
+from ..gc_pause import gc_paused
 from ..presets import PRESETS
 from ..tokenizer import Tokenizer
 from .tiktoken_file import from_ranks
@@ -159,9 +160,10 @@ def reference_encoding(name: str) -> Tokenizer:
         raise ReferenceUnavailableError(_offline_help(ref, exc)) from exc
     pattern = params["pat_str"]
     preset = ref.pretokenizer if PRESETS[ref.pretokenizer] == pattern else pattern
-    return from_ranks(params["mergeable_ranks"], pretokenizer=preset,
-                      special_tokens=params["special_tokens"], name=name,
-                      source=f"tiktoken's {name}").prepare()
+    with gc_paused():  # hundreds of thousands of objects, none in a cycle: see gc_pause.py
+        return from_ranks(params["mergeable_ranks"], pretokenizer=preset,
+                          special_tokens=params["special_tokens"], name=name,
+                          source=f"tiktoken's {name}").prepare()
 
 
 def _offline_help(ref: ReferenceEncoding, exc: Exception) -> str:

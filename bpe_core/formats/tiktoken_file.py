@@ -3,7 +3,8 @@
 A rank file holds no merges and no pre-tokenizer, only each token's bytes and rank; tiktoken
 encodes by merging the adjacent pair whose *concatenation* has the lowest rank. The merges are
 still in there: the two parts of a token are what byte-level BPE, using only lower ranks, makes
-of its bytes. Recovering them lets a loaded encoding show merge trees and replay ``upto=k``.
+of its bytes. Recovering them (``rank_merges.py``, exactly and fast) lets a loaded encoding show
+merge trees and replay ``upto=k``.
 
 >>> from bpe_core import train
 >>> tok = train("hug pug pun bun hugs", unit="byte", pretokenizer="gpt2", max_merges=2,
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from itertools import repeat
 from typing import Mapping
 
 from .. import recipes
@@ -32,6 +34,7 @@ from ..alphabet import byte_base, show_bytes
 from ..presets import resolve
 from ..tokenizer import Tokenizer
 from .errors import TokenizerFileError
+from .rank_merges import bpe_split, recover
 
 
 def ranks(tok: Tokenizer) -> dict[bytes, int]:
@@ -57,7 +60,7 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
                              f"rank file needs distinct bytes per token")
         table[data] = i
     for m in tok.merges:
-        parts = _split(tok.token_bytes(m.token_id), table, m.token_id)
+        parts = bpe_split(tok.token_bytes(m.token_id), table, m.token_id)
         if parts != [tok.token_bytes(m.left_id), tok.token_bytes(m.right_id)]:
             raise ValueError(
                 f"merge {m.rank} builds {m.token!r} from {m.left!r} + {m.right!r}, but from ranks "
@@ -97,59 +100,6 @@ def parse(data: bytes, *, source: str = "the file") -> dict[bytes, int]:
     return out
 
 
-def _split(token: bytes, table: Mapping[bytes, int], below: int) -> list[bytes]:
-    """Byte-level BPE of ``token`` as tiktoken does it, with ranks below ``below`` only."""
-    parts = [token[i:i + 1] for i in range(len(token))]
-
-    def rank(i: int) -> int:  # rank of the pair at i, or `below` when it may not merge
-        r = table.get(parts[i] + parts[i + 1], below)
-        return r if r < below else below
-
-    ranks = [rank(i) for i in range(len(parts) - 1)]
-    while len(parts) > 2:  # two parts can only merge into the token itself, which is not allowed
-        best = min(ranks)
-        if best == below:
-            break
-        at = ranks.index(best)  # the leftmost, as in tiktoken
-        parts[at:at + 2] = [parts[at] + parts[at + 1]]
-        del ranks[at]
-        if at > 0:
-            ranks[at - 1] = rank(at - 1)
-        if at < len(ranks):
-            ranks[at] = rank(at)
-    return parts
-
-
-def recover_merges(table: Mapping[bytes, int], *, source: str = "the ranks"
-                   ) -> tuple[list[int], list[tuple[int, int]]]:
-    """``(byte order, merge pairs)`` from ranks: ranks 0-255 must be the 256 single bytes (in
-    any order: ``order[i]`` is the byte of rank i) and every later token one merge of two others.
-
-    >>> recover_merges({bytes([b]): b for b in range(256)} | {b"ab": 256, b"abc": 257})[1]
-    [(97, 98), (256, 99)]
-    """
-    by_rank = sorted(table.items(), key=lambda item: item[1])
-    for expected, (token, rank) in enumerate(by_rank):
-        if rank != expected:
-            raise TokenizerFileError(f"{source}: ranks must run 0, 1, 2, ... without gaps; "
-                                     f"rank {expected} is missing")
-        if (len(token) == 1) != (rank < 256):
-            raise TokenizerFileError(f"{source}: ranks 0-255 must be the 256 single bytes and "
-                                     f"later ranks longer tokens; rank {rank} is {token!r}")
-    order = [token[0] for token, _ in by_rank[:256]]
-    if len(order) < 256:
-        raise TokenizerFileError(f"{source} has {len(order)} single bytes; all 256 are needed")
-    pairs = []
-    for token, rank in by_rank[256:]:
-        parts = _split(token, table, rank)
-        if len(parts) != 2:
-            raise TokenizerFileError(
-                f"{source}: token {rank} ({token!r}) is not a merge of two lower-ranked tokens "
-                f"(lower ranks split it into {len(parts)} parts), so no merge list reproduces it")
-        pairs.append((table[parts[0]], table[parts[1]]))
-    return order, pairs
-
-
 def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
                special_tokens: Mapping[str, int] | None = None, name: str = "tiktoken",
                source: str = "the ranks") -> Tokenizer:
@@ -158,11 +108,11 @@ def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
     ``pretokenizer`` is a preset name ("gpt2", "cl100k", "o200k", ...) or tiktoken's ``pat_str``.
     """
     preset, pattern = resolve(pretokenizer)
-    order, pairs = recover_merges(table, source=source)
+    order, left, right = recover(table, source=source)
     # tiktoken looks a piece that is a whole token up before merging (ignore_merges). For these
-    # ranks that gives the ids merging would: recover_merges found every token to be, from lower
+    # ranks that gives the ids merging would: recover() found every token to be, from lower
     # ranks alone, exactly its own pair, so each token merges, alone, into itself.
-    return recipes.build(byte_base(order=order), [(a, b, 0) for a, b in pairs], pattern=pattern,
+    return recipes.build(byte_base(order=order), zip(left, right, repeat(0)), pattern=pattern,
                          preset=preset, name=name, special_tokens=dict(special_tokens or {}),
                          ignore_merges=True)
 
