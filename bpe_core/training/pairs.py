@@ -162,6 +162,8 @@ class PairState:
             if c < floor:
                 heapq.heappop(heap)
                 continue
+            if c == -negc and not inexact:
+                return pair, c  # exact: the common case
             runner_up = min(heap[1:3], default=None)
             if c != -negc:
                 # The count fell since the push; the old first occurrence is still a lower
