@@ -20,7 +20,7 @@ file), read from disk inside the timed run:
 Each engine runs at one thread or process and at all cores (``RAYON_NUM_THREADS``,
 sentencepiece's ``num_threads``, our ``processes=None``). Each figure is the best wall time of
 ``--repeat`` fresh processes, with that process's peak RSS (the one that trains: our
-``processes=None`` counts in workers only for 64 MB or more). A peer that is not installed is
+``processes=None`` counts in this process too). A peer that is not installed is
 skipped with the reason printed (``pip install -r benchmarks/requirements.txt``).
 
 Then whether the engines learn the same merges: of the first 1,000, how many are the same at the
