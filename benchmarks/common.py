@@ -44,8 +44,20 @@ def emit(**figures) -> None:
 
 
 def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far, in MB (Linux reports kilobytes)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """Peak resident memory of this process so far, in MB.
+
+    On Linux it is VmHWM, the peak of this program's own memory. ``getrusage``'s ``ru_maxrss``
+    is not: a process forked from another starts with that one's peak, and keeps it across
+    exec, so a child of a large ``python -m benchmarks`` reported the parent's 2.7 GB.
+    """
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
 def best_of(n: int, run) -> dict:
