@@ -158,7 +158,7 @@ class Tokenizer(VocabularyMethods):
                      add_special_tokens: bool = False, upto: int | None = None
                      ) -> list[list[int]]:
         """``[encode(t) for t in texts]``, spread over ``processes`` (None: every core) when
-        there is enough text to pay for them (about 4 MB); the ids are the same either way."""
+        there is enough text to pay for them (about 16 MB); the ids are the same either way."""
         return workers.encode_batch(self, texts, processes=processes, options=dict(
             add_special_tokens=add_special_tokens, upto=upto))
 

@@ -19,9 +19,9 @@ from typing import Any, Iterable
 
 #: Below this many characters, ``encode_batch`` does not start worker processes: each worker
 #: encodes its share cold (its own piece cache) and starts in about 0.05 s, so on 2 cores two
-#: processes are 0.8x as fast as one on 1 MB of English, 1.25x on 3 MB, 1.33x on 5 MB and 1.45x
-#: on 10 MB (cl100k, an idle machine; on a busy one they are slower at any size).
-BATCH_PARALLEL_MIN_CHARS = 4 << 20
+#: processes are 0.8x as fast as one on 1 MB of English, 1.25-1.45x on 3-10 MB and 1.54x on
+#: 40 MB (cl100k, an idle machine; on a busy one they are slower at any size).
+BATCH_PARALLEL_MIN_CHARS = 16 << 20
 
 
 def worker_pool(processes: int, initializer=None, initargs=()):
@@ -41,7 +41,7 @@ def worker_pool(processes: int, initializer=None, initargs=()):
 def encode_batch(tokenizer: Any, texts: Iterable[str], *, processes: int | None,
                  options: dict) -> list[list[int]]:
     """``[tokenizer.encode(t, **options) for t in texts]``, spread over ``processes`` (None: every
-    core) when there is enough text to pay for starting them (about 4 MB)."""
+    core) when there is enough text to pay for starting them (about 16 MB)."""
     texts = list(texts)
     processes = (os.cpu_count() or 1) if processes is None else processes
     total = sum(map(len, texts))
