@@ -18,8 +18,15 @@ from typing import Iterator
 
 
 @contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic collector for the ``with`` block (it stays off if it was off)."""
+def gc_paused(*, kept: bool = False) -> Iterator[None]:
+    """Pause the cyclic collector for the ``with`` block (it stays off if it was off).
+
+    ``kept``: the block makes objects that stay, such as the tables of a tokenizer being read.
+    At its end, one collection of the young generations moves them to the oldest, which only
+    full collections walk. Left young, they were walked twice by the first collections after,
+    in the middle of the first long encode: Gemma 3 took 0.09 s more on its first 200 kB, and
+    the collection here costs 0.03 s.
+    """
     was_on = gc.isenabled()
     gc.disable()
     try:
@@ -27,3 +34,5 @@ def gc_paused() -> Iterator[None]:
     finally:
         if was_on:
             gc.enable()
+    if kept:
+        gc.collect(1)

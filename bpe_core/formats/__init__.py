@@ -92,7 +92,7 @@ def load(path: str | os.PathLike, *, pretokenizer: str | None = None) -> Tokeniz
     """
     path = Path(path)
     data = _read(path)
-    with gc_paused():  # millions of objects (JSON, tables), none in a cycle: see gc_pause.py
+    with gc_paused(kept=True):  # millions of objects, none in a cycle: see gc_pause.py
         kind, obj = _sniff(data, str(path))
         if kind != "gpt2-vocab":
             return _from_sniffed(data, kind, obj, str(path), pretokenizer).prepare()
@@ -109,7 +109,7 @@ def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
     """Read GPT-2's ``vocab.json`` and ``merges.txt``; the pre-tokenizer defaults to "gpt2"."""
     vocab_path, merges_path = Path(vocab_path), Path(merges_path)
     vocab, merges = _read(vocab_path), _read(merges_path)
-    with gc_paused():
+    with gc_paused(kept=True):
         return gpt2.from_gpt2(vocab, merges, pretokenizer=pretokenizer or "gpt2",
                               source=f"{vocab_path} + {merges_path.name}",
                               name=_stem(vocab_path.name)).prepare()
@@ -117,7 +117,7 @@ def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
 
 def loads(data: bytes, *, source: str = "the file", pretokenizer: str | None = None) -> Tokenizer:
     """Read a tokenizer from the bytes of one file (as an upload gives them, with its name)."""
-    with gc_paused():
+    with gc_paused(kept=True):
         kind, obj = _sniff(data, source)
         return _from_sniffed(data, kind, obj, source, pretokenizer).prepare()
 
@@ -161,7 +161,7 @@ def loads_files(files: Mapping[str, bytes], *, pretokenizer: str | None = None) 
     if len(files) != 2 or len(vocab) != 1 or len(merges) != 1:
         raise TokenizerFileError("give one tokenizer file, or GPT-2's vocab.json and merges.txt "
                                  f"together (got {', '.join(files) or 'no files'})")
-    with gc_paused():
+    with gc_paused(kept=True):
         return gpt2.from_gpt2(files[vocab[0]], files[merges[0]],
                               pretokenizer=pretokenizer or "gpt2",
                               source=f"{vocab[0]} + {merges[0]}", name=_stem(vocab[0])).prepare()

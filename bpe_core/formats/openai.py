@@ -160,7 +160,7 @@ def reference_encoding(name: str) -> Tokenizer:
         raise ReferenceUnavailableError(_offline_help(ref, exc)) from exc
     pattern = params["pat_str"]
     preset = ref.pretokenizer if PRESETS[ref.pretokenizer] == pattern else pattern
-    with gc_paused():  # hundreds of thousands of objects, none in a cycle: see gc_pause.py
+    with gc_paused(kept=True):  # many objects, none in a cycle: see gc_pause.py
         return from_ranks(params["mergeable_ranks"], pretokenizer=preset,
                           special_tokens=params["special_tokens"], name=name,
                           source=f"tiktoken's {name}").prepare()
