@@ -147,6 +147,7 @@ _BYTES_OF = codecs.charmap_build("".join(BYTE_CHARS))
 #: What surrogateescape decodes a byte that is not UTF-8 on its own as; _NOT_TEXT stands for
 #: a token with no text (an unused id, characters no byte stands for).
 _UNDECODED = frozenset(map(chr, range(0xDC80, 0xDD00)))
+_HAS_UNDECODED = re.compile("[\udc80-\udcff]").search
 _NOT_TEXT = "\udc80"
 
 
@@ -165,6 +166,25 @@ def token_texts(tokens: Sequence[str | None]) -> list[str | None]:
         data = [spelled_bytes(t) if t is not None else None for t in tokens]
         return [None if d is None else d.decode("utf-8", "surrogateescape") for d in data]
     return list(map(bytes.decode, data, repeat("utf-8"), repeat("surrogateescape")))
+
+
+def whole_tokens(texts: Sequence[str | None]) -> dict[str, int]:
+    """Text -> id of each token whose text (see :func:`token_texts`) is whole characters (of
+    two ids with one text, the first): what a piece that is a whole token is looked up in.
+
+    >>> sorted(whole_tokens(token_texts(["a", "Ġb", "ä¸", "ä¸Ń", "a", None, "中"])).items())
+    [(' b', 1), ('a', 0), ('中', 3)]
+    """
+    ids: Sequence[int] = range(len(texts))
+    if None in texts:
+        ids = [i for i, t in enumerate(texts) if t is not None]
+        texts = [texts[i] for i in ids]
+    whole = dict(zip(texts, ids))
+    if len(whole) < len(texts):  # a text two tokens spell: filled from the last id back instead
+        whole = dict(zip(reversed(texts), reversed(ids)))
+    for text in filter(_HAS_UNDECODED, compress(texts, map(not_, map(str.isascii, texts)))):
+        whole.pop(text, None)  # part of a character: never a whole piece
+    return whole
 
 
 def _lead(b: int) -> int:

@@ -19,15 +19,13 @@ repeat.
 
 from __future__ import annotations
 
-import re
 import weakref
-from itertools import chain, compress
-from operator import not_
+from itertools import chain
 from typing import Callable, Sequence
 
 from . import pre_tokenizers
 from .alphabet import BYTE_CHARS
-from .cuts import MIN_CUT_CHARS, Cutter, token_texts
+from .cuts import MIN_CUT_CHARS, Cutter, token_texts, whole_tokens
 from .gc_pause import gc_paused
 from .identity import flatten
 from .models import BPE
@@ -99,28 +97,6 @@ def _byte_table(model: BPE) -> bytes | list[int] | None:
     return bytes(ids) if max(ids) < 256 else ids
 
 
-_UNDECODED = re.compile("[\udc80-\udcff]")  # how token_texts shows a byte that is not UTF-8
-
-
-def _whole_tokens(texts: Sequence[str | None]) -> dict[str, int]:
-    """Text -> id of each token whose text (see ``cuts.token_texts``) is whole characters (of
-    two ids with one text, the first).
-
-    >>> sorted(_whole_tokens(token_texts(["a", "Ġb", "ä¸", "ä¸Ń", "a", None, "中"])).items())
-    [(' b', 1), ('a', 0), ('中', 3)]
-    """
-    ids: Sequence[int] = range(len(texts))
-    if None in texts:
-        ids = [i for i, t in enumerate(texts) if t is not None]
-        texts = [texts[i] for i in ids]
-    whole = dict(zip(texts, ids))
-    if len(whole) < len(texts):  # a text two tokens spell: filled from the last id back instead
-        whole = dict(zip(reversed(texts), reversed(ids)))
-    for text in filter(_UNDECODED.search, compress(texts, map(not_, map(str.isascii, texts)))):
-        whole.pop(text, None)  # part of a character: never a whole piece
-    return whole
-
-
 class Plan:
     """The encoding plan of one tokenizer: stages, caches (see the module docstring)."""
 
@@ -134,7 +110,7 @@ class Plan:
         self._texts: list[str | None] | None = None  # for the cutter, until it is built
         if self.byte_table is not None and model.ignore_merges:
             self._texts = token_texts(model.tokens)
-            self.whole = _whole_tokens(self._texts)
+            self.whole = whole_tokens(self._texts)
         self.start_by_offsets = _metaspace_first_after_others(normalizer, self.head)
         self.plain = normalizer is None and not len(added) and not self.start_by_offsets
         self._caches: dict[int | None, _PieceCache] = {}

@@ -13,8 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import TokenizerFileError
-from bpe_core.cuts import token_texts
-from bpe_core.encoding import _whole_tokens
+from bpe_core.cuts import token_texts, whole_tokens
 from bpe_core.formats.rank_merges import bpe_split, recover
 
 BYTES = {bytes([b]): b for b in range(256)}
@@ -93,6 +92,6 @@ def test_whole_tokens_are_the_texts_of_complete_characters():
     # id, a part of a character ("ä¸" is two of 中's three bytes) never stand for a piece, and
     # of two ids with one text the first does.
     tokens = ["a", "Ġb", "ä¸", "ä¸Ń", "a", None, "中", "ĠĠ", "ðŁĺĢ"]
-    assert _whole_tokens(token_texts(tokens)) == {"a": 0, " b": 1, "中": 3, "  ": 7, "😀": 8}
-    assert _whole_tokens(token_texts([t for t in tokens if t is not None and t != "中"])) == \
+    assert whole_tokens(token_texts(tokens)) == {"a": 0, " b": 1, "中": 3, "  ": 7, "😀": 8}
+    assert whole_tokens(token_texts([t for t in tokens if t is not None and t != "中"])) == \
            {"a": 0, " b": 1, "中": 3, "  ": 5, "😀": 6}
