@@ -58,16 +58,6 @@ class MergeList(Sequence[Merge]):
             raise ValueError("a merge list needs a left id, a right id, a result id and a count "
                              "for every merge")
 
-    @classmethod
-    def canonical(cls, n_base: int, pairs: Iterable[tuple[int, int, int]],
-                  shown: Sequence[str]) -> "MergeList":
-        """Merges as training makes them: ``(left, right, count)`` triples, merge ``r`` making
-        token ``n_base + r``."""
-        pairs = list(pairs)
-        return cls(left=[p[0] for p in pairs], right=[p[1] for p in pairs],
-                   result=range(n_base, n_base + len(pairs)), count=[p[2] for p in pairs],
-                   shown=shown)
-
     def __len__(self) -> int:
         return len(self.left)
 
