@@ -75,9 +75,9 @@ def run_hf(path: Path, vocab: int, merges: int | None = None) -> list[tuple[byte
         emit(seconds=seconds, vocab_size=tok.get_vocab_size())
         return []
     from bpe_core.alphabet import spelled_bytes
+    from bpe_core.models import pairs as merge_pairs  # "a b" strings or [a, b] lists
 
-    pairs = json.loads(tok.to_str())["model"]["merges"]
-    pairs = [p.split(" ") if isinstance(p, str) else p for p in pairs]
+    pairs = merge_pairs(json.loads(tok.to_str())["model"]["merges"])
     return [(spelled_bytes(a), spelled_bytes(b)) for a, b in pairs[:merges]]
 
 
