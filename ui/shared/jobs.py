@@ -192,9 +192,11 @@ class JobPool:
         return job
 
     def cancel(self, job: Job) -> None:
-        """Stop ``job`` now: its process is terminated (a no-op for a finished job)."""
+        """Stop ``job`` now: its process is terminated (a no-op for a finished job). A job that
+        had no process yet (queued) is forgotten at once, not on the pool thread's next pass."""
         with self._lock:
             self._cancel(job)
+            self._reap()
         self._wake()
 
     def cancel_id(self, session: str, job_id: int) -> None:
@@ -208,6 +210,7 @@ class JobPool:
             for job in self._jobs:
                 if job.session == session:
                     self._cancel(job)
+            self._reap()
         self._wake()
 
     def jobs(self, session: str | None = None) -> list[Job]:
