@@ -4,7 +4,7 @@ import gc
 
 import pytest
 
-from bpe_core.gc_pause import gc_paused
+from bpe_core.gc_pause import MANY_OBJECTS, gc_paused
 
 
 def _generation(obj) -> int:
@@ -12,48 +12,53 @@ def _generation(obj) -> int:
 
 
 @pytest.fixture
-def nothing_frozen():
+def collector_off():
+    """Nothing frozen, and no collection set off by another thread while a test looks."""
     gc.unfreeze()  # (into the oldest generation, where a full collection would put them too)
+    gc.collect()
+    gc.disable()
     yield
-    assert gc.get_freeze_count() == 0
+    gc.unfreeze()
+    gc.enable()
 
 
-def test_the_collector_is_off_inside_and_back_on_after(nothing_frozen):
-    assert gc.isenabled()
+def test_the_collector_is_off_inside_and_back_as_it_was_after():
+    was_on = gc.isenabled()
     with gc_paused():
         assert not gc.isenabled()
-    assert gc.isenabled()
+    assert gc.isenabled() == was_on
     gc.disable()
     try:
         with gc_paused():
             pass
         assert not gc.isenabled()  # it was off: it stays off
     finally:
-        gc.enable()
+        if was_on:
+            gc.enable()
 
 
-def test_what_the_block_made_goes_to_the_oldest_generation_without_a_collection(nothing_frozen):
+def test_many_new_objects_go_to_the_oldest_generation_without_a_collection(collector_off):
     collections = []
     gc.callbacks.append(lambda phase, info: collections.append(info["generation"]))
     try:
         with gc_paused():
-            made = [[i] for i in range(5_000)]
-        assert collections == []  # no walk, even though 5,000 containers are new
+            made = [[i] for i in range(MANY_OBJECTS + 1)]
+        assert collections == []  # none of them walked
         assert gc.get_count()[0] < 5 and _generation(made) == 2 and _generation(made[-1]) == 2
+        assert gc.get_freeze_count() == 0
+        with gc_paused():
+            few = [[i] for i in range(100)]
+        assert _generation(few) == 0  # a collection of a few young objects costs next to nothing
     finally:
         gc.callbacks.pop()
 
 
-def test_objects_someone_froze_stay_frozen(nothing_frozen):
+def test_objects_someone_froze_stay_frozen(collector_off):
     gc.freeze()  # as the app does with what it made at start-up
     frozen = gc.get_freeze_count()
-    try:
-        gc.collect()  # (counts back to 0: the hundred lists below set off no collection)
-        with gc_paused():
-            young = [[i] for i in range(100)]
-        assert gc.get_freeze_count() == frozen and _generation(young) == 0
-        with gc_paused(kept=True):  # a tokenizer being read: one young collection moves it
-            kept = [[i] for i in range(100)]
-        assert gc.get_freeze_count() == frozen and _generation(kept) == 2
-    finally:
-        gc.unfreeze()
+    with gc_paused():
+        young = [[i] for i in range(MANY_OBJECTS + 1)]
+    assert gc.get_freeze_count() == frozen and _generation(young) == 0
+    with gc_paused(kept=True):  # a tokenizer being read: one young collection moves it
+        kept = [[i] for i in range(100)]
+    assert gc.get_freeze_count() == frozen and _generation(kept) == 2
