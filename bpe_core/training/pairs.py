@@ -51,10 +51,13 @@ class PairState:
         # it stays out of the heap, and only a watched run counts it (for n_tied).
         self.floor = floor
         self.keep = 1 if watched else floor  # the smallest count worth keeping
-        words = [base.symbols(w) for w in word_counts]
+        words = _symbols(word_counts, base)
         self.wcounts = wcounts = list(word_counts.values())
         self.length = [0 if k == "eow" else 1 for k in base.kinds]  # base symbols per token
-        self.shown = [base.display(i) for i in range(len(base))]
+        # Token id -> display text, made when first asked for: a run nobody watches never asks,
+        # and a byte-level merge's text costs a failed UTF-8 decode of its bytes more often
+        # than not.
+        self.shown: dict[int, str] = {}
         self.data = list(base.tokens)  # each token's bytes and whether it ends with </w>
         self.eow = [k == "eow" for k in base.kinds]
         # Pair -> the words it occurs in, a word once per occurrence, in word order; counts and
@@ -74,7 +77,8 @@ class PairState:
         # Each word as a str of one character per token id: a merge is then str.replace, its
         # sites str.count and str.find (C loops over two bytes a token), and a word takes a
         # quarter of a list's memory.
-        self.words = [''.join(map(chr, w)) for w in words]
+        self.words = ([w.decode("latin-1") for w in words] if isinstance(words[0], bytes)
+                      else [''.join(map(chr, w)) for w in words])
         # What only a watcher needs (train() goes without): token id -> occurrences, and
         # count -> number of pairs with it (to report how many pairs tied).
         self.freq: dict[int, int] | None = None
@@ -113,7 +117,12 @@ class PairState:
         heapq.heapify(self.heap)
 
     def display(self, i: int) -> str:
-        return self.shown[i]
+        text = self.shown.get(i)
+        if text is None:
+            base = self.base
+            text = self.shown[i] = (base.display(i) if i < len(base)
+                                    else token_display(self.data[i], self.eow[i]))
+        return text
 
     def any_pair(self) -> bool:
         """Whether some word still has two tokens (some pair is left, however rare)."""
@@ -128,7 +137,6 @@ class PairState:
         self.length.append(self.length[a] + self.length[b])
         self.data.append(self.data[a] + self.data[b])
         self.eow.append(self.eow[b])
-        self.shown.append(token_display(self.data[-1], self.eow[-1]))
 
     def _first_occurrence(self, pair, hint: int) -> tuple[int, int]:
         """(word index, offset in base symbols) of the earliest occurrence of ``pair``.
@@ -294,6 +302,19 @@ class PairState:
             freq[a] -= sites
             freq[b] -= sites
         return sites
+
+
+def _symbols(word_counts: dict[str, int], base: Base) -> list[bytes] | list[list[int]]:
+    """Each word's base ids: its UTF-8 bytes when those are the ids (a byte base in byte order,
+    no ``</w>``), two C calls a word where a list of ints takes a Python call and a loop.
+
+    >>> from bpe_core.alphabet import byte_base
+    >>> _symbols({"hé": 1}, byte_base()), _symbols({"hé": 1}, byte_base(end_of_word=True))
+    ([b'h\\xc3\\xa9'], [[104, 195, 169, 256]])
+    """
+    if base.unit == "byte" and not base.end_of_word and base.byte_ids is None:
+        return [w.encode("utf-8") for w in word_counts]
+    return [base.symbols(w) for w in word_counts]
 
 
 def _recount(hist: dict[int, int], old: int, now: int) -> None:
