@@ -1,7 +1,9 @@
 """What training keeps up to date after each merge, so that it never recounts the corpus.
 
 The corpus is held as deduplicated words with their counts, each word a str of one character
-per token id (``chr(id)``), and
+per token id (``chr(id)``), and a pair of ids as the str of its two characters, which is what
+the words hold where it occurs, keeps its hash once made (a tuple hashes anew at every look-up)
+and sorts as the pair does; then
 
 * ``counts``: pair -> occurrences, weighted by word count (every adjacent pair, as the textbook
   counts them, so "a a a" holds the pair (a, a) twice); an unwatched run keeps only the pairs
@@ -69,9 +71,10 @@ class PairState:
             deque(map(append, map(lists, zip(w, w[1:])), repeat(wi)), maxlen=0)
         count_of = wcounts.__getitem__
         counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
-        self.counts = counts if watched else {p: c for p, c in counts.items() if c >= floor}
+        keys = {p: chr(p[0]) + chr(p[1]) for p in counts}
+        self.counts = {keys[p]: c for p, c in counts.items() if c >= self.keep}
         # Only a pair that can win needs to know its words.
-        self.where = {p: array('I', dict.fromkeys(ws)) for p, ws in found.items()
+        self.where = {keys[p]: array('I', dict.fromkeys(ws)) for p, ws in found.items()
                       if counts[p] >= floor}
         self.total = sum(map(operator.mul, map(len, words), wcounts))
         # Each word as a str of one character per token id: a merge is then str.replace, its
@@ -91,9 +94,9 @@ class PairState:
             self.hist = hist = {}
             for c in counts.values():
                 hist[c] = hist.get(c, 0) + 1
-        # Heap entries: (-count, k1, k2, left, right, inexact). For "first", (k1, k2) is the
+        # Heap entries: (-count, k1, k2, pair, inexact). For "first", (k1, k2) is the
         # (word index, offset in base symbols) of the pair's earliest occurrence, or a lower
-        # bound of it while inexact is 1; for "lowest-id" it is the pair itself. Before any
+        # bound of it while inexact is 1; for "lowest-id" it is (pair, 0). Before any
         # merge every symbol but </w> (always last) is one base symbol long, so the offset of a
         # pair in its first word is its index there.
         self.heap = heap = []
@@ -102,7 +105,7 @@ class PairState:
             if c < floor:
                 continue
             if not self.first:
-                heap.append((-c, *p, *p, 0))
+                heap.append((-c, keys[p], 0, keys[p], 0))
                 continue
             wi = found[p][0]
             at = firsts.get(wi)
@@ -113,7 +116,7 @@ class PairState:
                 w = words[wi]
                 at = firsts[wi] = dict(zip(reversed(list(zip(w, w[1:]))),
                                            range(len(w) - 2, -1, -1)))
-            heap.append((-c, wi, at[p], *p, 0))
+            heap.append((-c, wi, at[p], keys[p], 0))
         heapq.heapify(self.heap)
 
     def display(self, i: int) -> str:
@@ -138,34 +141,33 @@ class PairState:
         self.data.append(self.data[a] + self.data[b])
         self.eow.append(self.eow[b])
 
-    def _first_occurrence(self, pair, hint: int) -> tuple[int, int]:
-        """(word index, offset in base symbols) of the earliest occurrence of ``pair``.
+    def _first_occurrence(self, ab: str, hint: int) -> tuple[int, int]:
+        """(word index, offset in base symbols) of the earliest occurrence of the pair ``ab``.
 
         ``hint`` is a word index no later than the earliest: a pair never enters a word after it
         is born, so the earliest word it was known in stays a lower bound. If that word still
         holds it, it is the earliest, and the pair's other words need not be looked at.
         """
-        words, ab = self.words, chr(pair[0]) + chr(pair[1])
+        words = self.words
         wi = hint
         j = words[wi].find(ab)
         if j < 0:
-            ws = self.where[pair]  # in word order
+            ws = self.where[ab]  # in word order
             for k, wi in enumerate(ws):
                 j = words[wi].find(ab)
                 if j >= 0:
                     break
             else:
-                raise AssertionError(f"pair {pair} has a count but no occurrence")
+                raise AssertionError(f"pair {_ids(ab)} has a count but no occurrence")
             if k:
-                self.where[pair] = ws[k:]  # the words before are stale: the pair left them
+                self.where[ab] = ws[k:]  # the words before are stale: the pair left them
         return wi, sum(map(self.length.__getitem__, map(ord, words[wi][:j])))
 
-    def _settle_top(self) -> tuple[tuple[int, int], int] | None:
+    def _settle_top(self) -> tuple[str, int] | None:
         """Fix the heap top until it is exact; return it (still on the heap) or None."""
         heap, counts, floor = self.heap, self.counts, self.floor
         while heap:
-            negc, k1, k2, a, b, inexact = heap[0]
-            pair = (a, b)
+            negc, k1, k2, pair, inexact = heap[0]
             c = counts.get(pair, 0)
             if c < floor:
                 heapq.heappop(heap)
@@ -176,11 +178,11 @@ class PairState:
             if c != -negc:
                 # The count fell since the push; the old first occurrence is still a lower
                 # bound (occurrences only ever disappear), so keep it, marked inexact.
-                entry = (-c, k1, k2, a, b, self.first)
+                entry = (-c, k1, k2, pair, self.first)
             elif inexact and runner_up is not None and -runner_up[0] >= c:
                 # Its exact first occurrence only matters against a pair of the same count, and
                 # the runner-up (whose count is an upper bound) may have it: look it up.
-                entry = (-c, *self._first_occurrence(pair, k1), a, b, 0)
+                entry = (-c, *self._first_occurrence(pair, k1), pair, 0)
             else:
                 return pair, c
             if runner_up is None or entry <= runner_up:
@@ -191,9 +193,10 @@ class PairState:
 
     def pop_best(self) -> tuple[tuple[int, int], int] | None:
         top = self._settle_top()
-        if top is not None:
-            heapq.heappop(self.heap)
-        return top
+        if top is None:
+            return None
+        heapq.heappop(self.heap)
+        return _ids(top[0]), top[1]
 
     def ties(self, count: int, limit: int) -> list[tuple[int, int]]:
         """Up to ``limit`` other pairs with ``count``, in tie order (left on the heap)."""
@@ -203,7 +206,7 @@ class PairState:
             if top is None or top[1] != count:
                 break
             held.append(heapq.heappop(self.heap))
-            found.append(top[0])
+            found.append(_ids(top[0]))
         for entry in held:
             heapq.heappush(self.heap, entry)
         return found
@@ -223,8 +226,9 @@ class PairState:
         sites, repeated = 0, False
         # str.replace and str.find take the leftmost occurrence and go on after it, which is
         # exactly where BPE merges a pair ("a a a" -> "aa a").
-        ab, first_a, made = chr(a) + chr(b), chr(a), chr(new)
-        for wi in self.where.pop(pair):
+        first_a, last_b, made = chr(a), chr(b), chr(new)
+        ab = first_a + last_b
+        for wi in self.where.pop(ab):
             w = words[wi]
             n = w.count(ab)
             if n == 1:  # the common case: one site
@@ -257,19 +261,20 @@ class PairState:
             words[wi] = w.replace(ab, made)
         counts, where, hist = self.counts, self.where, self.hist
         if a != b:
-            sites = counts[pair]  # with no runs "a a a" to overlap, every occurrence is a site
+            sites = counts[ab]  # with no runs "a a a" to overlap, every occurrence is a site
         heap, first, floor, keep = self.heap, self.first, self.floor, self.keep
         count_of = wcounts.__getitem__
         # (new pair, the old pair it replaced, the words it is born in)
-        born = [((p, new), (p, a), ws) for p, ws in zip(map(ord, left), left.values())]
-        born += [((new, x), (b, x), ws) for x, ws in zip(map(ord, right), right.values()) if ws]
+        born = [(x + made, x + first_a, ws) for x, ws in left.items()]
+        born += [(made + x, last_b + x, ws) for x, ws in right.items() if ws]
         if undone:
-            born.append((None, (b, a), undone))
+            born.append((None, last_b + first_a, undone))
         for q, old, ws in born:
             c = sum(map(count_of, ws))
-            # (new, new) replaced an undone (new, a): nothing else was lost. A pair not kept
-            # is too rare to matter.
-            n = counts.get(old) if old[0] != new else None
+            # (new, new) replaced an undone (new, a), which no count holds (the right
+            # neighbours' new pairs come after the left ones'): nothing else was lost. A pair
+            # not kept is too rare to matter.
+            n = counts.get(old)
             if n is not None:
                 n -= c
                 if hist is not None:
@@ -289,10 +294,10 @@ class PairState:
                 where[q] = ws = array('I', dict.fromkeys(ws) if repeated else ws)
                 # A new pair occurs only in words this merge touched, so its earliest word is
                 # the first of them; its offset there is looked up only if it reaches the top.
-                heapq.heappush(heap, (-c, ws[0], 0, *q, 1) if first else (-c, *q, *q, 0))
+                heapq.heappush(heap, (-c, ws[0], 0, q, 1) if first else (-c, q, 0, q, 0))
         # Every occurrence is gone (a run "a a a" counts the pair twice but merges once, so
         # what is left of its count is dropped, not decremented).
-        rest = counts.pop(pair, 0)
+        rest = counts.pop(ab, 0)
         if hist is not None and rest:
             _recount(hist, rest, 0)
         self.total -= sites
@@ -302,6 +307,10 @@ class PairState:
             freq[a] -= sites
             freq[b] -= sites
         return sites
+
+
+def _ids(pair: str) -> tuple[int, int]:
+    return ord(pair[0]), ord(pair[1])
 
 
 def _symbols(word_counts: dict[str, int], base: Base) -> list[bytes] | list[list[int]]:
