@@ -12,7 +12,10 @@ and sorts as the pair does; then
   win (never shrunk eagerly: stale entries are skipped when met); an ``array`` of 4-byte ints,
   which holds no object per entry (a tuple's ints cost memory, and time to free);
 * a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
-  invalidation: an entry whose count fell is fixed only when it reaches the top.
+  invalidation: an entry whose count fell is fixed only when it reaches the top. A pair born
+  with a count well below the heap's top waits outside it (``pending``, by count) until the top
+  comes down near it: most such pairs lose their count first and never cost a heap operation,
+  and the heap stays small.
 
 A merge touches only the words that hold the merged pair, and in them only the pairs next to each
 merge site change. With words as str, finding the sites and rewriting a word are C loops
@@ -118,6 +121,10 @@ class PairState:
                                            range(len(w) - 2, -1, -1)))
             heap.append((-c, wi, at[p], keys[p], 0))
         heapq.heapify(self.heap)
+        # Every pair waiting in `pending` (count -> its heap entries) has a count below `bar`:
+        # a top with at least `bar` beats them all.
+        self.pending: defaultdict[int, list[tuple]] = defaultdict(list)
+        self.bar = _bar(-heap[0][0]) if heap else 0
 
     def display(self, i: int) -> str:
         text = self.shown.get(i)
@@ -166,11 +173,23 @@ class PairState:
     def _settle_top(self) -> tuple[str, int] | None:
         """Fix the heap top until it is exact; return it (still on the heap) or None."""
         heap, counts, floor = self.heap, self.counts, self.floor
-        while heap:
+        while True:
+            if not heap:
+                if not self.pending:
+                    return None
+                self._lower_bar(max(self.pending))
+                continue
             negc, k1, k2, pair, inexact = heap[0]
             c = counts.get(pair, 0)
             if c < floor:
                 heapq.heappop(heap)
+                continue
+            if c < self.bar:
+                if c != -negc:  # fell below the bar: it waits with the others of its count
+                    heapq.heappop(heap)
+                    self.pending[c].append((-c, k1, k2, pair, self.first))
+                else:  # the whole heap is below the bar: a waiting pair may beat it, or tie
+                    self._lower_bar(c)
                 continue
             if c == -negc and not inexact:
                 return pair, c  # exact: the common case
@@ -189,7 +208,23 @@ class PairState:
                 heap[0] = entry  # still on top: no need to sift it down
             else:
                 heapq.heapreplace(heap, entry)
-        return None
+
+    def _lower_bar(self, count: int) -> None:
+        """Bring the pairs waiting with about ``count`` or more into the heap."""
+        self.bar = bar = _bar(count)
+        heap, counts, floor, pending = self.heap, self.counts, self.floor, self.pending
+        for c in [c for c in pending if c >= bar]:
+            for entry in pending.pop(c):
+                pair = entry[3]
+                now = counts.get(pair, 0)
+                if now == c:
+                    heapq.heappush(heap, entry)
+                elif now >= floor:  # fell meanwhile: as _settle_top would fix it
+                    entry = (-now, entry[1], entry[2], pair, self.first)
+                    if now >= bar:
+                        heapq.heappush(heap, entry)
+                    else:
+                        pending[now].append(entry)
 
     def pop_best(self) -> tuple[tuple[int, int], int] | None:
         top = self._settle_top()
@@ -263,6 +298,7 @@ class PairState:
         if a != b:
             sites = counts[ab]  # with no runs "a a a" to overlap, every occurrence is a site
         heap, first, floor, keep = self.heap, self.first, self.floor, self.keep
+        bar, pending = self.bar, self.pending
         count_of = wcounts.__getitem__
         # (new pair, the old pair it replaced, the words it is born in)
         born = [(x + made, x + first_a, ws) for x, ws in left.items()]
@@ -294,7 +330,11 @@ class PairState:
                 where[q] = ws = array('I', dict.fromkeys(ws) if repeated else ws)
                 # A new pair occurs only in words this merge touched, so its earliest word is
                 # the first of them; its offset there is looked up only if it reaches the top.
-                heapq.heappush(heap, (-c, ws[0], 0, q, 1) if first else (-c, q, 0, q, 0))
+                entry = (-c, ws[0], 0, q, 1) if first else (-c, q, 0, q, 0)
+                if c >= bar:
+                    heapq.heappush(heap, entry)
+                else:
+                    pending[c].append(entry)
         # Every occurrence is gone (a run "a a a" counts the pair twice but merges once, so
         # what is left of its count is dropped, not decremented).
         rest = counts.pop(ab, 0)
@@ -307,6 +347,17 @@ class PairState:
             freq[a] -= sites
             freq[b] -= sites
         return sites
+
+
+def _bar(count: int) -> int:
+    """The bar below which pairs wait outside the heap, once its top has ``count``: an eighth
+    below, so that it comes down about a hundred times in a run (lower, it lets more pairs
+    in that die before they could win; closer, it comes down more often, for few pairs).
+
+    >>> _bar(1000), _bar(7)
+    (875, 7)
+    """
+    return count - count // 8
 
 
 def _ids(pair: str) -> tuple[int, int]:
