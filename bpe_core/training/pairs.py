@@ -351,8 +351,9 @@ class PairState:
 
 def _bar(count: int) -> int:
     """The bar below which pairs wait outside the heap, once its top has ``count``: an eighth
-    below, so that it comes down about a hundred times in a run (lower, it lets more pairs
-    in that die before they could win; closer, it comes down more often, for few pairs).
+    below, so that it comes down about a hundred times in a run (further below, more pairs come
+    in that lose their count before they could win; closer, it comes down more often, each
+    time for fewer pairs).
 
     >>> _bar(1000), _bar(7)
     (875, 7)
@@ -361,6 +362,7 @@ def _bar(count: int) -> int:
 
 
 def _ids(pair: str) -> tuple[int, int]:
+    """The token ids of a pair held as a str (``"ab"`` -> ``(97, 98)``)."""
     return ord(pair[0]), ord(pair[1])
 
 
