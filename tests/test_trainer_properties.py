@@ -1,5 +1,7 @@
 """The incremental trainer must give exactly the textbook loop's merges and counts."""
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -80,7 +82,7 @@ def pair_counts(segments, counts):
     """Every adjacent pair's occurrences, weighted by word count (the textbook's recount)."""
     out = {}
     for ids, n in zip(segments, counts):
-        for pair in zip(ids, ids[1:]):
+        for pair in pairwise(ids):
             out[pair] = out.get(pair, 0) + n
     return out
 

@@ -41,9 +41,10 @@ import heapq
 import operator
 from array import array
 from collections import defaultdict, deque
-from itertools import repeat
+from itertools import pairwise, repeat
 
 from ..alphabet import Base, token_display
+
 
 class PairState:
     """The incremental data structures (see the module docstring)."""
@@ -71,7 +72,7 @@ class PairState:
         found: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
         append, lists = list.append, found.__getitem__
         for wi, w in enumerate(words):
-            deque(map(append, map(lists, zip(w, w[1:])), repeat(wi)), maxlen=0)
+            deque(map(append, map(lists, pairwise(w)), repeat(wi)), maxlen=0)
         count_of = wcounts.__getitem__
         counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
         keys = {p: chr(p[0]) + chr(p[1]) for p in counts}
@@ -117,7 +118,7 @@ class PairState:
                 # wins, so the pairs go in backwards): looking each pair up on its own would
                 # scan a long word (a whole document, with "none") once per distinct pair.
                 w = words[wi]
-                at = firsts[wi] = dict(zip(reversed(list(zip(w, w[1:]))),
+                at = firsts[wi] = dict(zip(reversed(list(pairwise(w))),
                                            range(len(w) - 2, -1, -1)))
             heap.append((-c, wi, at[p], keys[p], 0))
         heapq.heapify(self.heap)
