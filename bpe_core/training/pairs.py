@@ -9,8 +9,10 @@ and sorts as the pair does; then
   counts them, so "a a a" holds the pair (a, a) twice); an unwatched run keeps only the pairs
   that can still win;
 * ``where``: pair -> indices of the words that hold it, in word order, for pairs that can still
-  win (never shrunk eagerly: stale entries are skipped when met); an ``array`` of 4-byte ints,
-  which holds no object per entry (a tuple's ints cost memory, and time to free);
+  win (never shrunk eagerly: stale entries are skipped when met); a word once per occurrence,
+  its repeats next to each other and skipped when met too (in C, which costs a third of
+  dropping them up front for every pair, most of which never win); an ``array`` of 4-byte
+  ints, which holds no object per entry (a tuple's ints cost memory, and time to free);
 * a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
   invalidation: an entry whose count fell is fixed only when it reaches the top. A pair born
   with a count well below the heap's top waits outside it (``pending``, by count) until the top
@@ -41,7 +43,8 @@ import heapq
 import operator
 from array import array
 from collections import defaultdict, deque
-from itertools import pairwise, repeat
+from collections.abc import Iterator
+from itertools import chain, compress, pairwise, repeat
 
 from ..alphabet import Base, token_display
 
@@ -78,7 +81,7 @@ class PairState:
         keys = {p: chr(p[0]) + chr(p[1]) for p in counts}
         self.counts = {keys[p]: c for p, c in counts.items() if c >= self.keep}
         # Only a pair that can win needs to know its words.
-        self.where = {keys[p]: array('I', dict.fromkeys(ws)) for p, ws in found.items()
+        self.where = {keys[p]: array('I', ws) for p, ws in found.items()
                       if counts[p] >= floor}
         self.total = sum(map(operator.mul, map(len, words), wcounts))
         # Each word as a str of one character per token id: a merge is then str.replace, its
@@ -161,12 +164,13 @@ class PairState:
         j = words[wi].find(ab)
         if j < 0:
             ws = self.where[ab]  # in word order
-            for k, wi in enumerate(ws):
+            for wi in _distinct(ws):
                 j = words[wi].find(ab)
                 if j >= 0:
                     break
             else:
                 raise AssertionError(f"pair {_ids(ab)} has a count but no occurrence")
+            k = ws.index(wi)
             if k:
                 self.where[ab] = ws[k:]  # the words before are stale: the pair left them
         return wi, sum(map(self.length.__getitem__, map(ord, words[wi][:j])))
@@ -259,12 +263,12 @@ class PairState:
         left: defaultdict[str, list[int]] = defaultdict(list)
         right: defaultdict[str, list[int]] = defaultdict(list)
         undone: list[int] = []  # "a b a b": a (new, a) undone by the next site; (b, a) is lost
-        sites, repeated = 0, False
+        sites = 0
         # str.replace and str.find take the leftmost occurrence and go on after it, which is
         # exactly where BPE merges a pair ("a a a" -> "aa a").
         first_a, last_b, made = chr(a), chr(b), chr(new)
         ab = first_a + last_b
-        for wi in self.where.pop(ab):
+        for wi in _distinct(self.where.pop(ab)):
             w = words[wi]
             n = w.count(ab)
             if n == 1:  # the common case: one site
@@ -279,7 +283,6 @@ class PairState:
                 continue
             if not n:
                 continue  # stale: the pair left this word in an earlier merge
-            repeated = True  # a word with several sites: its index is repeated in the lists
             if a == b:  # overlapping runs: fewer sites than occurrences
                 sites += wcounts[wi] * n
             j, end, after = w.find(ab), len(w), -1  # `after`: the end of the site before
@@ -327,8 +330,8 @@ class PairState:
             if hist is not None:
                 _recount(hist, 0, c)
             if c >= floor:
-                # Only a pair that can still win needs to know its words (each once, in order).
-                where[q] = ws = array('I', dict.fromkeys(ws) if repeated else ws)
+                # Only a pair that can still win needs to know its words.
+                where[q] = ws = array('I', ws)
                 # A new pair occurs only in words this merge touched, so its earliest word is
                 # the first of them; its offset there is looked up only if it reaches the top.
                 entry = (-c, ws[0], 0, q, 1) if first else (-c, q, 0, q, 0)
@@ -360,6 +363,15 @@ def _bar(count: int) -> int:
     (875, 7)
     """
     return count - count // 8
+
+
+def _distinct(ws: array) -> Iterator[int]:
+    """The word indices of ``ws`` without repeats, which are next to each other.
+
+    >>> list(_distinct(array('I', [3, 3, 5, 8, 8, 8])))
+    [3, 5, 8]
+    """
+    return compress(ws, map(operator.ne, ws, chain((-1,), ws)))
 
 
 def _ids(pair: str) -> tuple[int, int]:
