@@ -21,8 +21,8 @@ and sorts as the pair does; then
 
 A merge touches only the words that hold the merged pair, and in them only the pairs next to each
 merge site change. With words as str, finding the sites and rewriting a word are C loops
-(``str.count``, ``str.find``, ``str.replace``, which take the leftmost occurrence and go on after
-it, as BPE does), linear in the word however many sites it has; a word also takes two bytes a
+(``str.partition``, ``str.find``, ``str.replace``, which take the leftmost occurrence and go on
+after it, as BPE does), linear in the word however many sites it has; a word also takes two bytes a
 token rather than a list's eight.
 
 >>> from bpe_core.alphabet import char_base
@@ -84,8 +84,8 @@ class PairState:
         self.where = {keys[p]: array('I', ws) for p, ws in found.items()
                       if counts[p] >= floor}
         self.total = sum(map(operator.mul, map(len, words), wcounts))
-        # Each word as a str of one character per token id: a merge is then str.replace, its
-        # sites str.count and str.find (C loops over two bytes a token), and a word takes a
+        # Each word as a str of one character per token id: a merge is then str.partition or
+        # str.replace, its sites str.find (C loops over two bytes a token), and a word takes a
         # quarter of a list's memory.
         self.words = ([w.decode("latin-1") for w in words] if isinstance(words[0], bytes)
                       else [''.join(map(chr, w)) for w in words])
@@ -264,28 +264,29 @@ class PairState:
         right: defaultdict[str, list[int]] = defaultdict(list)
         undone: list[int] = []  # "a b a b": a (new, a) undone by the next site; (b, a) is lost
         sites = 0
-        # str.replace and str.find take the leftmost occurrence and go on after it, which is
-        # exactly where BPE merges a pair ("a a a" -> "aa a").
+        # str.partition, str.find and str.replace take the leftmost occurrence and go on after
+        # it, which is exactly where BPE merges a pair ("a a a" -> "aa a"). A word of one site
+        # (most) is then one partition: its neighbours and its rewrite come from the two
+        # sides, where count, find and replace were three calls.
         first_a, last_b, made = chr(a), chr(b), chr(new)
         ab = first_a + last_b
         for wi in _distinct(self.where.pop(ab)):
             w = words[wi]
-            n = w.count(ab)
-            if n == 1:  # the common case: one site
-                j = w.find(ab)
-                if j:
-                    left[w[j - 1]].append(wi)
-                if j + 2 < len(w):
-                    right[w[j + 2]].append(wi)
-                words[wi] = w.replace(ab, made)
+            x, hit, y = w.partition(ab)
+            if not hit:
+                continue  # stale: the pair left this word in an earlier merge
+            if ab not in y:  # the common case: one site
+                if x:
+                    left[x[-1]].append(wi)
+                if y:
+                    right[y[0]].append(wi)
+                words[wi] = x + made + y
                 if a == b:
                     sites += wcounts[wi]
                 continue
-            if not n:
-                continue  # stale: the pair left this word in an earlier merge
             if a == b:  # overlapping runs: fewer sites than occurrences
-                sites += wcounts[wi] * n
-            j, end, after = w.find(ab), len(w), -1  # `after`: the end of the site before
+                sites += wcounts[wi] * w.count(ab)
+            j, end, after = len(x), len(w), -1  # `after`: the end of the site before
             while j >= 0:
                 if j == after:
                     right[first_a].pop()  # the (new, a) the site before made is undone
