@@ -1,5 +1,7 @@
 """The incremental trainer must give exactly the textbook loop's merges and counts."""
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,6 +62,46 @@ def test_one_long_piece_with_many_sites_gives_the_same_merges(text, tie_break):
     # Under "none" the whole text is one word: a merge has hundreds of sites in it, next to each
     # other ("a b a b") and overlapping ("a a a").
     check(text, unit="byte", pretokenizer="none", tie_break=tie_break, min_frequency=1)
+
+# Counts over three orders of magnitude: most pairs are born far below the best count, and wait
+# outside the heap until its top comes down near them (``pending`` in pairs.py).
+wide_counts = st.dictionaries(st.text(alphabet="abcdab", min_size=1, max_size=9),
+                              st.integers(1, 3000), min_size=2, max_size=30)
+
+
+@settings(max_examples=60)
+@given(counts=wide_counts, tie_break=st.sampled_from(["first", "lowest-id"]),
+       min_frequency=st.integers(1, 40))
+def test_pairs_born_far_below_the_best_count_win_in_the_textbook_order(counts, tie_break,
+                                                                       min_frequency):
+    check(counts, unit="byte", pretokenizer="whitespace", tie_break=tie_break,
+          min_frequency=min_frequency, max_merges=80)
+
+
+def pair_counts(segments, counts):
+    """Every adjacent pair's occurrences, weighted by word count (the textbook's recount)."""
+    out = {}
+    for ids, n in zip(segments, counts):
+        for pair in pairwise(ids):
+            out[pair] = out.get(pair, 0) + n
+    return out
+
+
+@settings(max_examples=30)
+@given(counts=wide_counts, tie_break=st.sampled_from(["first", "lowest-id"]))
+def test_a_watched_run_reports_the_pairs_that_tie_with_far_apart_counts(counts, tie_break):
+    trainer = bpe_core.Trainer(max_merges=40, unit="byte", pretokenizer="whitespace",
+                               tie_break=tie_break, min_frequency=1, max_ties=3)
+    steps = list(trainer.run(counts))
+    tok = bpe_core.train(counts, max_merges=40, unit="byte", pretokenizer="whitespace",
+                         tie_break=tie_break, min_frequency=1)
+    assert [(s.left_id, s.right_id, s.count) for s in steps] == merges_of(tok)
+    for s in steps:
+        now = pair_counts(trainer.segmentation(s.rank), trainer.word_counts.values())
+        tied = {p for p, n in now.items() if n == s.count} - {(s.left_id, s.right_id)}
+        assert s.n_tied == len(tied)
+        assert len(s.ties) == min(3, len(tied))
+        assert {(t.left_id, t.right_id) for t in s.ties} <= tied
 
 
 def test_trainer_steps_agree_with_train_and_report_ties():

@@ -1,21 +1,28 @@
 """What training keeps up to date after each merge, so that it never recounts the corpus.
 
 The corpus is held as deduplicated words with their counts, each word a str of one character
-per token id (``chr(id)``), and
+per token id (``chr(id)``), and a pair of ids as the str of its two characters, which is what
+the words hold where it occurs, keeps its hash once made (a tuple hashes anew at every look-up)
+and sorts as the pair does; then
 
 * ``counts``: pair -> occurrences, weighted by word count (every adjacent pair, as the textbook
   counts them, so "a a a" holds the pair (a, a) twice); an unwatched run keeps only the pairs
   that can still win;
 * ``where``: pair -> indices of the words that hold it, in word order, for pairs that can still
-  win (never shrunk eagerly: stale entries are skipped when met); an ``array`` of 4-byte ints,
-  which holds no object per entry (a tuple's ints cost memory, and time to free);
+  win (never shrunk eagerly: stale entries are skipped when met); a word once per occurrence,
+  its repeats next to each other and skipped when met too (in C, which costs a third of
+  dropping them up front for every pair, most of which never win); an ``array`` of 4-byte
+  ints, which holds no object per entry (a tuple's ints cost memory, and time to free);
 * a heap of the pairs that can still win (count at least ``min_frequency``) with lazy
-  invalidation: an entry whose count fell is fixed only when it reaches the top.
+  invalidation: an entry whose count fell is fixed only when it reaches the top. A pair born
+  with a count well below the heap's top waits outside it (``pending``, by count) until the top
+  comes down near it: most such pairs lose their count first and never cost a heap operation,
+  and the heap stays small.
 
 A merge touches only the words that hold the merged pair, and in them only the pairs next to each
 merge site change. With words as str, finding the sites and rewriting a word are C loops
-(``str.count``, ``str.find``, ``str.replace``, which take the leftmost occurrence and go on after
-it, as BPE does), linear in the word however many sites it has; a word also takes two bytes a
+(``str.partition``, ``str.find``, ``str.replace``, which take the leftmost occurrence and go on
+after it, as BPE does), linear in the word however many sites it has; a word also takes two bytes a
 token rather than a list's eight.
 
 >>> from bpe_core.alphabet import char_base
@@ -36,9 +43,11 @@ import heapq
 import operator
 from array import array
 from collections import defaultdict, deque
-from itertools import repeat
+from collections.abc import Iterator
+from itertools import chain, compress, pairwise, repeat
 
 from ..alphabet import Base, token_display
+
 
 class PairState:
     """The incremental data structures (see the module docstring)."""
@@ -51,10 +60,13 @@ class PairState:
         # it stays out of the heap, and only a watched run counts it (for n_tied).
         self.floor = floor
         self.keep = 1 if watched else floor  # the smallest count worth keeping
-        words = [base.symbols(w) for w in word_counts]
+        words = _symbols(word_counts, base)
         self.wcounts = wcounts = list(word_counts.values())
         self.length = [0 if k == "eow" else 1 for k in base.kinds]  # base symbols per token
-        self.shown = [base.display(i) for i in range(len(base))]
+        # Token id -> display text, made when first asked for: a run nobody watches never asks,
+        # and a byte-level merge's text costs a failed UTF-8 decode of its bytes more often
+        # than not.
+        self.shown: dict[int, str] = {}
         self.data = list(base.tokens)  # each token's bytes and whether it ends with </w>
         self.eow = [k == "eow" for k in base.kinds]
         # Pair -> the words it occurs in, a word once per occurrence, in word order; counts and
@@ -63,18 +75,20 @@ class PairState:
         found: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
         append, lists = list.append, found.__getitem__
         for wi, w in enumerate(words):
-            deque(map(append, map(lists, zip(w, w[1:])), repeat(wi)), maxlen=0)
+            deque(map(append, map(lists, pairwise(w)), repeat(wi)), maxlen=0)
         count_of = wcounts.__getitem__
         counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
-        self.counts = counts if watched else {p: c for p, c in counts.items() if c >= floor}
+        keys = {p: chr(p[0]) + chr(p[1]) for p in counts}
+        self.counts = {keys[p]: c for p, c in counts.items() if c >= self.keep}
         # Only a pair that can win needs to know its words.
-        self.where = {p: array('I', dict.fromkeys(ws)) for p, ws in found.items()
+        self.where = {keys[p]: array('I', ws) for p, ws in found.items()
                       if counts[p] >= floor}
         self.total = sum(map(operator.mul, map(len, words), wcounts))
-        # Each word as a str of one character per token id: a merge is then str.replace, its
-        # sites str.count and str.find (C loops over two bytes a token), and a word takes a
+        # Each word as a str of one character per token id: a merge is then str.partition or
+        # str.replace, its sites str.find (C loops over two bytes a token), and a word takes a
         # quarter of a list's memory.
-        self.words = [''.join(map(chr, w)) for w in words]
+        self.words = ([w.decode("latin-1") for w in words] if isinstance(words[0], bytes)
+                      else [''.join(map(chr, w)) for w in words])
         # What only a watcher needs (train() goes without): token id -> occurrences, and
         # count -> number of pairs with it (to report how many pairs tied).
         self.freq: dict[int, int] | None = None
@@ -87,9 +101,9 @@ class PairState:
             self.hist = hist = {}
             for c in counts.values():
                 hist[c] = hist.get(c, 0) + 1
-        # Heap entries: (-count, k1, k2, left, right, inexact). For "first", (k1, k2) is the
+        # Heap entries: (-count, k1, k2, pair, inexact). For "first", (k1, k2) is the
         # (word index, offset in base symbols) of the pair's earliest occurrence, or a lower
-        # bound of it while inexact is 1; for "lowest-id" it is the pair itself. Before any
+        # bound of it while inexact is 1; for "lowest-id" it is (pair, 0). Before any
         # merge every symbol but </w> (always last) is one base symbol long, so the offset of a
         # pair in its first word is its index there.
         self.heap = heap = []
@@ -98,7 +112,7 @@ class PairState:
             if c < floor:
                 continue
             if not self.first:
-                heap.append((-c, *p, *p, 0))
+                heap.append((-c, keys[p], 0, keys[p], 0))
                 continue
             wi = found[p][0]
             at = firsts.get(wi)
@@ -107,13 +121,22 @@ class PairState:
                 # wins, so the pairs go in backwards): looking each pair up on its own would
                 # scan a long word (a whole document, with "none") once per distinct pair.
                 w = words[wi]
-                at = firsts[wi] = dict(zip(reversed(list(zip(w, w[1:]))),
+                at = firsts[wi] = dict(zip(reversed(list(pairwise(w))),
                                            range(len(w) - 2, -1, -1)))
-            heap.append((-c, wi, at[p], *p, 0))
+            heap.append((-c, wi, at[p], keys[p], 0))
         heapq.heapify(self.heap)
+        # Every pair waiting in `pending` (count -> its heap entries) has a count below `bar`:
+        # a top with at least `bar` beats them all.
+        self.pending: defaultdict[int, list[tuple]] = defaultdict(list)
+        self.bar = _bar(-heap[0][0]) if heap else 0
 
     def display(self, i: int) -> str:
-        return self.shown[i]
+        text = self.shown.get(i)
+        if text is None:
+            base = self.base
+            text = self.shown[i] = (base.display(i) if i < len(base)
+                                    else token_display(self.data[i], self.eow[i]))
+        return text
 
     def any_pair(self) -> bool:
         """Whether some word still has two tokens (some pair is left, however rare)."""
@@ -128,39 +151,50 @@ class PairState:
         self.length.append(self.length[a] + self.length[b])
         self.data.append(self.data[a] + self.data[b])
         self.eow.append(self.eow[b])
-        self.shown.append(token_display(self.data[-1], self.eow[-1]))
 
-    def _first_occurrence(self, pair, hint: int) -> tuple[int, int]:
-        """(word index, offset in base symbols) of the earliest occurrence of ``pair``.
+    def _first_occurrence(self, ab: str, hint: int) -> tuple[int, int]:
+        """(word index, offset in base symbols) of the earliest occurrence of the pair ``ab``.
 
         ``hint`` is a word index no later than the earliest: a pair never enters a word after it
         is born, so the earliest word it was known in stays a lower bound. If that word still
         holds it, it is the earliest, and the pair's other words need not be looked at.
         """
-        words, ab = self.words, chr(pair[0]) + chr(pair[1])
+        words = self.words
         wi = hint
         j = words[wi].find(ab)
         if j < 0:
-            ws = self.where[pair]  # in word order
-            for k, wi in enumerate(ws):
+            ws = self.where[ab]  # in word order
+            for wi in _distinct(ws):
                 j = words[wi].find(ab)
                 if j >= 0:
                     break
             else:
-                raise AssertionError(f"pair {pair} has a count but no occurrence")
+                raise AssertionError(f"pair {_ids(ab)} has a count but no occurrence")
+            k = ws.index(wi)
             if k:
-                self.where[pair] = ws[k:]  # the words before are stale: the pair left them
+                self.where[ab] = ws[k:]  # the words before are stale: the pair left them
         return wi, sum(map(self.length.__getitem__, map(ord, words[wi][:j])))
 
-    def _settle_top(self) -> tuple[tuple[int, int], int] | None:
+    def _settle_top(self) -> tuple[str, int] | None:
         """Fix the heap top until it is exact; return it (still on the heap) or None."""
         heap, counts, floor = self.heap, self.counts, self.floor
-        while heap:
-            negc, k1, k2, a, b, inexact = heap[0]
-            pair = (a, b)
+        while True:
+            if not heap:
+                if not self.pending:
+                    return None
+                self._lower_bar(max(self.pending))
+                continue
+            negc, k1, k2, pair, inexact = heap[0]
             c = counts.get(pair, 0)
             if c < floor:
                 heapq.heappop(heap)
+                continue
+            if c < self.bar:
+                if c != -negc:  # fell below the bar: it waits with the others of its count
+                    heapq.heappop(heap)
+                    self.pending[c].append((-c, k1, k2, pair, self.first))
+                else:  # the whole heap is below the bar: a waiting pair may beat it, or tie
+                    self._lower_bar(c)
                 continue
             if c == -negc and not inexact:
                 return pair, c  # exact: the common case
@@ -168,24 +202,41 @@ class PairState:
             if c != -negc:
                 # The count fell since the push; the old first occurrence is still a lower
                 # bound (occurrences only ever disappear), so keep it, marked inexact.
-                entry = (-c, k1, k2, a, b, self.first)
+                entry = (-c, k1, k2, pair, self.first)
             elif inexact and runner_up is not None and -runner_up[0] >= c:
                 # Its exact first occurrence only matters against a pair of the same count, and
                 # the runner-up (whose count is an upper bound) may have it: look it up.
-                entry = (-c, *self._first_occurrence(pair, k1), a, b, 0)
+                entry = (-c, *self._first_occurrence(pair, k1), pair, 0)
             else:
                 return pair, c
             if runner_up is None or entry <= runner_up:
                 heap[0] = entry  # still on top: no need to sift it down
             else:
                 heapq.heapreplace(heap, entry)
-        return None
+
+    def _lower_bar(self, count: int) -> None:
+        """Bring the pairs waiting with about ``count`` or more into the heap."""
+        self.bar = bar = _bar(count)
+        heap, counts, floor, pending = self.heap, self.counts, self.floor, self.pending
+        for c in [c for c in pending if c >= bar]:
+            for entry in pending.pop(c):
+                pair = entry[3]
+                now = counts.get(pair, 0)
+                if now == c:
+                    heapq.heappush(heap, entry)
+                elif now >= floor:  # fell meanwhile: as _settle_top would fix it
+                    entry = (-now, entry[1], entry[2], pair, self.first)
+                    if now >= bar:
+                        heapq.heappush(heap, entry)
+                    else:
+                        pending[now].append(entry)
 
     def pop_best(self) -> tuple[tuple[int, int], int] | None:
         top = self._settle_top()
-        if top is not None:
-            heapq.heappop(self.heap)
-        return top
+        if top is None:
+            return None
+        heapq.heappop(self.heap)
+        return _ids(top[0]), top[1]
 
     def ties(self, count: int, limit: int) -> list[tuple[int, int]]:
         """Up to ``limit`` other pairs with ``count``, in tie order (left on the heap)."""
@@ -195,7 +246,7 @@ class PairState:
             if top is None or top[1] != count:
                 break
             held.append(heapq.heappop(self.heap))
-            found.append(top[0])
+            found.append(_ids(top[0]))
         for entry in held:
             heapq.heappush(self.heap, entry)
         return found
@@ -212,29 +263,30 @@ class PairState:
         left: defaultdict[str, list[int]] = defaultdict(list)
         right: defaultdict[str, list[int]] = defaultdict(list)
         undone: list[int] = []  # "a b a b": a (new, a) undone by the next site; (b, a) is lost
-        sites, repeated = 0, False
-        # str.replace and str.find take the leftmost occurrence and go on after it, which is
-        # exactly where BPE merges a pair ("a a a" -> "aa a").
-        ab, first_a, made = chr(a) + chr(b), chr(a), chr(new)
-        for wi in self.where.pop(pair):
+        sites = 0
+        # str.partition, str.find and str.replace take the leftmost occurrence and go on after
+        # it, which is exactly where BPE merges a pair ("a a a" -> "aa a"). A word of one site
+        # (most) is then one partition: its neighbours and its rewrite come from the two
+        # sides, where count, find and replace were three calls.
+        first_a, last_b, made = chr(a), chr(b), chr(new)
+        ab = first_a + last_b
+        for wi in _distinct(self.where.pop(ab)):
             w = words[wi]
-            n = w.count(ab)
-            if n == 1:  # the common case: one site
-                j = w.find(ab)
-                if j:
-                    left[w[j - 1]].append(wi)
-                if j + 2 < len(w):
-                    right[w[j + 2]].append(wi)
-                words[wi] = w.replace(ab, made)
+            x, hit, y = w.partition(ab)
+            if not hit:
+                continue  # stale: the pair left this word in an earlier merge
+            if ab not in y:  # the common case: one site
+                if x:
+                    left[x[-1]].append(wi)
+                if y:
+                    right[y[0]].append(wi)
+                words[wi] = x + made + y
                 if a == b:
                     sites += wcounts[wi]
                 continue
-            if not n:
-                continue  # stale: the pair left this word in an earlier merge
-            repeated = True  # a word with several sites: its index is repeated in the lists
             if a == b:  # overlapping runs: fewer sites than occurrences
-                sites += wcounts[wi] * n
-            j, end, after = w.find(ab), len(w), -1  # `after`: the end of the site before
+                sites += wcounts[wi] * w.count(ab)
+            j, end, after = len(x), len(w), -1  # `after`: the end of the site before
             while j >= 0:
                 if j == after:
                     right[first_a].pop()  # the (new, a) the site before made is undone
@@ -249,19 +301,21 @@ class PairState:
             words[wi] = w.replace(ab, made)
         counts, where, hist = self.counts, self.where, self.hist
         if a != b:
-            sites = counts[pair]  # with no runs "a a a" to overlap, every occurrence is a site
+            sites = counts[ab]  # with no runs "a a a" to overlap, every occurrence is a site
         heap, first, floor, keep = self.heap, self.first, self.floor, self.keep
+        bar, pending = self.bar, self.pending
         count_of = wcounts.__getitem__
         # (new pair, the old pair it replaced, the words it is born in)
-        born = [((p, new), (p, a), ws) for p, ws in zip(map(ord, left), left.values())]
-        born += [((new, x), (b, x), ws) for x, ws in zip(map(ord, right), right.values()) if ws]
+        born = [(x + made, x + first_a, ws) for x, ws in left.items()]
+        born += [(made + x, last_b + x, ws) for x, ws in right.items() if ws]
         if undone:
-            born.append((None, (b, a), undone))
+            born.append((None, last_b + first_a, undone))
         for q, old, ws in born:
             c = sum(map(count_of, ws))
-            # (new, new) replaced an undone (new, a): nothing else was lost. A pair not kept
-            # is too rare to matter.
-            n = counts.get(old) if old[0] != new else None
+            # (new, new) replaced an undone (new, a), which no count holds (the right
+            # neighbours' new pairs come after the left ones'): nothing else was lost. A pair
+            # not kept is too rare to matter.
+            n = counts.get(old)
             if n is not None:
                 n -= c
                 if hist is not None:
@@ -277,14 +331,18 @@ class PairState:
             if hist is not None:
                 _recount(hist, 0, c)
             if c >= floor:
-                # Only a pair that can still win needs to know its words (each once, in order).
-                where[q] = ws = array('I', dict.fromkeys(ws) if repeated else ws)
+                # Only a pair that can still win needs to know its words.
+                where[q] = ws = array('I', ws)
                 # A new pair occurs only in words this merge touched, so its earliest word is
                 # the first of them; its offset there is looked up only if it reaches the top.
-                heapq.heappush(heap, (-c, ws[0], 0, *q, 1) if first else (-c, *q, *q, 0))
+                entry = (-c, ws[0], 0, q, 1) if first else (-c, q, 0, q, 0)
+                if c >= bar:
+                    heapq.heappush(heap, entry)
+                else:
+                    pending[c].append(entry)
         # Every occurrence is gone (a run "a a a" counts the pair twice but merges once, so
         # what is left of its count is dropped, not decremented).
-        rest = counts.pop(pair, 0)
+        rest = counts.pop(ab, 0)
         if hist is not None and rest:
             _recount(hist, rest, 0)
         self.total -= sites
@@ -294,6 +352,45 @@ class PairState:
             freq[a] -= sites
             freq[b] -= sites
         return sites
+
+
+def _bar(count: int) -> int:
+    """The bar below which pairs wait outside the heap, once its top has ``count``: an eighth
+    below, so that it comes down about a hundred times in a run (further below, more pairs come
+    in that lose their count before they could win; closer, it comes down more often, each
+    time for fewer pairs).
+
+    >>> _bar(1000), _bar(7)
+    (875, 7)
+    """
+    return count - count // 8
+
+
+def _distinct(ws: array) -> Iterator[int]:
+    """The word indices of ``ws`` without repeats, which are next to each other.
+
+    >>> list(_distinct(array('I', [3, 3, 5, 8, 8, 8])))
+    [3, 5, 8]
+    """
+    return compress(ws, map(operator.ne, ws, chain((-1,), ws)))
+
+
+def _ids(pair: str) -> tuple[int, int]:
+    """The token ids of a pair held as a str (``"ab"`` -> ``(97, 98)``)."""
+    return ord(pair[0]), ord(pair[1])
+
+
+def _symbols(word_counts: dict[str, int], base: Base) -> list[bytes] | list[list[int]]:
+    """Each word's base ids: its UTF-8 bytes when those are the ids (a byte base in byte order,
+    no ``</w>``), two C calls a word where a list of ints takes a Python call and a loop.
+
+    >>> from bpe_core.alphabet import byte_base
+    >>> _symbols({"hé": 1}, byte_base()), _symbols({"hé": 1}, byte_base(end_of_word=True))
+    ([b'h\\xc3\\xa9'], [[104, 195, 169, 256]])
+    """
+    if base.unit == "byte" and not base.end_of_word and base.byte_ids is None:
+        return [w.encode("utf-8") for w in word_counts]
+    return [base.symbols(w) for w in word_counts]
 
 
 def _recount(hist: dict[int, int], old: int, now: int) -> None:
