@@ -89,11 +89,19 @@ def _metaspace_first_after_others(normalizer, head: list) -> bool:
                and (normalizer is not None or k > 0) for k, s in enumerate(head))
 
 
+#: Bytes that UTF-8 never uses: a vocabulary may leave out their characters (GPT-NeoX's and
+#: OLMo's do), as no text ever needs them.
+NOT_UTF8 = frozenset([0xC0, 0xC1, *range(0xF5, 0x100)])
+
+
 def _byte_table(model: BPE) -> bytes | list[int] | None:
-    """Byte value -> id of its byte character, when the model has all 256 of them."""
+    """Byte value -> id of its byte character, when the model has all 256 of them (or all
+    but some of ``NOT_UTF8``, whose place in the table no text's UTF-8 ever reads)."""
     ids = [model.vocab.get(c) for c in BYTE_CHARS]
-    if None in ids or model.continuing_subword_prefix or model.end_of_word_suffix:
+    if model.continuing_subword_prefix or model.end_of_word_suffix or any(
+            i is None and b not in NOT_UTF8 for b, i in enumerate(ids)):
         return None
+    ids = [0 if i is None else i for i in ids]
     return bytes(ids) if max(ids) < 256 else ids
 
 

@@ -170,3 +170,21 @@ def test_parts_are_cached_apart_from_pieces_and_the_cache_stays_bounded(monkeypa
     assert ours.encode(second) == theirs.encode(second, add_special_tokens=False).ids
     # Over the bound, pieces and parts were forgotten before the second text: only its own.
     assert only_first and cache.parts and not set(only_first) & set(cache.parts)
+
+
+def test_a_vocabulary_without_the_bytes_utf8_never_uses_still_reads_bytes_by_table():
+    # GPT-NeoX's vocabulary (OLMo 1) has no token for bytes C0, C1 and F5-FF, which no UTF-8
+    # text holds: its pieces still go through the byte table and the cutter, with the same ids.
+    d = json.loads(bytes_whole_text().to_str())
+    for b in encoding.NOT_UTF8:
+        del d["model"]["vocab"][BYTE_CHARS[b]]
+    theirs = HFTokenizer.from_str(json.dumps(d))
+    ours = bpe_core.loads(json.dumps(d).encode(), source="tokenizer.json")
+    assert ours._plan.byte_table is not None and isinstance(ours._plan.cutter(0), Cutter)
+    for text in CORPUS[:10] + ["ÿ À õ 中文 🇫🇷", "\U0010ffff\x7f\x00"]:
+        assert ours.encode(text) == theirs.encode(text).ids
+    for b in (0x41, 0xC3, 0xF4):  # a byte UTF-8 uses must still have its token
+        d2 = json.loads(json.dumps(d))
+        del d2["model"]["vocab"][BYTE_CHARS[b]]
+        d2["model"]["merges"] = []
+        assert bpe_core.loads(json.dumps(d2).encode(), source="t.json")._plan.byte_table is None
