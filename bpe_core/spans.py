@@ -99,19 +99,19 @@ def _piece(plan, view, piece: str, ranges: Ranges, ids: Sequence[int],
            limit: int | None) -> list[TokenSpan]:
     """Spans of one head piece's tokens. Each token covers some *units* of the piece as the
     model saw it: its bytes on the byte path, its characters after the tail stages otherwise."""
+    fields = view.token_fields(ids)
     if plan.byte_table is not None:
         units = ranges if piece.isascii() else [
             r for ch, r in zip(piece, ranges) for _ in range(len(ch.encode("utf-8")))]
-        bounds = _consecutive([len(view.bytes(i)) for i in ids])
+        bounds = _consecutive([len(data) for _, data, _ in fields])
     else:
         model_piece, units = piece, ranges
         for stage in plan.tail:
             (model_piece, units), = stage.split_aligned([(model_piece, units)])
         bounds = _bounds(plan, view, model_piece, ids, limit)
     n = len(units)
-    return [TokenSpan(i, view.display(i), view.bytes(i), *_cover(units, min(lo, n), min(hi, n)),
-                      not view.is_utf8(i))
-            for i, (lo, hi) in zip(ids, bounds)]
+    return [TokenSpan(i, shown, data, *_cover(units, min(lo, n), min(hi, n)), partial)
+            for i, (shown, data, partial), (lo, hi) in zip(ids, fields, bounds)]
 
 
 def _consecutive(lengths: Sequence[int]) -> list[tuple[int, int]]:

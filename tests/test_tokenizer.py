@@ -244,3 +244,16 @@ def test_identity_covers_ignore_merges():
     other = bpe_core.Tokenizer(flipped, pre_tokenizer=tok.pre_tokenizer, decoder=tok.decoder)
     assert other.fingerprint() != tok.fingerprint()
     assert "ignore_merges" in (other.describe() + tok.describe())
+
+
+def test_token_fields_are_what_spans_show_and_an_unknown_id_is_refused():
+    tok = bpe_core.train("hé hé hé", unit="byte", max_merges=2, min_frequency=1)
+    ids = tok.encode("hé!")
+    spans = tok.spans("hé!")
+    assert tok.view.token_fields(ids) == [(s.token, s.bytes, s.partial) for s in spans]
+    assert tok.view.token_fields(ids) == [(tok.view.display(i), tok.view.bytes(i),
+                                           tok.view.bytes(i).decode("utf-8", "replace")
+                                           != tok.view.bytes(i).decode("utf-8", "ignore"))
+                                          for i in ids]
+    with pytest.raises(ValueError, match="not in this vocabulary"):
+        tok.view.token_fields([ids[0], 10**6])
