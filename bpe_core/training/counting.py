@@ -196,13 +196,14 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
         chars = min(-(-size // processes), BATCH_CHARS) if size < _UNKNOWN else BATCH_CHARS
         with worker_pool(processes) as pool:
             # A batch is read only when a worker is about to need it: at most one waits per
-            # worker, so this process never holds more than a few batches of text.
+            # worker, so this process never holds more than a few batches of text. Counts are
+            # merged in corpus order, so that first appearances are kept.
             pending: deque = deque()
             for batch in _batches(docs, chars):
                 pending.append(pool.apply_async(_count_batch, ((batch, pattern, specials),)))
                 if len(pending) > processes:
-                    total.update(pending.popleft().get())  # in corpus order: first appearances
-            while pending:                                  # are kept
+                    total.update(pending.popleft().get())
+            while pending:
                 total.update(pending.popleft().get())
     else:
         for doc in docs:
