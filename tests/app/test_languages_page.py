@@ -299,6 +299,29 @@ def test_charts_have_titles_and_file_names():
     assert len({f for _, f in titles.values()}) == len(titles)  # each names what it shows
 
 
+def test_every_tokenizer_in_one_chart_languages_sorted_by_their_mean_premium():
+    at = open_page()
+    at.number_input(key="lang_train_size").set_value(600).run()
+    at.button(key="lang_train").click().run()  # a balanced tokenizer joins the comparison
+    chosen = at.multiselect(key="lang_tokenizers").value
+    assert len(chosen) == 2
+    at.radio(key="lang_bars_for").set_value("all").run()
+    assert not at.exception
+    df = table(at)
+    grouped = chart(at, "lang_bars_all")
+    assert [t["name"] for t in grouped["data"]] == chosen
+    for trace in grouped["data"]:
+        rows = df[df.Tokenizer == trace["name"]].set_index("Language")
+        assert trace["y"] == [rows.loc[x, "Premium"] for x in trace["x"]]
+    means = df.groupby("Language").Premium.mean()
+    assert grouped["data"][0]["x"] == sorted(means.index, key=lambda lang: means[lang])
+    assert grouped["layout"]["title"]["text"] == (
+        f"Tokenization premium of {len(chosen)} tokenizers (baseline English)")
+    # With one tokenizer there is nothing to group: the one chart, coloured by script.
+    at.multiselect(key="lang_tokenizers").set_value(chosen[:1]).run()
+    assert "lang_bars_for" not in [r.key for r in at.radio] and chart(at, "lang_bars")
+
+
 def test_a_script_keeps_its_colour_in_another_corpus():
     def colours(at):
         return {t["name"]: t["marker"]["color"] for t in chart(at, "lang_bars")["data"]}

@@ -266,9 +266,24 @@ def _chart(where, figure, *, key: str) -> None:
 
 
 def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
-    rows = _focus_rows(table, choice)
     langs = dict(zip(source.codes, source.languages))
     base = source.language(choice.baseline).label
+    n = len(choice.tokenizers)
+    if n > 1 and st.radio("Bars for", ["focus", "all"], horizontal=True, key="lang_bars_for",
+                          format_func=lambda o: choice.focus if o == "focus"
+                          else f"all {n} tokenizers") == "all":
+        wide = table.pivot_table(index="Code", columns="Tokenizer", values="Premium",
+                                 sort=False)[list(choice.tokenizers)]
+        order = list(wide.mean(axis=1).sort_values(kind="stable").index)
+        _chart(st, charts.premium_groups(
+            order, langs, wide.to_dict(), baseline=base,
+            title=f"Tokenization premium of {n} tokenizers (baseline {base})"),
+            key="lang_bars_all")
+        st.caption(f"Tokens each language needs with each tokenizer, divided by {base}'s, for "
+                   f"the same {source.n_sentences} sentences; languages sorted by their mean "
+                   "premium.")
+        return
+    rows = _focus_rows(table, choice)
     _chart(st, charts.premium_bars(
         list(rows.Code), langs, dict(zip(rows.Code, rows.Premium)), baseline=base,
         title=f"Tokenization premium with {choice.focus} (baseline {base})"), key="lang_bars")
