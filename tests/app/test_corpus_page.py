@@ -499,3 +499,48 @@ def test_a_hostile_corpus_name_in_a_link_is_shown_as_typed():
     assert "\\*\\*bold\\*\\*" in shown  # the name is on the page, escaped
     assert "**bold**" not in shown.replace("\\*\\*bold\\*\\*", "")  # escaped wherever it shows
     assert "](javascript:" not in shown.replace("\\](javascript:", "")
+
+
+@pytest.fixture
+def one_mb_limit(monkeypatch):
+    """The upload limit at 1 MB (``maxUploadSize = 1``), and reading an upload fails the test:
+    a file over the limit must be refused before it is read."""
+    from ui.shared import upload_limit
+
+    monkeypatch.setattr(upload_limit, "limit_mb", lambda: 1)
+    monkeypatch.setattr(view, "inspect_cached", lambda *args: pytest.fail("the file was read"))
+
+
+def test_a_corpus_file_over_the_limit_is_refused_with_its_size_before_it_is_read(one_mb_limit):
+    at = upload(open_app(), ("big.txt", b"hug pug\n" * (3 * 2**16)))  # 1.5 MB
+    assert errors(at) == [
+        "big.txt is 1.5 MB, more than the 1 MB a corpus may have here. Load a part of it. "
+        "A gzip-compressed copy (corpus.txt.gz) is smaller, and is unpacked here up to 512 MB. "
+        "To allow more, raise `maxUploadSize` under `[server]` in `.streamlit/config.toml` and "
+        "restart the app."]
+    assert not any(b.key == "corpus_upload_load" for b in at.button)  # nothing to load
+    assert at.session_state["corpus"] == "English essays (default)"
+
+
+def test_files_over_the_limit_together_are_refused_before_any_is_read(one_mb_limit):
+    at = upload(open_app(), ("a.txt", b"a" * (3 * 2**18)), ("b.txt", b"b" * (3 * 2**18)))
+    assert errors(at) == [
+        "Together, these 2 files are 1.5 MB, more than the 1 MB a corpus may have here. Load "
+        "fewer at once (each file can be a corpus of its own). To allow more, raise "
+        "`maxUploadSize` under `[server]` in `.streamlit/config.toml` and restart the app."]
+    assert not any(b.key == "corpus_upload_load" for b in at.button)
+
+
+def test_a_gzip_file_that_unpacks_past_the_cap_is_refused_and_nothing_is_lost(monkeypatch):
+    from bpe_core.analysis import uploads
+
+    # Small enough to be read in the session (a worker would not see this cap, only the real one).
+    monkeypatch.setattr(uploads, "MAX_DECOMPRESSED_BYTES", 2**20)
+    at = open_app()
+    before = active_corpus(at)
+    packed = gzip.compress(b"hug pug pun bun\n" * 100_000)  # 1.6 MB unpacked, a few kB packed
+    assert len(packed) < corpus_jobs.BACKGROUND_SIZE
+    at = upload(at, ("bomb.txt.gz", packed))
+    assert errors(at) == ["bomb.txt.gz unpacks to more than 1 MB. Upload a smaller sample of "
+                          "the corpus."]
+    assert active_corpus(at) is before and at.session_state["corpus"] == before.name
