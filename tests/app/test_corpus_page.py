@@ -544,3 +544,33 @@ def test_a_gzip_file_that_unpacks_past_the_cap_is_refused_and_nothing_is_lost(mo
     assert errors(at) == ["bomb.txt.gz unpacks to more than 1 MB. Upload a smaller sample of "
                           "the corpus."]
     assert active_corpus(at) is before and at.session_state["corpus"] == before.name
+
+
+def paste(at: AppTest, name: str, text: str) -> AppTest:
+    at.radio(key="corpus_source").set_value("paste").run()
+    at.text_area(key="corpus_paste_text").set_value(text)
+    at.text_input(key="corpus_paste_name").set_value(name)
+    at.button(key="corpus_paste_use").click().run()
+    assert not at.exception
+    return at
+
+
+def test_a_session_keeps_a_bounded_number_of_its_own_corpora_and_says_which_it_lets_go(
+        monkeypatch):
+    from ui.shared import state
+
+    monkeypatch.setattr(state, "MAX_OWN_CORPORA", 2)
+    monkeypatch.setattr(state, "MAX_OWN_CHARACTERS", 30)
+    at = pick_sample(open_app(), "hug-pug")
+    at = paste(paste(at, "first", "one two"), "second", "three four")
+    assert not at.toast
+    at = paste(at, "*third*", "five six")  # a third corpus of its own: the first goes
+    assert [t.value for t in at.toast] == [
+        "“first” was let go, the oldest of this tab's corpora: a tab keeps at most 2 corpora "
+        "of its own, of 30 characters together. Load it again to use it."]
+    at = paste(at, "long", "x" * 25)  # 25 + 8 characters are over 30: "second" and "third" go
+    assert "“\\*third\\*” was let go" in at.toast[1].value
+    corpora = list(at.session_state["corpora"])
+    assert corpora == ["English essays (default)", "hug / pug / pun / bun / hugs (word counts)",
+                       "long"]  # samples stay
+    assert at.session_state["corpus"] == "long"
