@@ -574,3 +574,24 @@ def test_a_session_keeps_a_bounded_number_of_its_own_corpora_and_says_which_it_l
     assert corpora == ["English essays (default)", "hug / pug / pun / bun / hugs (word counts)",
                        "long"]  # samples stay
     assert at.session_state["corpus"] == "long"
+
+
+def test_past_its_jobs_a_tab_is_told_to_wait_and_its_work_starts_once_one_ends(monkeypatch):
+    from tests.test_jobs import rest
+    from ui.shared import jobs, work
+
+    monkeypatch.setattr(work, "session_id", lambda: "a full tab")
+    held = [work.pool().submit(f"rest{k}", "a full tab", rest)
+            for k in range(jobs.MAX_JOBS_PER_SESSION)]
+    try:
+        at = paste(open_app(), "long", words(200_000))  # over a MB: counted by a worker
+        assert [w.value for w in at.warning] == [
+            f"This tab already has {jobs.MAX_JOBS_PER_SESSION} tasks running; wait for one to "
+            "finish, or cancel one, before starting another."]
+        assert view.STATS_JOB not in at.session_state and not at.metric  # nothing else shown
+        assert at.session_state["corpus"] == "long"
+    finally:
+        for job in held:
+            work.cancel(job)
+    at = finish(at.run(), view.STATS_JOB)  # a slot is free: the count starts, and ends
+    assert not at.warning and metrics(at)["Words"] == "200,000"
