@@ -147,7 +147,7 @@ def _upload_panel() -> None:
     refused = upload_limit.too_big([(file.name, file.size) for file in files or []],
                                    hint=GZIP_HINT)
     if refused:  # said before any file is read
-        st.error(md_escape(refused), icon=":material/block:")
+        st.error(refused, icon=":material/block:")
         return
     chosen = []  # (uploaded file, text field or None)
     for file in files or []:

@@ -14,6 +14,8 @@ from typing import Sequence
 
 import streamlit as st
 
+from .annotate import md_literal
+
 #: Where the limit is changed, said with every refusal that the limit decides.
 RAISE = ("To allow more, raise `maxUploadSize` under `[server]` in `.streamlit/config.toml` and "
          "restart the app.")
@@ -57,7 +59,8 @@ def over(subject: str, size: int, *, limit: int, what: str) -> str | None:
 def too_big(files: Sequence[tuple[str, int]], *, what: str = "a corpus",
             hint: str = "") -> str | None:
     """Why the ``(name, size in bytes)`` files of one corpus are refused before they are read:
-    one of them, or all of them together, is over the upload limit. None when they are not.
+    one of them, or all of them together, is over the upload limit (Markdown, the names shown
+    as they are); None when they are not.
     ``hint`` says how else a big file could come (said after a file too big on its own).
 
     >>> print(too_big([("a.txt", 150 * 2**20), ("b.txt", 90 * 2**20)]))  # doctest: +ELLIPSIS
@@ -65,7 +68,7 @@ def too_big(files: Sequence[tuple[str, int]], *, what: str = "a corpus",
     """
     limit = limit_mb() * 2**20
     for name, size in files:
-        refused = over(f"{name} is", size, limit=limit, what=what)
+        refused = over(f"{md_literal(name)} is", size, limit=limit, what=what)
         if refused:
             return " ".join(filter(None, [f"{refused}.", "Load a part of it.", hint, RAISE]))
     refused = over(f"Together, these {len(files)} files are", sum(size for _, size in files),
