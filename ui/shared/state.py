@@ -205,13 +205,18 @@ def set_corpus(corpus: SessionCorpus) -> None:
     corpora[corpus.name] = corpus
     st.session_state.corpus = corpus.name
     own = {name: _own_size(c) for name, c in corpora.items() if c.source != "sample"}
-    for name in overflow(own, keep={corpus.name}, most=MAX_OWN_CORPORA,
-                         most_size=MAX_OWN_CHARACTERS):
-        del corpora[name]
-        st.toast(f"“{md_escape(name)}” was let go, the oldest of this tab's corpora: a tab keeps at most "
-                 f"{MAX_OWN_CORPORA} corpora of its own, of {MAX_OWN_CHARACTERS:,} characters "
-                 "together. Load it again to use it.",
-                 icon=":material/delete_sweep:")
+    _let_go(corpora, overflow(own, keep={corpus.name}, most=MAX_OWN_CORPORA,
+                              most_size=MAX_OWN_CHARACTERS),
+            what="corpora", bound=f"{MAX_OWN_CORPORA} corpora of its own, of "
+                                  f"{MAX_OWN_CHARACTERS:,} characters together", again="Load")
+
+
+def _let_go(held: dict, names: list[str], *, what: str, bound: str, again: str) -> None:
+    """Drop ``names`` from ``held`` (a session's corpora or tokenizers), each with a notice."""
+    for name in names:
+        del held[name]
+        st.toast(f"“{md_escape(name)}” was let go, the oldest of this tab's {what}: a tab keeps "
+                 f"at most {bound}. {again} it again to use it.", icon=":material/delete_sweep:")
 
 
 def tokenizers() -> dict[str, bpe_core.Tokenizer]:
@@ -241,12 +246,9 @@ def add_tokenizer(tok: bpe_core.Tokenizer, *, activate: bool = True) -> str:
     held[name] = tok.renamed(name)
     if activate:
         st.session_state.tokenizer = name
-    for old in overflow(dict.fromkeys(held, 1), keep={name, st.session_state.tokenizer},
-                        most=MAX_TOKENIZERS):
-        del held[old]
-        st.toast(f"“{md_escape(old)}” was let go, the oldest of this tab's tokenizers: a tab keeps at most "
-                 f"{MAX_TOKENIZERS}. Train or load it again to use it.",
-                 icon=":material/delete_sweep:")
+    _let_go(held, overflow(dict.fromkeys(held, 1), keep={name, st.session_state.tokenizer},
+                           most=MAX_TOKENIZERS),
+            what="tokenizers", bound=f"{MAX_TOKENIZERS}", again="Train or load")
     return name
 
 
