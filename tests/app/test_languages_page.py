@@ -128,6 +128,19 @@ def test_misaligned_upload_errors_clearly_and_keeps_the_corpus(files, where):
     assert len(table(at)) == len(parallel_sample().codes)  # still the bundled sample
 
 
+def test_a_parallel_corpus_over_the_upload_limit_is_refused_before_it_is_read(monkeypatch):
+    from ui.shared import upload_limit
+
+    monkeypatch.setattr(upload_limit, "limit_mb", lambda: 1)
+    monkeypatch.setattr(languages, "read_upload", lambda files: pytest.fail("it was read"))
+    at = upload(open_page(), ("big.tsv", b"en\tfr\n" + b"One.\tUn.\n" * 200_000, "text/plain"))
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "big.tsv is 1.7 MB, more than the 1 MB a parallel corpus may have here. Load a part of "
+        "it. To allow more, raise `maxUploadSize` under `[server]` in `.streamlit/config.toml` "
+        "and restart the app. The page still measures Parallel sample."]
+    assert len(table(at)) == len(parallel_sample().codes)  # still the bundled sample
+
+
 def merge_counts(at: AppTest):
     """The merge-count picker of the Vocabulary size tab (keyed by the tokenizer)."""
     [picker] = [m for m in at.multiselect if m.key.startswith("lang_merge_counts_")]

@@ -538,3 +538,24 @@ def test_a_long_text_is_tokenized_in_a_worker_process_while_the_page_stays_usabl
     spans = active(at).spans(text)
     assert metric(at, "Tokens") == f"{len(spans):,}"
     assert [s.id for s in job.result[0]] == [s.id for s in spans]
+
+
+def test_a_session_keeps_a_bounded_number_of_tokenizers_and_says_which_it_lets_go(
+        monkeypatch, tmp_path) -> None:
+    from ui.shared import state
+
+    monkeypatch.setattr(state, "MAX_TOKENIZERS", 2)
+    at = open_page()
+    for name, text in (("hugs", "hug pug pun bun hugs "), ("cats", "cat hat sat mat cats ")):
+        tok = bpe_core.train(text * 5, unit="char", pretokenizer="whitespace", max_merges=3,
+                             min_frequency=1, name=name)
+        bpe_core.save(tok, tmp_path / f"{name}.json")
+        at.file_uploader(key="tok_load_native_0").upload(
+            f"{name}.json", (tmp_path / f"{name}.json").read_bytes(), "application/json").run()
+        at.button(key="tok_load_load").click().run()
+        assert not at.exception
+    assert [t.value.replace("\\", "") for t in at.toast] == [
+        "“English byte-level 1k” was let go, the oldest of this tab's tokenizers: a tab keeps "
+        "at most 2. Train or load it again to use it."]
+    assert list(at.session_state["tokenizers"]) == ["hugs", "cats"]
+    assert at.session_state["tokenizer"] == "cats"

@@ -82,7 +82,10 @@ def corpus_picker() -> ParallelCorpus:
                                  accept_multiple_files=True, help=UPLOAD_HELP, key=key)
         st.caption(UPLOAD_HELP)
         upload_limit.note()
-        read = data.read_upload(tuple((f.name, f.getvalue()) for f in files)) if files else None
+        read = upload_limit.too_big([(f.name, f.size) for f in files or []],
+                                    what="a parallel corpus")  # said before any file is read
+        if files and not read:
+            read = data.read_upload(tuple((f.name, f.getvalue()) for f in files))
         if source is not data.bundled_corpus():
             st.button("Back to the bundled sample", on_click=_back_to_sample, key="lang_back")
     if isinstance(read, str):  # outside the expander, so it shows even when that is closed

@@ -67,11 +67,10 @@ def too_big(name: str, size: int) -> str | None:
     >>> print(too_big("model.json", 150 * 2**20))  # doctest: +ELLIPSIS
     model.json is 150.0 MB, more than the 100 MB a tokenizer file may have here (the largest ...
     """
-    if size <= MAX_TOKENIZER_BYTES:
-        return None
-    return (f"{name} is {size / 2**20:,.1f} MB, more than the {MAX_TOKENIZER_BYTES / 2**20:,.0f}"
-            " MB a tokenizer file may have here (the largest real one, Gemma 3's "
-            "tokenizer.json, is 33 MB). Is it the model's weights rather than its tokenizer?")
+    refused = upload_limit.over(f"{name} is", size, limit=MAX_TOKENIZER_BYTES,
+                                what="a tokenizer file")
+    return refused and (f"{refused} (the largest real one, Gemma 3's tokenizer.json, is "
+                        "33 MB). Is it the model's weights rather than its tokenizer?")
 
 
 def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None = None,
