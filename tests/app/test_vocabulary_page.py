@@ -513,6 +513,8 @@ def test_a_large_corpus_is_counted_in_a_worker_while_the_table_shows_and_kept_fo
     assert len(df) == tok.vocab_size and df["frequency"].isna().all()
     assert metrics(at)["Unused in corpus"] == "…"
     assert any("occurrences being counted in the active corpus" in c.value for c in at.caption)
+    for tab in TABS[1:] + TABS[:1]:  # every tab draws without the frequencies
+        open_tab(at, tab)
     hold.cancel(at)
     assert [i.value for i in at.info] == [f"{what} was cancelled."]
     assert len(table(at)) == tok.vocab_size
