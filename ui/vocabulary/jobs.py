@@ -49,4 +49,3 @@ def frequencies(tok: Tokenizer, corpus: Sequence[str] | Mapping[str, int], *,
         freq.update(token_frequencies(tok, batch))
         done += sum(map(len, batch))
     return freq
-
