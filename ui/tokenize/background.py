@@ -14,6 +14,7 @@ from bpe_core import Tokenizer
 
 from ..shared.background import outcome
 from ..shared.jobs import Reporter
+from ..shared.slow_regex import attempt
 from .jobs import Spans, encode
 
 #: Texts at least this long (in characters) are tokenized in a worker process.
@@ -23,9 +24,10 @@ JOB = "tok_job"  # session key: (what the job encodes, the job), see work.job_fo
 def spans(tok: Tokenizer, text: str, upto: int | None, method: str) -> Spans | None:
     """The tokens of ``text`` (and rank priority's, for another method): at once for a short
     text; for a long one from a worker, None until it is done (its progress, or why it
-    stopped, is drawn here)."""
+    stopped, is drawn here). None too when a regex of the tokenizer's file was stopped (the
+    sentence saying so is drawn here)."""
     if len(text) < BACKGROUND_CHARS:
-        return encode(tok, text, upto, method, report=Reporter(None))
+        return attempt(encode, tok, text, upto, method, report=Reporter(None))
     key = (tok.fingerprint(), hashlib.blake2b(text.encode("utf-8", "surrogatepass")).digest(),
            upto, method)
     return outcome(JOB, key, "tokenize", encode, tok, text, upto, method,

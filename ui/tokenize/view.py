@@ -10,12 +10,13 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe_core import Tokenizer, TokenSpan
+from bpe_core import PatternError, Tokenizer, TokenSpan
 
 from ..shared import loaders, state
 from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
 from ..shared.sidebar import describe
+from ..shared.slow_regex import sentence
 from ..shared.tokens import NOTATION_HELP
 from ..shared.wording import WHITESPACE_WORDS
 from . import background, browser
@@ -351,9 +352,12 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
     for name in [tok.name] + choices:
         other = state.tokenizers().get(name)
         message = None if other is not None else loaders.fetch_into_session(name, activate=False)
-        compared[name] = message or state.tokenizers()[name].spans(
-            opts.text, add_special_tokens=specials, upto=opts.upto if name == tok.name else None,
-            method=opts.method)
+        try:
+            compared[name] = message or state.tokenizers()[name].spans(
+                opts.text, add_special_tokens=specials,
+                upto=opts.upto if name == tok.name else None, method=opts.method)
+        except PatternError as exc:  # a regex of its file was stopped: said in its column
+            compared[name] = sentence(exc)
     marked = outlines(list(compared.values())) if outline else {}
     for k, (col, (name, found)) in enumerate(zip(st.columns(len(compared)), compared.items())):
         with col:
@@ -364,7 +368,7 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
 def compare_column(name: str, found: list[TokenSpan] | str, opts: Options, *,
                    chars: tuple[int, int] | None, marked: set[int], first: str) -> None:
     st.markdown(f"**{md_literal(name)}**")
-    if isinstance(found, str):  # it could not be fetched: why
+    if isinstance(found, str):  # it could not be fetched, or encode the text: why
         st.warning(found)
         return
     other = state.tokenizers()[name]

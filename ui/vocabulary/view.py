@@ -23,6 +23,7 @@ from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
+from ..shared.slow_regex import attempt
 from ..shared.tokens import NOTATION_HELP
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
                    default_token, length_figure, longest, orders, script_options, select,
@@ -121,9 +122,10 @@ def frame(tok: Tokenizer) -> pd.DataFrame:
     return _frame(tok.fingerprint(), tok)
 
 
-def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
-    """The vocabulary with each token's frequency in ``corpus``: one row per token."""
-    return _table(tok.fingerprint(), corpus.digest, tok, corpus.training_input)
+def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame | None:
+    """The vocabulary with each token's frequency in ``corpus``: one row per token. None when a
+    regex of the tokenizer's file was stopped on the corpus or a token (the sentence is shown)."""
+    return attempt(_table, tok.fingerprint(), corpus.digest, tok, corpus.training_input)
 
 
 # --- summary --------------------------------------------------------------------------------
