@@ -315,7 +315,8 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
                            format_func=lambda i: f"{source.first + i}. {base[i][:70]}")
     codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
                               format_func=lambda c: source.language(c).label)
-    # (The counts above encoded every sentence already, each regex within its limit.)
+    # The counts encoded these sentences already, within the limit; only the spans' own steps
+    # (the normalizer's aligned path, each token's text) can still be stopped.
     base_tokens = len(tok.encode(base[index], split_special_tokens=True))
     for code in codes:
         sentence = source.sentences(code)[index]
