@@ -14,11 +14,12 @@ st.markdown(f"Every token of **{md_literal(tok.name)}**: how it was learned, wha
             "Search it, click a token to see its merge tree, count its tokens by writing system, "
             "or compare it with another tokenizer.")
 table = view.vocabulary_table(tok, corpus)
-view.render_summary(tok, table, corpus)
-# Only the open tab is drawn: each is a few tables or charts of up to 262,000 tokens.
-drawers = (view.render_browse, view.render_systems, view.render_longest, view.render_charts,
-           view.render_bytes, lambda active, _: compare.render_diff(active))
-for tab, draw in zip(st.tabs(view.TABS, key=view.TAB_KEY, on_change="rerun"), drawers):
-    with tab:
-        if tab.open:
-            draw(tok, table)
+if table is not None:  # else a regex of the tokenizer's file was stopped: said above
+    view.render_summary(tok, table, corpus)
+    # Only the open tab is drawn: each is a few tables or charts of up to 262,000 tokens.
+    drawers = (view.render_browse, view.render_systems, view.render_longest, view.render_charts,
+               view.render_bytes, lambda active, _: compare.render_diff(active))
+    for tab, draw in zip(st.tabs(view.TABS, key=view.TAB_KEY, on_change="rerun"), drawers):
+        with tab:
+            if tab.open:
+                draw(tok, table)

@@ -20,6 +20,7 @@ import regex
 
 from .alphabet import spelled_bytes
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
+from .presets import needs_limit, time_limit, too_slow
 
 SUPPORTED = "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, BPEDecoder and Sequence"
 
@@ -158,12 +159,20 @@ class Replace(_Decoder):
         if not self.regex:
             return [t.replace(self.pattern, self.content) for t in tokens]
         compiled = regex.compile(self.pattern)
-        return [self._replaced(compiled, t) for t in tokens]
+        # A regex from a file runs within a time limit on each token (see presets.needs_limit).
+        bounded = needs_limit(self.pattern)
+        return [self._replaced(compiled, t, bounded) for t in tokens]
 
-    def _replaced(self, compiled, token: str) -> str:
+    def _replaced(self, compiled, token: str, bounded: bool) -> str:
         # Matches as Hugging Face finds them (empty ones too), and none in an empty token.
+        if not token:
+            return token
+        try:
+            found = match_spans(compiled, token, time_limit(len(token)) if bounded else None)
+        except TimeoutError:
+            raise too_slow(self.pattern, token, stage="decoder") from None
         out, pos = [], 0
-        for start, end in match_spans(compiled, token) if token else ():
+        for start, end in found:
             out += [token[pos:start], self.content]
             pos = end
         out.append(token[pos:])

@@ -22,6 +22,7 @@ from typing import Any
 import regex
 
 from .oniguruma import pattern_from_dict, pattern_to_dict
+from .presets import needs_limit, time_limit, too_slow
 
 Ranges = list[tuple[int, int]]
 SUPPORTED = "NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence"
@@ -146,18 +147,29 @@ class Replace:
     def _compiled(self):
         return regex.compile(self.pattern if self.regex else regex.escape(self.pattern))
 
+    def _limit(self, text: str) -> float | None:
+        """The time the pattern may take on ``text``: a regex from a file has a limit (see
+        presets.needs_limit); a plain string, as nearly every model's, needs none."""
+        return time_limit(len(text)) if self.regex and needs_limit(self.pattern) else None
+
     def normalize_str(self, text: str) -> str:
         if not self.regex:
             return text.replace(self.pattern, self.content) if self.pattern else text
         content = self.content
-        return self._compiled().sub(lambda m: content, text)
+        try:
+            return self._compiled().sub(lambda m: content, text, timeout=self._limit(text))
+        except TimeoutError:
+            raise too_slow(self.pattern, text, stage="normalizer") from None
 
     def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
         if not self.pattern:
             return text, list(ranges)
+        try:
+            found = [m.span() for m in self._compiled().finditer(text, timeout=self._limit(text))]
+        except TimeoutError:
+            raise too_slow(self.pattern, text, stage="normalizer") from None
         out, spans, pos = [], [], 0
-        for m in self._compiled().finditer(text):
-            start, end = m.span()
+        for start, end in found:
             out.append(text[pos:start])
             spans += ranges[pos:start]
             if end > start:

@@ -96,7 +96,8 @@ _CUT_BACK = regex.compile(r"(?r)(?<=\S)(?= )")
 
 
 class PatternError(ValueError):
-    """A custom pre-tokenizer regex that does not compile, or takes too long (below)."""
+    """A custom pre-tokenizer regex that does not compile, or a user's or a file's regex (a
+    pre-tokenizer, a normalizer's or a decoder's Replace) that takes too long (below)."""
 
 
 #: A regex that a user typed, or a file gave (see :func:`needs_limit`), may run this long on a
@@ -119,10 +120,11 @@ def time_limit(n_chars: int) -> float:
     return REGEX_SECONDS + REGEX_SECONDS_PER_MB * n_chars / 1e6
 
 
-def too_slow(pattern: str, text: str) -> PatternTimeout:
-    """The error for ``pattern`` stopped on ``text``: what happened, and how to fix it."""
+def too_slow(pattern: str, text: str, *, stage: str = "pre-tokenizer") -> PatternTimeout:
+    """The error for ``pattern`` (the regex of a ``stage``: "pre-tokenizer", "normalizer",
+    "decoder") stopped on ``text``: what happened, and how to fix it."""
     return PatternTimeout(
-        f"the pre-tokenizer regex {pattern!r} took more than {time_limit(len(text)):.1f} s on "
+        f"the {stage} regex {pattern!r} took more than {time_limit(len(text)):.1f} s on "
         f"{len(text):,} characters and was stopped. A pattern that nests repetitions, such as "
         "(a+)+ or (?:a|aa)+, or chains them, such as .*?a.*?a.*?z, can take time that grows "
         "very fast with the text; write it without the nesting, or make repetitions "

@@ -8,7 +8,10 @@ where the tests need a shape those builders do not give:
 - ``llama2_no_fallback_file``: the same without byte fallback, so unknown text becomes ``<unk>``;
 - ``llama3_file``: byte-level with ignore_merges and a BOS template, its ids shuffled so that
   they no longer follow the merge order (Llama 3, GPT-OSS);
-- ``nfkc_file``: NFKC before a byte-level model (Claude's shape).
+- ``nfkc_file``: NFKC before a byte-level model (Claude's shape);
+- ``catastrophic_file``: a model of the printable ASCII characters whose Split pre-tokenizer,
+  normalizer Replace or decoder Replace is ``(?:a|aa)+$``, which takes minutes on
+  ``"a" * 46 + "!"`` unbounded.
 
 Each returns the file's bytes, built once per test process.
 """
@@ -19,8 +22,12 @@ import json
 import random
 from functools import lru_cache
 
+from tokenizers import Regex
 from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import decoders as D
+from tokenizers import models
 from tokenizers import normalizers as N
+from tokenizers import pre_tokenizers as P
 
 from tests.test_pipeline_exact import gpt2_style, llama2_style, llama3_style
 
@@ -57,6 +64,27 @@ def llama3_file() -> bytes:
 def nfkc_file() -> bytes:
     tok = gpt2_style()
     tok.normalizer = N.NFKC()
+    return _bytes(tok)
+
+
+CATASTROPHIC = r"(?:a|aa)+$"
+
+
+@lru_cache(maxsize=None)
+def catastrophic_file(stage: str) -> bytes:
+    """``stage`` "split": the pattern is the pre-tokenizer (Isolated); "replace": a normalizer
+    that replaces its matches with "b"; "decoder": a decoder that does, and the vocabulary has
+    the token ``"a" * 46 + "!"``."""
+    vocab = {"[UNK]": 0, **{chr(c): c - 31 for c in range(32, 127)}}
+    if stage == "decoder":
+        vocab["a" * 46 + "!"] = len(vocab)
+    tok = HFTokenizer(models.BPE(vocab=vocab, merges=[], unk_token="[UNK]"))
+    if stage == "split":
+        tok.pre_tokenizer = P.Split(Regex(CATASTROPHIC), "isolated")
+    elif stage == "replace":
+        tok.normalizer = N.Replace(Regex(CATASTROPHIC), "b")
+    else:
+        tok.decoder = D.Replace(Regex(CATASTROPHIC), "b")
     return _bytes(tok)
 
 

@@ -1,12 +1,15 @@
 """A user's regex runs with a time limit: a catastrophic pattern gives one clear error, fast,
-wherever it is used (training, the preview's pieces, a loaded Split, the vocabulary search)."""
+wherever it is used (training, the preview's pieces, a loaded Split or Replace, the vocabulary
+search)."""
 
 from __future__ import annotations
 
 import pytest
-from tokenizers import Regex, Tokenizer, models, pre_tokenizers
+from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
 
 import bpe_core
+from bpe_core import decoders as our_decoders
+from bpe_core import normalizers as our_normalizers
 from bpe_core import presets
 from bpe_core.analysis.vocabulary import VocabularySearchError, matches
 from bpe_core.formats import loads
@@ -52,6 +55,48 @@ def test_a_loaded_split_with_a_catastrophic_pattern_stops_when_encoding():
         tok.encode(TEXT)
     with pytest.raises(bpe_core.PatternTimeout, match="pre-tokenizer regex"):
         tok.spans(TEXT)  # the path that keeps offsets
+
+
+def test_a_loaded_normalizer_replace_with_a_catastrophic_pattern_stops_when_encoding():
+    hf = Tokenizer(models.BPE(vocab={"a": 0, "!": 1, "b": 2}, merges=[]))
+    hf.normalizer = normalizers.Replace(Regex(CATASTROPHIC), "b")
+    tok = loads(hf.to_str().encode(), source="catastrophic.json")
+    assert tok.encode("aa!") == hf.encode("aa!").ids == [0, 0, 1]  # fine on short text
+    assert tok.encode("aa") == hf.encode("aa").ids == [2]
+    with pytest.raises(bpe_core.PatternTimeout,
+                       match=r"^the normalizer regex .* took more than 0\.2 s on 47 characters"):
+        tok.encode(TEXT)
+    with pytest.raises(bpe_core.PatternTimeout, match="normalizer regex.*nests repetitions"):
+        tok.spans(TEXT)  # the path that keeps each character's origin
+
+
+def test_a_loaded_decoder_replace_with_a_catastrophic_pattern_stops_when_decoding():
+    hf = Tokenizer(models.BPE(vocab={"a": 0, "!": 1, "aa!": 2, TEXT: 3}, merges=[]))
+    hf.decoder = decoders.Replace(Regex(CATASTROPHIC), "b")
+    tok = loads(hf.to_str().encode(), source="catastrophic.json")
+    assert tok.decode([0, 2]) == hf.decode([0, 2]) == "baa!"  # fine on short tokens
+    with pytest.raises(bpe_core.PatternTimeout,
+                       match=r"^the decoder regex .* took more than 0\.2 s on 47 characters"):
+        tok.decode([3])
+    with pytest.raises(bpe_core.PatternTimeout, match="decoder regex"):
+        tok.token_bytes(3)  # what the pages show of the token
+
+
+def test_plain_string_replaces_run_with_no_limit(monkeypatch):
+    # Real models' Replace patterns are strings ("▁", " "): they never pay for a time limit.
+    def no_limit(n_chars):
+        raise AssertionError("a plain string got a time limit")
+
+    monkeypatch.setattr(our_normalizers, "time_limit", no_limit)
+    monkeypatch.setattr(our_decoders, "time_limit", no_limit)
+    hf = Tokenizer(models.BPE(vocab={"▁": 0, "a": 1, "▁a": 2}, merges=[("▁", "a")]))
+    hf.normalizer = normalizers.Replace(" ", "▁")
+    hf.decoder = decoders.Replace("▁", " ")
+    tok = loads(hf.to_str().encode(), source="plain.json")
+    text = " a a"
+    assert tok.encode(text) == hf.encode(text).ids == [2, 2]
+    assert [s.id for s in tok.spans(text)] == [2, 2]
+    assert tok.decode([2, 2]) == hf.decode([2, 2]) == " a a"
 
 
 def test_vocabulary_search_stops_with_a_sentence():

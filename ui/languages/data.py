@@ -19,6 +19,7 @@ from bpe_core.analysis.parallel import ParallelCorpus
 
 from ..shared import background, loaders, state
 from ..shared.samples import parallel_sample
+from ..shared.slow_regex import attempt
 from ..shared.tokens import md_escape
 from . import jobs
 
@@ -146,15 +147,15 @@ def counts(tok: bpe_core.Tokenizer, source: ParallelCorpus) -> premium.Counts:
 
 
 def measured(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer]) -> bool:
-    """Whether :func:`counts` of every chosen tokenizer can be had now. Encoding the corpus
-    with the tokenizers not measured yet is done on demand below
-    :data:`jobs.BACKGROUND_CHARACTERS`; from there on a worker encodes it, and this says
-    False while it works (its progress, or why it stopped, is drawn here)."""
+    """Whether :func:`counts` of every chosen tokenizer can be had now. The tokenizers not
+    measured yet encode the corpus here below :data:`jobs.BACKGROUND_CHARACTERS`; from there on
+    a worker encodes it, and this says False while it works. False too when a regex of a
+    tokenizer's file was stopped on the corpus. Its progress, or why it stopped, is drawn here."""
     missing = {name: tok for name, tok in chosen.items()
                if _kept().get((tok.fingerprint(), source.digest)) is None}
     size = jobs.characters(source)
     if size * len(missing) < jobs.BACKGROUND_CHARACTERS:
-        return True
+        return all(attempt(counts, tok, source) is not None for tok in missing.values())
     key = (source.digest, tuple(tok.fingerprint() for tok in missing.values()))
     labels = [md_escape(lang.name) for lang in source.languages]
     n = len(missing)
@@ -173,7 +174,8 @@ def curve(tok, source: ParallelCorpus, baseline: str,
           merge_counts) -> dict[str, list[float]] | None:
     """Each language's premium at each merge count: cached. Below
     :data:`jobs.BACKGROUND_CHARACTERS` (the corpus's characters times the merge counts) at
-    once; from there on by a worker, None while it works (its progress drawn here)."""
+    once; from there on by a worker, None while it works (its progress drawn here). None too
+    when a regex of the tokenizer's file was stopped (the sentence drawn here)."""
     merge_counts = tuple(merge_counts)
     key = (tok.fingerprint(), source.digest, baseline, merge_counts)
     done = _kept().get(key)
@@ -182,8 +184,8 @@ def curve(tok, source: ParallelCorpus, baseline: str,
     size = jobs.characters(source)
     if size * len(merge_counts) < jobs.BACKGROUND_CHARACTERS:
         with st.spinner("Re-encoding at each merge count…"):
-            done = premium.premium_curve(tok, source, baseline=baseline,
-                                         merge_counts=merge_counts)
+            done = attempt(premium.premium_curve, tok, source, baseline=baseline,
+                           merge_counts=merge_counts)
     else:
         done = background.outcome(
             CURVE_JOB, key, "languages-curve", jobs.curve, tok, source, baseline, merge_counts,

@@ -23,6 +23,7 @@ from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
 from ..shared.wording import WHITESPACE_WORDS
 from ..shared.jobs import DONE, Reporter
+from ..shared.slow_regex import attempt
 from . import charts, data, jobs
 
 INTRO = """
@@ -332,10 +333,14 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
                            format_func=lambda i: f"{source.first + i}. {base[i][:70]}")
     codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
                               format_func=lambda c: source.language(c).label)
+    # The counts encoded these sentences already, within the limit; only the spans' own steps
+    # (the normalizer's aligned path, each token's text) can still be stopped.
     base_tokens = len(tok.encode(base[index], split_special_tokens=True))
     for code in codes:
         sentence = source.sentences(code)[index]
-        spans = tok.spans(sentence, split_special_tokens=True)
+        spans = attempt(tok.spans, sentence, split_special_tokens=True)
+        if spans is None:  # a regex of the tokenizer's file was stopped after all: said here
+            break
         fallback = premium.fallback_tokens(tok, [s.id for s in spans])
         st.markdown(f"**{md(source.language(code).label)}** · {len(spans)} tokens · "
                     f"{len(spans) / base_tokens:.2f}× · {len(sentence)} characters"
@@ -367,7 +372,7 @@ def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
         return
     curve = data.curve(tok, source, choice.baseline, merge_counts)
     if curve is None:
-        return  # encoded in the background: its progress is drawn above
+        return  # encoded in the background, or stopped by a regex: said above
     langs = dict(zip(source.codes, source.languages))
     sizes = [tok.n_base + k for k in merge_counts]
     base = source.language(choice.baseline).label
@@ -400,9 +405,12 @@ def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
         order, langs, use,
         title=f"Entries of {choice.focus}'s {tok.vocab_size:,} each language uses"),
         key="lang_vocab_use")
-    _chart(right, charts.vocabulary_scripts_figure(
-        data.vocabulary_scripts(tok), title=f"The vocabulary of {choice.focus} by script"),
-        key="lang_vocab_scripts")
+    # Every token's text, which a decoder's regex may be stopped on (said there).
+    scripts = attempt(data.vocabulary_scripts, tok)
+    if scripts is not None:
+        _chart(right, charts.vocabulary_scripts_figure(
+            scripts, title=f"The vocabulary of {choice.focus} by script"),
+            key="lang_vocab_scripts")
     st.caption("Byte fragments are entries that hold only part of a character; Common is "
                "spaces, digits and punctuation.")
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import hashlib
 from typing import Sequence
 
-from bpe_core import Tokenizer, TokenSpan
+from bpe_core import PatternError, Tokenizer, TokenSpan
 
 from ..shared.background import outcome
 from ..shared.jobs import Reporter
+from ..shared.slow_regex import sentence
 from .jobs import Spans, encode, encode_each
 
 #: Texts at least this long (in characters) are tokenized in a worker process.
@@ -27,7 +28,8 @@ COMPARE_JOB = "tok_compare_job"  # the same for the compared tokenizers' job
 def spans(tok: Tokenizer, text: str, upto: int | None, method: str) -> Spans | None:
     """The tokens of ``text`` (and rank priority's, for another method): at once for a short
     text; for a long one from a worker, None until it is done (its progress, or why it
-    stopped, is drawn here)."""
+    stopped, is drawn here). Inline, a regex of the tokenizer's file that is stopped raises
+    ``PatternError``."""
     if len(text) < BACKGROUND_CHARS:
         return encode(tok, text, upto, method, report=Reporter(None))
     key = (tok.fingerprint(), _digest(text), upto, method)
@@ -35,18 +37,23 @@ def spans(tok: Tokenizer, text: str, upto: int | None, method: str) -> Spans | N
                    what=f"Tokenizing {len(text):,} characters")
 
 
-def compared(toks: Sequence[Tokenizer], text: str, method: str) -> list[list[TokenSpan]] | None:
-    """The tokens of ``text`` under each of ``toks`` (all their merges), in order: at once while
-    the characters to encode (the text's times the tokenizers) stay under
-    :data:`BACKGROUND_CHARS`; past it from one worker for them all, None until it is done (its
-    progress, or why it stopped, is drawn here)."""
+def compared(toks: Sequence[Tokenizer], text: str,
+             method: str) -> list[list[TokenSpan] | str] | None:
+    """The tokens of ``text`` under each of ``toks`` (all their merges), in order, or for a
+    tokenizer whose file's regex was stopped the sentence saying so: at once while the
+    characters to encode (the text's times the tokenizers) stay under :data:`BACKGROUND_CHARS`;
+    past it from one worker for them all, None until it is done (its progress, or why it
+    stopped, is drawn here)."""
     if len(text) * len(toks) < BACKGROUND_CHARS:
-        return encode_each(toks, text, method, report=Reporter(None))
-    key = (tuple(t.fingerprint() for t in toks), _digest(text), method)
-    n = len(toks)
-    return outcome(COMPARE_JOB, key, "tokenize-compare", encode_each, list(toks), text, method,
-                   what=f"Tokenizing {len(text):,} characters with {n} more "
-                        f"tokenizer{'s' * (n > 1)}")
+        encoded = encode_each(toks, text, method, report=Reporter(None))
+    else:
+        key = (tuple(t.fingerprint() for t in toks), _digest(text), method)
+        n = len(toks)
+        encoded = outcome(COMPARE_JOB, key, "tokenize-compare", encode_each, list(toks), text,
+                          method, what=f"Tokenizing {len(text):,} characters with {n} more "
+                                       f"tokenizer{'s' * (n > 1)}")
+    return None if encoded is None else [
+        sentence(found) if isinstance(found, PatternError) else found for found in encoded]
 
 
 def _digest(text: str) -> bytes:

@@ -22,6 +22,7 @@ from bpe_core.chat import ROLES, ChatTemplateError, render, special_tokens, temp
 from ..shared.annotate import coloured_html, md_literal
 from ..shared.catalogue import hub_config
 from ..shared.loaders import too_big
+from ..shared.slow_regex import attempt
 from ..shared.tokens import md_escape
 
 CONFIGS, MESSAGES = "tok_chat_configs", "tok_chat_messages"
@@ -82,7 +83,10 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
     except ChatTemplateError as exc:
         st.error(md_escape(f"{str(exc)[0].upper()}{str(exc)[1:]}."), icon=":material/error:")
         return
-    spans = tok.spans(prompt)  # its special tokens are found whole, as the model reads them
+    # Its special tokens are found whole, as the model reads them.
+    spans = attempt(tok.spans, prompt)
+    if spans is None:  # a regex of the tokenizer's file was stopped: said above
+        return
     special = sum(1 for s in spans if s.special)
     cols = st.columns(3)
     cols[0].metric("Prompt tokens", f"{len(spans):,}")

@@ -146,15 +146,17 @@ def differences(a: Sequence[TokenSpan], b: Sequence[TokenSpan]) -> tuple[set[int
 
 def outlines(columns: list) -> dict[int, set[int]]:
     """Per column (by position), the tokens to outline: in the first, those some other column
-    lacks; in the others, those the first lacks. A column that could not load (a message) has
-    none and is left out of the comparison.
+    lacks; in the others, those the first lacks. A column that could not load or encode the text
+    (a message) has none and is left out of the comparison; without the first, none has any.
 
     >>> from bpe_core import TokenSpan as T
     >>> ab, a_b = [T(1, "ab", b"ab", 0, 2)], [T(2, "a", b"a", 0, 1), T(3, "b", b"b", 1, 2)]
-    >>> outlines([ab, a_b, "could not load", ab])
-    {0: {0}, 1: {0, 1}, 3: set()}
+    >>> outlines([ab, a_b, "could not load", ab]), outlines(["could not encode", ab])
+    ({0: {0}, 1: {0, 1}, 3: set()}, {})
     """
     first = columns[0]
+    if isinstance(first, str):
+        return {}
     out: dict[int, set[int]] = {0: set()}
     for k, spans in enumerate(columns[1:], 1):
         if isinstance(spans, str):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from bpe_core import Tokenizer, TokenSpan
+from bpe_core import PatternError, Tokenizer, TokenSpan
 
 from ..shared.jobs import Reporter
 
@@ -24,11 +24,15 @@ def encode(tok: Tokenizer, text: str, upto: int | None, method: str, *,
 
 
 def encode_each(toks: Sequence[Tokenizer], text: str, method: str, *,
-                report: Reporter) -> list[list[TokenSpan]]:
+                report: Reporter) -> list[list[TokenSpan] | PatternError]:
     """The tokens of ``text`` under each tokenizer in turn, with all its merges: the columns
-    compared with the active tokenizer's."""
-    done = []
+    compared with the active tokenizer's. A tokenizer whose file's regex is stopped gives the
+    error instead, for its column to say (the others are still encoded)."""
+    done: list[list[TokenSpan] | PatternError] = []
     for k, tok in enumerate(toks):
         report.progress(k / len(toks), f"{k} of {len(toks)} tokenizers done")
-        done.append(tok.spans(text, method=method))
+        try:
+            done.append(tok.spans(text, method=method))
+        except PatternError as exc:
+            done.append(exc)
     return done

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe_core import Tokenizer, TokenSpan
+from bpe_core import PatternError, Tokenizer, TokenSpan
 from bpe_core.spans import with_template
 
 from ..shared import loaders, state
 from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
 from ..shared.sidebar import describe
+from ..shared.slow_regex import sentence
 from ..shared.tokens import NOTATION_HELP
 from ..shared.wording import WHITESPACE_WORDS
 from . import background, browser
@@ -218,17 +219,23 @@ def chosen_position(spans: list[TokenSpan]) -> int | None:
 @dataclass(frozen=True)
 class Shown:
     """What the output shows: the text's tokens, the position of the framed one, and the
-    positions drawn (the page of a long text); not ``ready`` while a worker tokenizes it."""
+    positions drawn (the page of a long text); not ``ready`` while a worker tokenizes it;
+    ``stopped``, the sentence shown instead, when a regex of the tokenizer's file was stopped."""
 
     spans: list[TokenSpan]
     chosen: int | None
     window: range
     ready: bool = True
+    stopped: str | None = None
 
 
 def output_panel(tok: Tokenizer, opts: Options) -> Shown:
     """Counts and the tokens in the chosen view (a long text's once a worker has them)."""
-    found = background.spans(tok, opts.text, opts.upto, opts.method)
+    try:
+        found = background.spans(tok, opts.text, opts.upto, opts.method)
+    except PatternError as exc:
+        st.error(sentence(exc), icon=":material/error:")
+        return Shown([], None, range(0), stopped=sentence(exc))
     if found is None:
         return Shown([], None, range(0), ready=False)
     spans, rank = found
@@ -361,7 +368,7 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
         st.caption("The other columns are ready; they show with the tokens above.")
     if encoded is None or not shown.ready:  # a worker's progress is drawn, here or above
         return
-    by_name = dict(zip([tok.name, *names], [shown.spans, *encoded]))
+    by_name = dict(zip([tok.name, *names], [shown.stopped or shown.spans, *encoded]))
     compared = {name: failed.get(name) or _with_specials(state.tokenizers()[name], by_name[name],
                                                          opts.text, specials)
                 for name in [tok.name, *choices]}
@@ -372,17 +379,20 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
                            first=tok.name)
 
 
-def _with_specials(tok: Tokenizer, spans: list[TokenSpan], text: str,
-                   specials: bool) -> list[TokenSpan]:
+def _with_specials(tok: Tokenizer, spans: list[TokenSpan] | str, text: str,
+                   specials: bool) -> list[TokenSpan] | str:
     """``spans`` with the BOS/EOS ``tok``'s post-processor adds when ``specials`` is on, as
-    ``tok.spans(text, add_special_tokens=True)`` gives them (without encoding again)."""
-    return with_template(tok.post_processor, tok.view, spans, len(text)) if specials else spans
+    ``tok.spans(text, add_special_tokens=True)`` gives them (without encoding again); a column's
+    message (its regex was stopped) as it is."""
+    if not specials or isinstance(spans, str):
+        return spans
+    return with_template(tok.post_processor, tok.view, spans, len(text))
 
 
 def compare_column(name: str, found: list[TokenSpan] | str, opts: Options, *,
                    chars: tuple[int, int] | None, marked: set[int], first: str) -> None:
     st.markdown(f"**{md_literal(name)}**")
-    if isinstance(found, str):  # it could not be fetched: why
+    if isinstance(found, str):  # it could not be fetched, or encode the text: why
         st.warning(found)
         return
     other = state.tokenizers()[name]

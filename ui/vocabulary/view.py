@@ -26,6 +26,7 @@ from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tr
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
 from ..shared.jobs import Reporter
+from ..shared.slow_regex import attempt
 from ..shared.tokens import NOTATION_HELP
 from . import jobs
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
@@ -150,9 +151,14 @@ def frequencies(tok: Tokenizer, corpus: SessionCorpus) -> Counter | None:
     return found
 
 
-def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
+def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame | None:
     """The vocabulary with each token's frequency in ``corpus``: one row per token (the
-    frequencies empty while a worker counts a large corpus)."""
+    frequencies empty while a worker counts a large corpus). None when a regex of the
+    tokenizer's file was stopped on the corpus or a token (the sentence is shown)."""
+    return attempt(_counted_table, tok, corpus)
+
+
+def _counted_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
     found = frequencies(tok, corpus)
     return _table(tok.fingerprint(), None if found is None else corpus.digest, tok, found)
 
