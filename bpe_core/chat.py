@@ -20,8 +20,8 @@ import json
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from jinja2 import TemplateError
-from jinja2.ext import loopcontrols
+from jinja2 import TemplateError, nodes
+from jinja2.ext import Extension, loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 ROLES = ("system", "user", "assistant")
@@ -93,9 +93,21 @@ def _tojson(value: Any, indent: int | None = None, ensure_ascii: bool = False,
     return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys)
 
 
+class _Generation(Extension):
+    """``{% generation %}…{% endgeneration %}``: transformers marks with it the assistant's
+    turns a model is trained on (``return_assistant_tokens_mask``); for the text it changes
+    nothing, so its body is rendered where it stands."""
+
+    tags = {"generation"}
+
+    def parse(self, parser) -> list[nodes.Node]:
+        next(parser.stream)  # the tag's name
+        return parser.parse_statements(("name:endgeneration",), drop_needle=True)
+
+
 def _environment() -> ImmutableSandboxedEnvironment:
     env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
-                                        extensions=[loopcontrols])
+                                        extensions=[loopcontrols, _Generation])
     env.filters["tojson"] = _tojson
     env.globals.update(raise_exception=_raise,
                        strftime_now=lambda fmt: datetime.now().strftime(fmt))

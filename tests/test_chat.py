@@ -61,3 +61,16 @@ def test_the_rendered_prompt_has_its_special_tokens_found_whole():
     prompt = render(template, MESSAGES, special_tokens={"bos_token": "<|begin_of_text|>"})
     spans = tok.spans(prompt)
     assert [s.token for s in spans if s.special] == ["<|begin_of_text|>"] + ["<|x|>"] * 4
+
+
+def test_the_generation_tag_marks_assistant_turns_and_leaves_the_text_as_it_is():
+    # The shape of SmolLM3's and OLMo's templates: the trained-on span of an assistant's turn.
+    template = ("{% for m in messages %}<|{{ m['role'] }}|>\n"
+                "{% if m['role'] == 'assistant' %}{% generation %}\n"
+                "{{ m['content'] }}<|end|>\n{% endgeneration %}\n"
+                "{% else %}{{ m['content'] }}<|end|>\n{% endif %}{% endfor %}")
+    messages = MESSAGES + [{"role": "assistant", "content": "Hi!"}]
+    assert render(template, messages) == ("<|system|>\nBe brief.<|end|>\n<|user|>\nHéllo?<|end|>\n"
+                                          "<|assistant|>\nHi!<|end|>\n")
+    with pytest.raises(ChatTemplateError, match="cannot be used"):
+        render("{% generation %}x", MESSAGES)  # not closed
