@@ -243,3 +243,12 @@ def test_an_openai_encoding_offline_names_tiktokens_cache_and_the_upload() -> No
                            "o200k_harmony, offline (openaipublic.blob.core.windows.net cannot "
                            "be reached: ConnectionError) and not in tiktoken's cache (")
     assert line.endswith("or upload the encoding's .tiktoken file under “Upload a file”.")
+
+
+def test_a_hostile_downloaded_template_is_stopped_with_one_sentence(cache) -> None:
+    put_model(cache, "someone/hostile", {"tokenizer.json": llama3_file(),
+                                         "chat_template.jinja": b"{{ 'x' * 10**9 }}"})
+    at = load_model(open_hub_form(), "someone/hostile")
+    assert the_error(at) == ("The chat template would make a text or list of more than "
+                             "1,000,000 characters or items.")
+    assert not at.code  # no prompt shown
