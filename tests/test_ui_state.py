@@ -36,3 +36,13 @@ def test_a_corpus_text_is_kept_once_per_server_and_freed_with_its_last_holder():
     del second, third
     gc.collect()
     assert digest not in state.held_texts()  # nobody holds it: forgotten, its memory freed
+
+
+def test_the_oldest_of_a_sessions_own_items_is_let_go_past_either_bound():
+    sizes = {"first": 10, "second": 20, "third": 30, "fourth": 40}
+    assert state.overflow(sizes, keep={"fourth"}, most=4, most_size=100) == []
+    assert state.overflow(sizes, keep={"fourth"}, most=2) == ["first", "second"]
+    assert state.overflow(sizes, keep={"fourth"}, most=9, most_size=75) == ["first", "second"]
+    # What is kept (the active item, the new one) is never let go, even when it alone is over.
+    assert state.overflow(sizes, keep={"first", "fourth"}, most=1) == ["second", "third"]
+    assert state.overflow({"huge": 500}, keep={"huge"}, most=1, most_size=100) == []

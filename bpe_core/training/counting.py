@@ -148,8 +148,13 @@ def _count_batch(args: tuple[list[str], str, tuple[str, ...]]) -> Counter:
     return counts
 
 
-def _batches(docs: Iterable[str], size: int) -> Iterator[list[str]]:
-    """Consecutive documents grouped into lists of about ``size`` characters."""
+def batches(docs: Iterable[str], size: int) -> Iterator[list[str]]:
+    """Consecutive documents grouped into lists of about ``size`` characters (a longer one
+    alone).
+
+    >>> [len(b) for b in batches(["ab", "c", "defg", "h"], 3)]
+    [2, 1, 1]
+    """
     batch, n = [], 0
     for doc in docs:
         batch.append(doc)
@@ -199,7 +204,7 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
             # worker, so this process never holds more than a few batches of text. Counts are
             # merged in corpus order, so that first appearances are kept.
             pending: deque = deque()
-            for batch in _batches(docs, chars):
+            for batch in batches(docs, chars):
                 pending.append(pool.apply_async(_count_batch, ((batch, pattern, specials),)))
                 if len(pending) > processes:
                     total.update(pending.popleft().get())

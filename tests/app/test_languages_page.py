@@ -128,6 +128,19 @@ def test_misaligned_upload_errors_clearly_and_keeps_the_corpus(files, where):
     assert len(table(at)) == len(parallel_sample().codes)  # still the bundled sample
 
 
+def test_a_parallel_corpus_over_the_upload_limit_is_refused_before_it_is_read(monkeypatch):
+    from ui.shared import upload_limit
+
+    monkeypatch.setattr(upload_limit, "limit_mb", lambda: 1)
+    monkeypatch.setattr(languages, "read_upload", lambda files: pytest.fail("it was read"))
+    at = upload(open_page(), ("big.tsv", b"en\tfr\n" + b"One.\tUn.\n" * 200_000, "text/plain"))
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "big.tsv is 1.7 MB, more than the 1 MB a parallel corpus may have here. Load a part of "
+        "it. To allow more, raise `maxUploadSize` under `[server]` in `.streamlit/config.toml` "
+        "and restart the app. The page still measures Parallel sample."]
+    assert len(table(at)) == len(parallel_sample().codes)  # still the bundled sample
+
+
 def merge_counts(at: AppTest):
     """The merge-count picker of the Vocabulary size tab (keyed by the tokenizer)."""
     [picker] = [m for m in at.multiselect if m.key.startswith("lang_merge_counts_")]
@@ -297,6 +310,29 @@ def test_charts_have_titles_and_file_names():
         "tokenization-premium-with-english-byte-level-1k-baseline-english")
     assert titles["lang_vocab_scripts"][1] == "the-vocabulary-of-english-byte-level-1k-by-script"
     assert len({f for _, f in titles.values()}) == len(titles)  # each names what it shows
+
+
+def test_every_tokenizer_in_one_chart_languages_sorted_by_their_mean_premium():
+    at = open_page()
+    at.number_input(key="lang_train_size").set_value(600).run()
+    at.button(key="lang_train").click().run()  # a balanced tokenizer joins the comparison
+    chosen = at.multiselect(key="lang_tokenizers").value
+    assert len(chosen) == 2
+    at.radio(key="lang_bars_for").set_value("all").run()
+    assert not at.exception
+    df = table(at)
+    grouped = chart(at, "lang_bars_all")
+    assert [t["name"] for t in grouped["data"]] == chosen
+    for trace in grouped["data"]:
+        rows = df[df.Tokenizer == trace["name"]].set_index("Language")
+        assert trace["y"] == [rows.loc[x, "Premium"] for x in trace["x"]]
+    means = df.groupby("Language").Premium.mean()
+    assert grouped["data"][0]["x"] == sorted(means.index, key=lambda lang: means[lang])
+    assert grouped["layout"]["title"]["text"] == (
+        f"Tokenization premium of {len(chosen)} tokenizers (baseline English)")
+    # With one tokenizer there is nothing to group: the one chart, coloured by script.
+    at.multiselect(key="lang_tokenizers").set_value(chosen[:1]).run()
+    assert "lang_bars_for" not in [r.key for r in at.radio] and chart(at, "lang_bars")
 
 
 def test_a_script_keeps_its_colour_in_another_corpus():

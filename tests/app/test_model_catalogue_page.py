@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core.formats import hub
 from tests.app.test_loaded_models_page import ids_shown
-from tests.app.test_tokenize_page import active, metric, open_page, type_text
+from tests.app.test_tokenize_page import APP, active, metric, open_page, type_text
 from tests.hub_cache import (CHAT_CONFIG, CHAT_TEMPLATE, config_file, hub_exception, put_model,
                              unigram_file, wordpiece_file)
 from tests.model_files import hf, llama3_file
@@ -252,3 +252,19 @@ def test_a_hostile_downloaded_template_is_stopped_with_one_sentence(cache) -> No
     assert the_error(at) == ("The chat template would make a text or list of more than "
                              "1,000,000 characters or items.")
     assert not at.code  # no prompt shown
+
+
+def test_the_sidebar_loads_a_model_on_any_page(cache) -> None:
+    put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": llama3_file()})
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()  # the Corpus page: no load panel of its own
+    assert not at.exception and not at.sidebar.radio  # the catalogue waits until opened
+    at.session_state["sidebar_models"] = True  # what opening the expander does
+    at.run()
+    assert at.sidebar.radio(key="sidebar_load_source").options == ["Hugging Face", "OpenAI"]
+    at.sidebar.selectbox(key="sidebar_load_hub").set_value("Qwen/Qwen3-8B").run()
+    at.sidebar.button(key="sidebar_load_hub_load").click().run()
+    assert not at.exception
+    assert at.session_state["tokenizer"] == "Qwen/Qwen3-8B"
+    assert at.sidebar.selectbox(key="sidebar_tokenizer").value == "Qwen/Qwen3-8B"
+    assert any("Qwen/Qwen3-8B" in s.value.replace("\\", "") for s in at.sidebar.success)

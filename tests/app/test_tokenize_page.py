@@ -198,6 +198,7 @@ def test_compare_puts_tokenizers_side_by_side_with_counts() -> None:
     n = len(small.encode(text))
     assert any(f"{n:,} tokens" in c.value for c in at.caption)
     assert len([h for h in at.get("html") if 'class="bpe-tokens"' in h.proto.body]) == 3
+    assert "tok_compare_job" not in at.session_state  # a sentence is encoded inline
 
 
 def test_uploading_a_malformed_file_shows_an_error_not_a_traceback(tmp_path) -> None:
@@ -539,3 +540,65 @@ def test_a_long_text_is_tokenized_in_a_worker_process_while_the_page_stays_usabl
     spans = active(at).spans(text)
     assert metric(at, "Tokens") == f"{len(spans):,}"
     assert [s.id for s in job.result[0]] == [s.id for s in spans]
+
+
+def test_a_session_keeps_a_bounded_number_of_tokenizers_and_says_which_it_lets_go(
+        monkeypatch, tmp_path) -> None:
+    from ui.shared import state
+
+    monkeypatch.setattr(state, "MAX_TOKENIZERS", 2)
+    at = open_page()
+    for name, text in (("hugs", "hug pug pun bun hugs "), ("cats", "cat hat sat mat cats ")):
+        tok = bpe_core.train(text * 5, unit="char", pretokenizer="whitespace", max_merges=3,
+                             min_frequency=1, name=name)
+        bpe_core.save(tok, tmp_path / f"{name}.json")
+        at.file_uploader(key="tok_load_native_0").upload(
+            f"{name}.json", (tmp_path / f"{name}.json").read_bytes(), "application/json").run()
+        at.button(key="tok_load_load").click().run()
+        assert not at.exception
+    assert [t.value.replace("\\", "") for t in at.toast] == [
+        "“English byte-level 1k” was let go, the oldest of this tab's tokenizers: a tab keeps "
+        "at most 2. Train or load it again to use it."]
+    assert list(at.session_state["tokenizers"]) == ["hugs", "cats"]
+    assert at.session_state["tokenizer"] == "cats"
+
+
+def test_the_compared_tokenizers_of_a_long_text_are_encoded_in_one_worker_that_can_be_cancelled(
+        ) -> None:
+    from tests.app.holding import Hold
+    from ui.tokenize import background
+
+    at = open_page()
+    text = "The lowest price is lower than the last one. " * 2_400  # 108,000 characters
+    tiny = bpe_core.train(text[:2_000], unit="char", pretokenizer="whitespace", max_merges=20,
+                          min_frequency=1, name="tiny char")
+    byte = bpe_core.train(text[:2_000], unit="byte", max_merges=30, min_frequency=1,
+                          name="tiny byte")
+    at.session_state["tokenizers"].update({"tiny char": tiny, "tiny byte": byte})
+    at.run()
+    at.multiselect(key="tok_compare").set_value(["tiny char", "tiny byte"]).run()
+    assert background.COMPARE_JOB not in at.session_state  # a sentence: inline
+    hold = Hold("tokenize-compare")
+    type_text(at, text)
+    job = hold.held()
+    what = "Tokenizing 108,000 characters with 2 more tokenizers"
+    assert any(f"{what} in the background…" in p.proto.text for p in at.get("progress"))
+    hold.cancel(at)
+    assert f"{what} was cancelled." in [i.value for i in at.info]
+    at.button(key=f"{background.COMPARE_JOB}_again").click().run()
+    _, job = at.session_state[background.COMPARE_JOB]
+    assert job.wait(timeout=60) == "done"
+    _, main = at.session_state[background.JOB]
+    assert main.wait(timeout=60) == "done"
+    at.run()
+    assert not at.exception
+    # One column per tokenizer, the active one's taken from the tokens above, not encoded again.
+    assert len(job.result) == 2
+    assert [[s.id for s in spans] for spans in job.result] == [
+        [s.id for s in tok.spans(text)] for tok in (tiny, byte)]
+    counts = [len(active(at).spans(text)), len(tiny.encode(text)), len(byte.encode(text))]
+    shown = [c.value for c in at.caption if " tokens** · " in c.value]
+    assert [re.search(r"\*\*([\d,]+) tokens\*\*", c)[1] for c in shown] == [
+        f"{n:,}" for n in counts]
+    at.toggle(key="tok_compare_specials").set_value(True).run()
+    assert at.session_state[background.COMPARE_JOB][1] is job  # BOS/EOS: no encoding again

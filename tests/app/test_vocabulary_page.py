@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import base64
+import doctest
+import importlib
 import json
+import random
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -13,10 +18,12 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core.analysis.vocabulary import diff, token_frequencies, vocabulary
+from tests.app.holding import Hold
 from tests.model_files import llama2_file, llama3_file
 from ui.shared import merge_tree
 from ui.shared.state import make_corpus
-from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
+from ui.vocabulary import jobs as vocabulary_jobs
+from ui.vocabulary.view import FREQUENCY_JOB, TAB_KEY, TABS, TOKEN_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/vocabulary.py"
@@ -97,6 +104,7 @@ def test_default_session_lists_every_token_with_its_frequency() -> None:
     assert m["Tokens"] == f"{tok.vocab_size:,}"
     assert m["Merges learned"] == f"{len(tok.merges):,}"
     assert m["Unused in corpus"] == f"{sum(1 for i in df['id'] if not freq.get(i)):,}"
+    assert FREQUENCY_JOB not in at.session_state  # the bundled corpus is counted inline
 
 
 def test_search_ug_lists_exactly_the_tokens_containing_ug() -> None:
@@ -480,3 +488,55 @@ def test_long_diff_lists_are_cut_and_say_so(monkeypatch) -> None:
                 and "id_a" in x.value.columns]
     assert list(shared["text"]) == ["ug", "hug"]
     assert "2 of 11 tokens." in [c.value for c in at.caption]
+
+
+def made_up_documents(n: int, *, seed: int = 3) -> list[str]:
+    """``n`` documents of 20 words each, drawn from 40,000 made-up ones."""
+    rng = random.Random(seed)
+    words = ["".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=rng.randint(2, 9)))
+             for _ in range(40_000)]
+    return [" ".join(rng.choices(words, k=20)) for _ in range(n)]
+
+
+def test_a_large_corpus_is_counted_in_a_worker_while_the_table_shows_and_kept_for_everyone():
+    docs = made_up_documents(11_000)  # 1.2 million characters
+    assert sum(map(len, docs)) >= vocabulary_jobs.BACKGROUND_CHARS
+    tok = bpe_core.train(docs[:200], max_merges=40, name="made-up", **CHAR)
+    corpus = make_corpus("made-up words", documents=docs)
+    hold = Hold("vocabulary-frequencies")
+    at = open_page(tok, corpus=corpus)
+    hold.held()
+    what = f"Counting the tokens of {sum(map(len, docs)):,} characters"
+    assert any(p.proto.text.startswith(f"{what} in the background…") for p in at.get("progress"))
+    # Meanwhile the page is the vocabulary, its frequencies to come.
+    df = table(at)
+    assert len(df) == tok.vocab_size and df["frequency"].isna().all()
+    assert metrics(at)["Unused in corpus"] == "…"
+    assert any("occurrences being counted in the active corpus" in c.value for c in at.caption)
+    for tab in TABS[1:] + TABS[:1]:  # every tab draws without the frequencies
+        open_tab(at, tab)
+    hold.cancel(at)
+    assert [i.value for i in at.info] == [f"{what} was cancelled."]
+    assert len(table(at)) == tok.vocab_size
+    at.button(key=f"{FREQUENCY_JOB}_again").click().run()
+    _, job = at.session_state[FREQUENCY_JOB]
+    assert job.wait(timeout=60) == "done"
+    at.run()
+    freq = token_frequencies(tok, docs)
+    assert job.result == freq
+    df = table(at)
+    assert dict(zip(df["id"], df["frequency"])) == {i: freq.get(i, 0) for i in df["id"]}
+    assert metrics(at)["Unused in corpus"] == f"{sum(1 for i in df['id'] if not freq.get(i)):,}"
+    # Another session with the same tokenizer and corpus finds them counted.
+    other = open_page(tok, corpus=make_corpus("the same words", documents=docs))
+    assert FREQUENCY_JOB not in other.session_state
+    assert table(other)["frequency"].equals(df["frequency"])
+
+
+@pytest.mark.parametrize("module", ["ui.vocabulary.jobs", "ui.tokenize.jobs"])
+def test_a_job_module_loads_only_the_engine_and_its_examples_hold(module):
+    assert doctest.testmod(importlib.import_module(module)).failed == 0
+    code = f"import sys, {module}; print(sorted({{'streamlit', 'pandas'}} & set(sys.modules)))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, cwd=Path(__file__).resolve().parents[2])
+    assert loaded.stdout.strip() == "[]"

@@ -29,6 +29,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,24 @@ def hub_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory, hub_cache: Path) -> Iterator[str]:
     """URL of `streamlit run app.py`, started from the repository root for this worker."""
+    with _serve(tmp_path_factory, hub_cache, main=True) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def small_upload_app_url(tmp_path_factory: pytest.TempPathFactory,
+                         hub_cache: Path) -> Iterator[str]:
+    """URL of a second server of this worker, whose upload limit is 1 MB
+    (``--server.maxUploadSize 1``): big enough for what a test uploads, small enough to pass."""
+    with _serve(tmp_path_factory, hub_cache, "--server.maxUploadSize", "1") as url:
+        yield url
+
+
+@contextmanager
+def _serve(tmp_path_factory: pytest.TempPathFactory, hub_cache: Path, *options: str,
+           main: bool = False) -> Iterator[str]:
+    """Start `streamlit run app.py` with ``options``, wait until it is healthy, stop it after.
+    The ``main`` server's log and process id are the ones the helpers below read."""
     port = _free_loopback_port()
     logs = tmp_path_factory.mktemp("streamlit-server")
     stdout_path, stderr_path = logs / "stdout.log", logs / "stderr.log"
@@ -140,15 +159,18 @@ def app_url(tmp_path_factory: pytest.TempPathFactory, hub_cache: Path) -> Iterat
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
+        *options,
     ]  # fmt: skip
     url = f"http://127.0.0.1:{port}"
-    _server_log.update(stdout=stdout_path, stderr=stderr_path)
+    if main:
+        _server_log.update(stdout=stdout_path, stderr=stderr_path)
     with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
         proc = subprocess.Popen(
             command, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL, stdout=stdout,
             stderr=stderr, start_new_session=True,  # a group of its own, so _stop reaches forks too
         )
-    _server_log["pid"] = proc.pid
+    if main:
+        _server_log["pid"] = proc.pid
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while not _health_ok(f"{url}/_stcore/health"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
@@ -107,3 +109,19 @@ def test_a_chart_downloads_as_a_png_named_after_what_it_shows(page: Page, app_ur
         chart.locator('.modebar-btn[data-title="Download plot as a PNG"]').click()
     assert download.value.suggested_filename == (
         "tokenization-premium-with-english-byte-level-1k-baseline-english.png")
+
+
+def test_the_table_downloads_as_csv_with_a_row_per_tokenizer_and_language(page: Page,
+                                                                        app_url: str) -> None:
+    open_languages(page, app_url)
+    open_tab(page, "Table")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download CSV").click()
+    assert download.value.suggested_filename == "tokenization-premium.csv"
+    with open(download.value.path(), encoding="utf-8") as file:
+        rows = list(csv.DictReader(file))
+    corpus = parallel_sample()
+    assert [r["Code"] for r in rows] == list(corpus.codes)  # one tokenizer: the active one
+    assert {r["Tokenizer"] for r in rows} == {"English byte-level 1k"}
+    english = next(r for r in rows if r["Code"] == "en")
+    assert float(english["Premium"]) == 1.0 and int(english["Sentences"]) == corpus.n_sentences

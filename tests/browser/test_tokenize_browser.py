@@ -314,6 +314,29 @@ def test_a_long_text_is_tokenized_in_the_background_and_shown_when_done(
     expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
 
 
+def test_a_long_text_compared_with_another_tokenizer_gets_its_columns_without_a_click(
+        page: Page, app_url: str, default_tok) -> None:
+    from bpe_core import formats
+
+    text = "The lowest price is lower than the last one. " * 2_400  # past BACKGROUND_CHARS
+    mine = bpe_core.train(text[:2_000], unit="char", pretokenizer="whitespace", max_merges=20,
+                          min_frequency=1, name="mine")
+    open_tokenize(page, app_url)
+    load_file(page, "native", "mine.json", formats.dumps(mine), named="mine")
+    choose(page, "Compare with", "English byte-level 1k")
+    expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=SLOW)
+    text_area(page).fill(text)
+    text_area(page).press("Control+Enter")
+    # Both workers' results arrive without a click: the main view's and the comparison's.
+    expect(tokens_metric(page)).to_have_text(f"{len(mine.encode(text)):,}", timeout=SLOW)
+    other = page.get_by_text(f"{len(default_tok.encode(text)):,} tokens", exact=True)
+    expect(other).to_have_count(1, timeout=SLOW)  # the compared column's count
+    expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=SLOW)
+    wait_for_app(page)
+    assert_no_exception(page)
+    expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
+
+
 def test_a_conversation_is_shown_as_the_model_receives_it(page: Page, app_url: str) -> None:
     from tests.model_files import llama3_file
 

@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core.analysis.stats import CorpusStats
+from bpe_core.analysis.uploads import MAX_DECOMPRESSED_BYTES
 from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
@@ -82,6 +83,8 @@ FORMATS_HELP = (
     "that holds the text; or any of these gzip-compressed (corpus.txt.gz). Text must be UTF-8 "
     "(with or without a byte-order mark) or UTF-16."
 )
+GZIP_HINT = (f"A gzip-compressed copy (corpus.txt.gz) is smaller, and is unpacked here up to "
+             f"{MAX_DECOMPRESSED_BYTES // 2**20:,} MB.")
 PRETOKENIZER_HELP = (
     "How the text is cut before counting, as a pre-tokenizer cuts it before BPE sees it. "
     "'whitespace' and 'end-of-word' split on spaces, tabs and newlines, giving words; the others "
@@ -141,6 +144,11 @@ def _upload_panel() -> None:
                              key="corpus_files", help=FORMATS_HELP)
     st.caption(FORMATS_HELP)
     upload_limit.note()
+    refused = upload_limit.too_big([(file.name, file.size) for file in files or []],
+                                   hint=GZIP_HINT)
+    if refused:  # said before any file is read
+        st.error(refused, icon=":material/block:")
+        return
     chosen = []  # (uploaded file, text field or None)
     for file in files or []:
         fields, problem = inspect_cached(file.file_id, file.name, file.getvalue())

@@ -51,6 +51,36 @@ def premium_bars(order: Sequence[str], languages: Mapping[str, Language],
     return titled(fig, title)
 
 
+def premium_groups(order: Sequence[str], languages: Mapping[str, Language],
+                   premiums: Mapping[str, Mapping[str, float]], *, baseline: str,
+                   title: str) -> go.Figure:
+    """Every tokenizer's premium for each language (in ``order``): a group of bars per
+    language, a colour per tokenizer, so which model taxes which language shows at a glance.
+
+    >>> from bpe_core.analysis.parallel import identify
+    >>> langs = {"en": identify("en"), "hi": identify("hi")}
+    >>> fig = premium_groups(["en", "hi"], langs, {"A": {"en": 1.0, "hi": 4.8},
+    ...                      "B": {"en": 1.0, "hi": 2.1}}, baseline="English", title="Premium")
+    >>> [(t.name, list(t.y)) for t in fig.data], fig.layout.barmode
+    ([('A', [1.0, 4.8]), ('B', [1.0, 2.1])], 'group')
+    """
+    names = [languages[c].label for c in order]
+    fig = go.Figure()
+    for tokenizer, values in premiums.items():
+        fig.add_bar(x=names, y=[values[c] for c in order], name=tokenizer,
+                    text=[f"{values[c]:.2f}×" for c in order], textposition="outside",
+                    textangle=-90, cliponaxis=False,
+                    hovertemplate="<b>%{x}</b> with %{fullData.name}: %{y:.2f}× the tokens of "
+                                  + baseline + "<extra></extra>")
+    fig.add_hline(y=1, line_dash="dash", line_color="#6b7280")
+    fig.update_layout(barmode="group", height=470,
+                      yaxis_title=f"premium (tokens ÷ {baseline}'s)",
+                      **{**_LAYOUT, "legend": dict(title="Tokenizer", orientation="h", y=1.02,
+                                                   yanchor="bottom", x=1, xanchor="right")})
+    fig.update_xaxes(categoryorder="array", categoryarray=names, tickangle=-45)
+    return titled(fig, title)
+
+
 def premium_heatmap(languages: Sequence[str], tokenizers: Sequence[str],
                     premiums: Sequence[Sequence[float]], *, baseline: str,
                     title: str) -> go.Figure:

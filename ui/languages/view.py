@@ -82,7 +82,10 @@ def corpus_picker() -> ParallelCorpus:
                                  accept_multiple_files=True, help=UPLOAD_HELP, key=key)
         st.caption(UPLOAD_HELP)
         upload_limit.note()
-        read = data.read_upload(tuple((f.name, f.getvalue()) for f in files)) if files else None
+        read = upload_limit.too_big([(f.name, f.size) for f in files or []],
+                                    what="a parallel corpus")  # said before any file is read
+        if files and not read:
+            read = data.read_upload(tuple((f.name, f.getvalue()) for f in files))
         if source is not data.bundled_corpus():
             st.button("Back to the bundled sample", on_click=_back_to_sample, key="lang_back")
     if isinstance(read, str):  # outside the expander, so it shows even when that is closed
@@ -266,9 +269,24 @@ def _chart(where, figure, *, key: str) -> None:
 
 
 def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
-    rows = _focus_rows(table, choice)
     langs = dict(zip(source.codes, source.languages))
     base = source.language(choice.baseline).label
+    n = len(choice.tokenizers)
+    if n > 1 and st.radio("Bars for", ["focus", "all"], horizontal=True, key="lang_bars_for",
+                          format_func=lambda o: choice.focus if o == "focus"
+                          else f"all {n} tokenizers") == "all":
+        wide = table.pivot_table(index="Code", columns="Tokenizer", values="Premium",
+                                 sort=False)[list(choice.tokenizers)]
+        order = list(wide.mean(axis=1).sort_values(kind="stable").index)
+        _chart(st, charts.premium_groups(
+            order, langs, wide.to_dict(), baseline=base,
+            title=f"Tokenization premium of {n} tokenizers (baseline {base})"),
+            key="lang_bars_all")
+        st.caption(f"Tokens each language needs with each tokenizer, divided by {base}'s, for "
+                   f"the same {source.n_sentences} sentences; languages sorted by their mean "
+                   "premium.")
+        return
+    rows = _focus_rows(table, choice)
     _chart(st, charts.premium_bars(
         list(rows.Code), langs, dict(zip(rows.Code, rows.Premium)), baseline=base,
         title=f"Tokenization premium with {choice.focus} (baseline {base})"), key="lang_bars")

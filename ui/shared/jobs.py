@@ -5,7 +5,7 @@ trains for a minute in its own thread slows every other session's reruns, and no
 when its tab closes. Here each job runs in a worker process of its own, started from a fork
 server that has already imported the engine (so starting one costs milliseconds). A process can
 be stopped at any instruction, which a pure-Python merge loop in a thread cannot: cancelling a
-job terminates its process and frees its core at once.
+job kills its process and frees its core at once.
 
 The pool runs at most ``workers`` jobs at a time (one per core); later jobs wait their turn. A
 thread of the pool reads every job's messages as they come (progress, streamed items, the result)
@@ -102,7 +102,6 @@ class Job:
     _process: Any = field(default=None, repr=False)
     _conn: Connection | None = field(default=None, repr=False)
     _finished: threading.Event = field(default_factory=threading.Event, repr=False)
-    _stopped: float = field(default=0.0, repr=False)
 
     @property
     def finished(self) -> bool:
@@ -192,8 +191,8 @@ class JobPool:
         return job
 
     def cancel(self, job: Job) -> None:
-        """Stop ``job`` now: its process is terminated (a no-op for a finished job). A job that
-        had no process yet (queued) is forgotten at once, not on the pool thread's next pass."""
+        """Stop ``job`` now: its process is killed (a no-op for a finished job). A job that had
+        no process yet (queued) is forgotten at once, not on the pool thread's next pass."""
         with self._lock:
             self._cancel(job)
             self._reap()
@@ -240,12 +239,15 @@ class JobPool:
             pass
 
     def _cancel(self, job: Job) -> None:
-        """(Lock held.) Mark ``job`` cancelled and stop its process."""
+        """(Lock held.) Mark ``job`` cancelled and stop its process.
+
+        SIGKILL, not SIGTERM: a worker holds nothing to clean up (its pipe closes with it), and
+        SIGTERM would wait while the worker is stopped (SIGSTOP) or has the signal blocked,
+        keeping its core busy past the second a user may wait for it."""
         if job.finished:
             return
         if job._process is not None:
-            job._process.terminate()
-            job._stopped = time.monotonic()
+            job._process.kill()
         self._finish(job, CANCELLED)
 
     def _finish(self, job: Job, state: str) -> None:
@@ -307,7 +309,10 @@ class JobPool:
                     self._cancel(job)  # its tab has closed: nobody will read the result
             self._start_queued()
             conns = [j._conn for j in self._jobs if j._conn is not None]
-        ready = wait([*conns, self._wake_r], timeout=TICK)
+            # A stopped worker's sentinel is ready once it has exited: it is collected then.
+            ending = [j._process.sentinel for j in self._jobs
+                      if j.finished and j._process is not None]
+        ready = wait([*conns, *ending, self._wake_r], timeout=TICK)
         with self._lock:
             while self._wake_r.poll():
                 self._wake_r.recv_bytes()
@@ -319,13 +324,11 @@ class JobPool:
 
     def _reap(self) -> None:
         """(Lock held.) Collect the processes of finished jobs (no zombie is left) and forget
-        those jobs. A process that ignores SIGTERM for a second is killed."""
+        those jobs; one still exiting is kept until it has."""
         keep = []
         for job in self._jobs:
             process = job._process
             if job.finished and process is not None and process.exitcode is None:
-                if time.monotonic() - job._stopped > 1.0:
-                    process.kill()
                 keep.append(job)
             elif job.finished:
                 if process is not None:

@@ -287,14 +287,18 @@ def just_loaded(key: str) -> str | None:
     return st.session_state.get(f"{key}_loaded")
 
 
-def load_panel(*, key: str) -> None:
-    """Draw the panel. A tokenizer it loads joins the session as the active one, and the page
-    reruns so that everything shows it."""
-    forms = {"upload": ("Upload a file", _upload_form), "fetch": ("OpenAI", _fetch_form),
-             "hub": ("Hugging Face", catalogue.hub_form)}
-    source = st.radio("Source", list(forms), horizontal=True, key=f"{key}_source",
-                      format_func=lambda s: forms[s][0], label_visibility="collapsed")
-    loaded = forms[source][1](key)
+#: Where a tokenizer can come from: source -> (label, the form that loads from it).
+SOURCES = {"upload": ("Upload a file", _upload_form), "fetch": ("OpenAI", _fetch_form),
+           "hub": ("Hugging Face", catalogue.hub_form)}
+
+
+def load_panel(*, key: str, sources: Sequence[str] = tuple(SOURCES)) -> None:
+    """Draw the panel, with a form for each of ``sources`` (keys of :data:`SOURCES`). A
+    tokenizer it loads joins the session as the active one, and the page reruns so that
+    everything shows it."""
+    source = st.radio("Source", list(sources), horizontal=True, key=f"{key}_source",
+                      format_func=lambda s: SOURCES[s][0], label_visibility="collapsed")
+    loaded = SOURCES[source][1](key)
     flash = f"{key}_loaded"
     if loaded:
         st.session_state[flash] = loaded

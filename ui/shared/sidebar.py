@@ -1,10 +1,11 @@
-"""The shared sidebar: the active corpus and tokenizer, with pickers among this session's ones."""
+"""The shared sidebar: the active corpus and tokenizer, with pickers among this session's ones,
+and the model catalogue (OpenAI's encodings, Hugging Face models), on every page."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from . import state, wording
+from . import loaders, state, wording
 
 
 def describe(tok) -> str:
@@ -44,6 +45,11 @@ def render() -> None:
         _picker("Active tokenizer", "sidebar_tokenizer", state.tokenizers(),
                 state.active_tokenizer().name, state.set_active_tokenizer)
         st.caption(describe(state.active_tokenizer()))
+        # Drawn only while open: the catalogue checks which encodings tiktoken can fetch.
+        with st.expander("Load a model", icon=":material/cloud_download:",
+                         key="sidebar_models", on_change="rerun") as box:
+            if box.open:
+                loaders.load_panel(key="sidebar_load", sources=("hub", "fetch"))
 
 
 def _picker(label: str, key: str, items: dict, current: str, activate) -> None:

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import math
 import threading
 import weakref
 from dataclasses import dataclass, field
+from typing import Collection, Mapping
 
 import streamlit as st
 
 import bpe_core
 
 from .samples import DEFAULT_SAMPLE, Sample, samples
+from .tokens import md_escape
 
 DEFAULT_SETTINGS = {"unit": "byte", "pretokenizer": "gpt2", "vocab_size": 1000, "min_frequency": 2}
 
@@ -156,10 +159,64 @@ def set_active_corpus(name: str) -> None:
         st.session_state.corpus = name
 
 
+#: What one session keeps of its own corpora (uploaded, pasted, typed; bundled samples are shared
+#: by every session and do not count): this many, of at most this many characters together.
+#: Past either, the oldest that is not active is let go, and the user is told.
+MAX_OWN_CORPORA, MAX_OWN_CHARACTERS = 8, 250_000_000
+#: How many tokenizers one session keeps (trained, loaded, fetched); past it, the oldest that is
+#: not active is let go.
+MAX_TOKENIZERS = 16
+
+
+def overflow(sizes: Mapping[str, int], *, keep: Collection[str], most: int,
+             most_size: float = math.inf) -> list[str]:
+    """The names to let go, oldest first, so that what is left of ``sizes`` (name -> size, oldest
+    first) has at most ``most`` entries of at most ``most_size`` together; a name in ``keep`` is
+    never let go (it may stay over both bounds alone).
+
+    >>> overflow({"a": 5, "b": 1, "c": 1, "d": 1}, keep={"d"}, most=3)
+    ['a']
+    >>> overflow({"a": 5, "b": 1, "c": 1, "d": 1}, keep={"a"}, most=9, most_size=6)
+    ['b', 'c']
+    """
+    left, total, dropped = len(sizes), sum(sizes.values()), []
+    for name, size in sizes.items():
+        if left <= most and total <= most_size:
+            break
+        if name not in keep:
+            dropped.append(name)
+            left, total = left - 1, total - size
+    return dropped
+
+
+def _own_size(corpus: SessionCorpus) -> int:
+    """How many characters a corpus of the session's own holds (word counts: their words')."""
+    if corpus.is_counts:
+        return sum(map(len, corpus.counts))
+    return sum(map(len, corpus.documents))
+
+
 def set_corpus(corpus: SessionCorpus) -> None:
-    """Add ``corpus`` to the session (replacing one of the same name) and make it active."""
-    st.session_state.corpora[corpus.name] = corpus
+    """Add ``corpus`` to the session (replacing one of the same name, as the newest) and make it
+    active; past :data:`MAX_OWN_CORPORA` or :data:`MAX_OWN_CHARACTERS`, the oldest of the
+    session's own corpora is let go, with a notice."""
+    corpora = st.session_state.corpora
+    corpora.pop(corpus.name, None)
+    corpora[corpus.name] = corpus
     st.session_state.corpus = corpus.name
+    own = {name: _own_size(c) for name, c in corpora.items() if c.source != "sample"}
+    _let_go(corpora, overflow(own, keep={corpus.name}, most=MAX_OWN_CORPORA,
+                              most_size=MAX_OWN_CHARACTERS),
+            what="corpora", bound=f"{MAX_OWN_CORPORA} corpora of its own, of "
+                                  f"{MAX_OWN_CHARACTERS:,} characters together", again="Load")
+
+
+def _let_go(held: dict, names: list[str], *, what: str, bound: str, again: str) -> None:
+    """Drop ``names`` from ``held`` (a session's corpora or tokenizers), each with a notice."""
+    for name in names:
+        del held[name]
+        st.toast(f"“{md_escape(name)}” was let go, the oldest of this tab's {what}: a tab keeps "
+                 f"at most {bound}. {again} it again to use it.", icon=":material/delete_sweep:")
 
 
 def tokenizers() -> dict[str, bpe_core.Tokenizer]:
@@ -182,11 +239,16 @@ def unique_name(name: str) -> str:
 
 
 def add_tokenizer(tok: bpe_core.Tokenizer, *, activate: bool = True) -> str:
-    """Keep ``tok`` in the session under its name (made unique); return the name used."""
+    """Keep ``tok`` in the session under its name (made unique); return the name used. Past
+    :data:`MAX_TOKENIZERS`, the oldest tokenizer that is not active is let go, with a notice."""
     name = unique_name(tok.name)
-    st.session_state.tokenizers[name] = tok.renamed(name)
+    held = st.session_state.tokenizers
+    held[name] = tok.renamed(name)
     if activate:
         st.session_state.tokenizer = name
+    _let_go(held, overflow(dict.fromkeys(held, 1), keep={name, st.session_state.tokenizer},
+                           most=MAX_TOKENIZERS),
+            what="tokenizers", bound=f"{MAX_TOKENIZERS}", again="Train or load")
     return name
 
 

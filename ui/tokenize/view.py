@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core import Tokenizer, TokenSpan
+from bpe_core.spans import with_template
 
 from ..shared import loaders, state
 from ..shared.annotate import coloured_html, legend, md_literal
@@ -217,18 +218,19 @@ def chosen_position(spans: list[TokenSpan]) -> int | None:
 @dataclass(frozen=True)
 class Shown:
     """What the output shows: the text's tokens, the position of the framed one, and the
-    positions drawn (the page of a long text)."""
+    positions drawn (the page of a long text); not ``ready`` while a worker tokenizes it."""
 
     spans: list[TokenSpan]
     chosen: int | None
     window: range
+    ready: bool = True
 
 
 def output_panel(tok: Tokenizer, opts: Options) -> Shown:
     """Counts and the tokens in the chosen view (a long text's once a worker has them)."""
     found = background.spans(tok, opts.text, opts.upto, opts.method)
     if found is None:
-        return Shown([], None, range(0))
+        return Shown([], None, range(0), ready=False)
     spans, rank = found
     counts_row(text_counts(opts.text, spans))
     if not spans:
@@ -347,18 +349,34 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
         help="In the first column, the tokens some other column lacks; in the others, the "
              "tokens the first lacks (a token is the same when it covers the same characters "
              "of the text).")
-    compared = {}
-    for name in [tok.name] + choices:
-        other = state.tokenizers().get(name)
-        message = None if other is not None else loaders.fetch_into_session(name, activate=False)
-        compared[name] = message or state.tokenizers()[name].spans(
-            opts.text, add_special_tokens=specials, upto=opts.upto if name == tok.name else None,
-            method=opts.method)
+    failed = {}  # references that could not be fetched: why, in their column
+    for name in choices:
+        if name not in state.tokenizers():
+            failed[name] = loaders.fetch_into_session(name, activate=False)
+    names = [name for name in choices if not failed.get(name)]
+    # The active tokenizer's column is the tokens above (its merges slider applies): not encoded
+    # again. The others use all their merges; a long text goes to a worker, beside the one above.
+    encoded = background.compared([state.tokenizers()[n] for n in names], opts.text, opts.method)
+    if encoded is not None and not shown.ready:
+        st.caption("The other columns are ready; they show with the tokens above.")
+    if encoded is None or not shown.ready:  # a worker's progress is drawn, here or above
+        return
+    by_name = dict(zip([tok.name, *names], [shown.spans, *encoded]))
+    compared = {name: failed.get(name) or _with_specials(state.tokenizers()[name], by_name[name],
+                                                         opts.text, specials)
+                for name in [tok.name, *choices]}
     marked = outlines(list(compared.values())) if outline else {}
     for k, (col, (name, found)) in enumerate(zip(st.columns(len(compared)), compared.items())):
         with col:
             compare_column(name, found, opts, chars=chars, marked=marked.get(k, set()),
                            first=tok.name)
+
+
+def _with_specials(tok: Tokenizer, spans: list[TokenSpan], text: str,
+                   specials: bool) -> list[TokenSpan]:
+    """``spans`` with the BOS/EOS ``tok``'s post-processor adds when ``specials`` is on, as
+    ``tok.spans(text, add_special_tokens=True)`` gives them (without encoding again)."""
+    return with_template(tok.post_processor, tok.view, spans, len(text)) if specials else spans
 
 
 def compare_column(name: str, found: list[TokenSpan] | str, opts: Options, *,

@@ -50,11 +50,20 @@ def vocabulary_frame(tok: Tokenizer) -> pd.DataFrame:
     return df
 
 
-def with_frequencies(df: pd.DataFrame, frequencies: Mapping[int, int]) -> pd.DataFrame:
-    """``df`` with a ``frequency`` column: each token's occurrences in an encoded corpus."""
+def with_frequencies(df: pd.DataFrame, frequencies: Mapping[int, int] | None) -> pd.DataFrame:
+    """``df`` with a ``frequency`` column: each token's occurrences in an encoded corpus
+    (None: not counted yet, the column empty)."""
     out = df.copy()
-    out["frequency"] = out["id"].map(lambda i: frequencies.get(i, 0)).astype("int64")
+    if frequencies is None:
+        out["frequency"] = pd.Series(pd.NA, index=out.index, dtype="Int64")
+    else:
+        out["frequency"] = out["id"].map(lambda i: frequencies.get(i, 0)).astype("int64")
     return out
+
+
+def frequencies_known(df: pd.DataFrame) -> bool:
+    """Whether the table has the corpus's frequencies (a worker may still be counting them)."""
+    return bool(df["frequency"].notna().any())
 
 
 def counts_known(df: pd.DataFrame) -> bool:

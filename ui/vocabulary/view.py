@@ -2,13 +2,15 @@
 longest tokens, charts and byte tokens (the comparison of two is ``ui.vocabulary.compare``).
 
 Tables are built once per tokenizer (keyed by ``Tokenizer.fingerprint``, so equal
-tokenizers share them across sessions) and frequencies once per (tokenizer, corpus digest);
+tokenizers share them across sessions) and frequencies once per (tokenizer, corpus digest),
+a large corpus's by a worker (``ui.vocabulary.jobs``) while the table shows without them;
 each rerun only filters them with pandas. The data side is ``ui.vocabulary.data``.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import partial
 
 import pandas as pd
@@ -16,17 +18,19 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from bpe_core import Merge, Tokenizer
-from bpe_core.analysis.vocabulary import VocabularySearchError, built_from, token_frequencies
+from bpe_core.analysis.vocabulary import VocabularySearchError, built_from
 
-from ..shared import metrics
+from ..shared import background, metrics
 from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
+from ..shared.jobs import Reporter
 from ..shared.tokens import NOTATION_HELP
+from . import jobs
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
-                   default_token, length_figure, longest, orders, script_options, select,
-                   systems_table, vocabulary_frame, with_frequencies)
+                   default_token, frequencies_known, length_figure, longest, orders,
+                   script_options, select, systems_table, vocabulary_frame, with_frequencies)
 
 #: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
 #: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.
@@ -35,6 +39,7 @@ ROW_PX = 35  # the height of a row of st.dataframe's grid
 TOKEN_KEY = "vocab_token"  # the selected token's id (the number input's key)
 TABLE_KEY = "vocab_table"
 TAB_KEY = "vocab_tab"
+FREQUENCY_JOB = "vocab_frequency_job"  # session key of the job counting a large corpus
 #: Widgets keep their values while their tab is closed and while the user is on other pages.
 KEEP = {"persist_state": "session"}
 #: The page's tabs. Only the open one is drawn (tabs rerun on change), so a 200k-token
@@ -95,9 +100,11 @@ def _frame(key: str, _tok: Tokenizer) -> pd.DataFrame:
     return vocabulary_frame(_tok)
 
 
-@st.cache_resource(show_spinner="Counting tokens in the active corpus…", max_entries=16)
-def _table(key: str, digest: str, _tok: Tokenizer, _corpus_input) -> pd.DataFrame:
-    return with_frequencies(_frame(key, _tok), token_frequencies(_tok, _corpus_input))
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _table(key: str, digest: str | None, _tok: Tokenizer, _frequencies) -> pd.DataFrame:
+    """The vocabulary with the frequencies of the corpus of ``digest`` (None: still being
+    counted, and the column empty)."""
+    return with_frequencies(_frame(key, _tok), _frequencies)
 
 
 @st.cache_data(show_spinner="Drawing the charts…", max_entries=8)
@@ -121,9 +128,33 @@ def frame(tok: Tokenizer) -> pd.DataFrame:
     return _frame(tok.fingerprint(), tok)
 
 
+def frequencies(tok: Tokenizer, corpus: SessionCorpus) -> Counter | None:
+    """Token id -> occurrences in ``corpus``, kept for every session by (tokenizer, corpus
+    digest). Counted at once below :data:`jobs.BACKGROUND_CHARS` characters; above, by a
+    worker (None while it counts: its progress, or why it stopped, is drawn here)."""
+    key = (tok.fingerprint(), corpus.digest)
+    store = background.kept("token frequencies", size=16)
+    found = store.get(key)
+    if found is not None:
+        return found
+    size = sum(len(d) for d in corpus.documents)
+    if size < jobs.BACKGROUND_CHARS:
+        with st.spinner("Counting tokens in the active corpus…"):
+            found = jobs.frequencies(tok, corpus.training_input, report=Reporter(None))
+    else:
+        found = background.outcome(FREQUENCY_JOB, key, "vocabulary-frequencies",
+                                   jobs.frequencies, tok, corpus.training_input,
+                                   what=f"Counting the tokens of {size:,} characters")
+    if found is not None:
+        store.put(key, found)
+    return found
+
+
 def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
-    """The vocabulary with each token's frequency in ``corpus``: one row per token."""
-    return _table(tok.fingerprint(), corpus.digest, tok, corpus.training_input)
+    """The vocabulary with each token's frequency in ``corpus``: one row per token (the
+    frequencies empty while a worker counts a large corpus)."""
+    found = frequencies(tok, corpus)
+    return _table(tok.fingerprint(), None if found is None else corpus.digest, tok, found)
 
 
 # --- summary --------------------------------------------------------------------------------
@@ -131,7 +162,6 @@ def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
 
 def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> None:
     cols = st.columns(6)
-    unused = int((df["frequency"] == 0).sum())
     metrics.count(cols[0], "Tokens", tok.vocab_size)
     kinds = df["kind"].value_counts()
     base = int(kinds.reindex(["byte", "char", "unk", "eow"]).fillna(0).sum())
@@ -147,8 +177,11 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
         cols[3].metric("Special tokens", f"{int(kinds.get('special', 0)):,}")
     metrics.count(cols[4], "Not valid UTF-8", int((~df['utf8']).sum()),
                   help="Tokens holding part of a character; see the “Byte tokens” tab")
-    metrics.count(cols[5], "Unused in corpus", unused,
-                  help=f"Tokens that never occur when “{md_literal(corpus.name)}” is encoded")
+    unused = f"Tokens that never occur when “{md_literal(corpus.name)}” is encoded"
+    if frequencies_known(df):
+        metrics.count(cols[5], "Unused in corpus", int((df["frequency"] == 0).sum()), help=unused)
+    else:
+        cols[5].metric("Unused in corpus", "…", help=f"{unused}: being counted.")
 
 
 # --- browsing -------------------------------------------------------------------------------
@@ -229,8 +262,10 @@ def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
     elif pd.notna(row["rank"]):  # a file made elsewhere: the order of merges, not their counts
         rank += ", pair count when learned unknown (the file records none)"
     st.markdown(f"### {inline_code(row['shown'])}")
+    seen = (f"{row['frequency']:,} occurrences" if pd.notna(row["frequency"])
+            else "occurrences being counted")
     st.caption(f"id {token_id} · bytes {row['hex'] or '—'} · script {row['script']}{rank} · "
-               f"{row['frequency']:,} occurrences in the active corpus")
+               f"{seen} in the active corpus")
     shown = df.set_index("id")["shown"]
     tree_col, uses_col = st.columns(2)
     with tree_col:

@@ -1,0 +1,68 @@
+"""Two sessions of one server: two AppTests in one process share what ``st.cache_resource``
+keeps (the default tokenizer, a tokenizer file read once), as two browser tabs do. What one
+session names or loads stays in that session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+import bpe_core
+from ui.shared import loaders
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+DEFAULT = "English byte-level 1k"
+
+
+def open_tokenize() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("app_pages/tokenize.py").run()
+    assert not at.exception
+    return at
+
+
+def load(at: AppTest, data: bytes, *, name: str = "") -> AppTest:
+    at.file_uploader(key="tok_load_native_0").upload("hugs.json", data, "application/json").run()
+    at.text_input(key="tok_load_name").set_value(name)
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception
+    return at
+
+
+def view(at: AppTest) -> tuple[list[str], str, list[str]]:
+    """What a session shows of its tokenizers: their names (in state and in the sidebar's
+    picker), and the active one."""
+    held = at.session_state["tokenizers"]
+    assert all(tok.name == name for name, tok in held.items())  # each object knows its name
+    return list(held), at.session_state["tokenizer"], at.sidebar.selectbox(
+        key="sidebar_tokenizer").options
+
+
+def test_naming_a_shared_tokenizer_in_one_session_leaves_another_sessions_view_unchanged(
+        tmp_path):
+    tok = bpe_core.train("hug pug pun bun hugs " * 5, unit="char", pretokenizer="whitespace",
+                         max_merges=3, min_frequency=1, name="hugs")
+    bpe_core.save(tok, tmp_path / "hugs.json")
+    data = (tmp_path / "hugs.json").read_bytes()
+    a, b = open_tokenize(), open_tokenize()
+    default = a.session_state["tokenizers"][DEFAULT]
+    assert b.session_state["tokenizers"][DEFAULT] is default  # one object, trained once
+    before = view(b)
+    assert before == ([DEFAULT], DEFAULT, [DEFAULT])
+
+    load(a, data, name="Alice's hugs")  # A names the file it loads
+    assert view(a) == ([DEFAULT, "Alice's hugs"], "Alice's hugs", [DEFAULT, "Alice's hugs"])
+    shared = loaders.read_cached("native", [("hugs.json", data)])  # what every session reads
+    assert shared.name == "hugs" and a.session_state["tokenizers"]["Alice's hugs"] is not shared
+    assert view(b.run()) == before  # B sees nothing of it
+    assert default.name == DEFAULT
+
+    load(b, data)  # B loads the same file, unnamed: it gets the file's own name, not A's
+    assert view(b) == ([DEFAULT, "hugs"], "hugs", [DEFAULT, "hugs"])
+    a_tok = a.session_state["tokenizers"]["Alice's hugs"]
+    b_tok = b.session_state["tokenizers"]["hugs"]
+    assert a_tok.fingerprint() == b_tok.fingerprint() == tok.fingerprint()
+    assert view(a.run())[0] == [DEFAULT, "Alice's hugs"]  # and A keeps its own name
+    assert shared.name == "hugs" and default.name == DEFAULT
