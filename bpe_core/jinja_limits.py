@@ -42,6 +42,9 @@ MAX_BITS = 100_000
 # Filter names no template can write (they hold a space), put in by _Guards.
 _EACH, _SIZED, _WRITTEN = "bounded each", "bounded size", "bounded output"
 _WIDTH = regex.compile(r"\d+")  # the widths and precisions of a % or {} format, among others
+#: Filters that may put a text of their arguments' at every line (indent) or every character
+#: (wordwrap's wrapstring, urlize's attributes at most at each one).
+_INSERTING = frozenset({"indent", "wordwrap", "urlize"})
 
 
 class LimitError(Exception):
@@ -208,11 +211,10 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 args = (*args[:first], self._check_total(value, text=False), *args[first + 1:])
             elif name == "replace" and len(rest) >= 2:
                 self._check_replace(value, *rest[:2])
-            elif name != "format" and isinstance(value, str):
-                # indent, wordwrap, center, truncate...: at most one piece at each character
-                lines = value.count("\n") + 1 if name == "indent" else len(value) + 1
+            elif name in _INSERTING and isinstance(value, str):
+                places = value.count("\n") + 1 if name == "indent" else len(value) + 1
                 for extra in (a for a in rest if isinstance(a, str)):
-                    self.check_size(len(value) + lines * len(extra))
+                    self.check_size(len(value) + places * len(extra))
             return self._measured(f(*args, **kwargs))
 
         return bounded

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 import bpe_core
@@ -104,6 +106,7 @@ WROTE = "the chat template produced more than 10,000 characters, more than a pro
     ("{% set s = 'x' * 9000 %}{{ s.replace('x', s) }}", TOO_BIG),
     ("{% set s = '\\n' * 9000 %}{{ s|indent('x' * 9000) }}", TOO_BIG),
     ("{% set l = range(9000)|list %}{{ ([l] * 1000)|sum(start=[])|length }}", TOO_BIG),
+    ("{% set s = 'x' * 9000 %}{{ s|wordwrap(1, wrapstring='y' * 9000) }}", TOO_BIG),
     # ...and what adds, once it is made: a doubling stops at the first step past the limit.
     ("{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}"
      "{% endfor %}", TOO_BIG),
@@ -140,3 +143,23 @@ def test_the_limits_leave_a_long_conversation_whole():
         "<|im_start|>user\n" + "é" * 9_000 + "<|im_end|>\n<|im_start|>assistant\n")
     with pytest.raises(ChatTemplateError, match="more than 9,000 characters"):
         render(CHATML, messages, max_chars=9_000)
+
+
+def test_sessions_rendering_at_once_each_keep_their_own_clock_and_count():
+    # One environment serves every thread (it keeps the compiled templates); a hostile
+    # template stopped in one thread leaves another thread's renders whole.
+    hostile = "{% for a in range(100000) %}{% for b in range(100000) %}{% endfor %}{% endfor %}"
+    errors = []
+
+    def stopped() -> None:
+        try:
+            render(hostile, MESSAGES, seconds=0.3, max_chars=10_000)
+        except ChatTemplateError as exc:
+            errors.append(str(exc))
+
+    thread = threading.Thread(target=stopped)
+    thread.start()
+    prompts = {render(CHATML, MESSAGES, seconds=0.3, max_chars=10_000) for _ in range(50)}
+    thread.join()
+    assert prompts == {render(CHATML, MESSAGES)}
+    assert errors == [TOO_LONG.replace("0.2 s", "0.3 s")]
