@@ -45,6 +45,12 @@ _WIDTH = regex.compile(r"\d+")  # the widths and precisions of a % or {} format,
 #: Filters that may put a text of their arguments' at every line (indent) or every character
 #: (wordwrap's wrapstring, urlize's attributes at most at each one).
 _INSERTING = frozenset({"indent", "wordwrap", "urlize"})
+#: Filters that keep their value's items as they are, or count them, rather than write it as
+#: text (the others' values are measured as the text they make).
+_KEEPING = frozenset({"abs", "attr", "batch", "count", "d", "default", "dictsort", "first",
+                      "float", "groupby", "int", "items", "join", "last", "length", "list", "map",
+                      "max", "min", "random", "reject", "rejectattr", "reverse", "round",
+                      "select", "selectattr", "slice", "sort", "sum", "unique"})
 
 
 class LimitError(Exception):
@@ -71,6 +77,8 @@ class _Guards(NodeTransformer):
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
         self.generic_visit(node)
+        node.nodes = [nodes.Filter(n, _SIZED, [], [], None, None, lineno=n.lineno)
+                      for n in node.nodes]  # (made text: a list is measured as its text)
         return nodes.Filter(node, _SIZED, [], [], None, None, lineno=node.lineno)
 
 
@@ -99,6 +107,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         self.filters = {name: self._bounded_filter(name, f)
                         for name, f in {**self.filters, **(filters or {})}.items()}
         self.filters.update({_EACH: self._each, _SIZED: self._sized, _WRITTEN: self._written})
+        del self.globals["lipsum"]  # (n paragraphs of filler text at once: no template's need)
 
     # -- the two limits ---------------------------------------------------------------------
 
@@ -143,6 +152,8 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
         if isinstance(text, str):  # a string's method: widths, join and replace multiply
             self._check_numbers(text if method.startswith("format") else "",
                                 [*args, *kwargs.values()])
+            if method.startswith("format"):
+                self._text_size([args, kwargs])
             if method == "join" and args:
                 args = (self._check_total(args[0], sep=text), *args[1:])
             elif method == "replace" and len(args) >= 2:
@@ -162,6 +173,7 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             self._check_bits(left.bit_length() * max(right, 0))
         elif operator == "%" and isinstance(left, str):
             self._check_numbers(left, right if isinstance(right, tuple) else [right])
+            self._text_size(right)
         return self._measured(super().call_binop(context, operator, left, right))
 
     # -- what multiplies, checked before it is made -----------------------------------------
@@ -178,13 +190,38 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
 
     def _check_total(self, items: Iterable[Any], *, sep: str = "", text: bool = True) -> list:
         """``items`` as a list, once the text (or list) they join into is measured as it is
-        counted: ``[l] * 1000`` joins to a thousand copies of ``l``."""
+        counted: ``[s] * 1000`` joins to a thousand copies of ``s``."""
         items, total = list(items), 0
         for k, item in enumerate(items):
-            if isinstance(item, (str, list, tuple)) or text:
-                total += len(item if isinstance(item, (str, list, tuple)) else str(item))
+            if text:
+                total += self._text_size(item)
+            elif isinstance(item, (str, list, tuple)):
+                total += len(item)
             self.check_size(total + len(sep) * k)
         return items
+
+    def _text_size(self, value: Any) -> int:
+        """About ``len(str(value))`` (a container's brackets and quotes counted roughly),
+        found without making the text and refused as soon as it passes the limit: a list of a
+        thousand references to one long text is small, its text is not."""
+        if isinstance(value, str):
+            self.check_size(len(value))
+            return len(value)
+        total, waiting = 0, [value]
+        while waiting:
+            item = waiting.pop()
+            if isinstance(item, str):
+                total += len(item) + 2
+            elif isinstance(item, (list, tuple, set, frozenset)):
+                total += 2 + 2 * len(item)
+                waiting.extend(item)
+            elif isinstance(item, dict):
+                total += 2 + 4 * len(item)
+                waiting.extend([*item.keys(), *item.values()])
+            else:  # a number, None, an object: its text is short
+                total += 8
+            self.check_size(total)
+        return total
 
     def _check_replace(self, text: Any, old: Any, new: Any) -> None:
         if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):
@@ -204,6 +241,8 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             value, rest = args[first], [*args[first + 1:], *kwargs.values()]
             self._check_numbers(value if name == "format" and isinstance(value, str) else "",
                                 rest)
+            if name not in _KEEPING:  # it makes a text of its value (string, tojson, upper...)
+                self._text_size(rest if name == "format" else value)
             if name == "join" and "attribute" not in kwargs:
                 sep = next((a for a in rest if isinstance(a, str)), "")
                 args = (*args[:first], self._check_total(value, sep=sep), *args[first + 1:])
@@ -226,13 +265,14 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
             yield item
 
     @pass_context
-    def _sized(self, context, text: str) -> str:
-        return self._measured(text)
+    def _sized(self, context, value: Any) -> Any:
+        self._text_size(value)
+        return value
 
     @pass_context
     def _written(self, context, value: Any) -> Any:
         self.check_time()
-        self._run.written += len(value if isinstance(value, str) else str(value))
+        self._run.written += self._text_size(value)
         if self._run.written > self.max_chars:
             raise LimitError(f"the chat template produced more than {self.max_chars:,} "
                              "characters, more than a prompt may have here")

@@ -107,6 +107,15 @@ WROTE = "the chat template produced more than 10,000 characters, more than a pro
     ("{% set s = '\\n' * 9000 %}{{ s|indent('x' * 9000) }}", TOO_BIG),
     ("{% set l = range(9000)|list %}{{ ([l] * 1000)|sum(start=[])|length }}", TOO_BIG),
     ("{% set s = 'x' * 9000 %}{{ s|wordwrap(1, wrapstring='y' * 9000) }}", TOO_BIG),
+    # A list of references to one long text is small; its text is not.
+    ("{% set l = ['x' * 9000] * 1000 %}{{ l }}", TOO_BIG),
+    ("{% set l = ['x' * 9000] * 1000 %}{{ l|string|length }}", TOO_BIG),
+    ("{% set l = ['x' * 9000] * 1000 %}{{ l|tojson|length }}", TOO_BIG),
+    ("{% set l = ['x' * 9000] * 1000 %}{% set t = 'a' ~ l %}", TOO_BIG),
+    ("{% set l = ['x' * 9000] * 1000 %}{% set t = '%s' % (l,) %}", TOO_BIG),
+    ("{% set l = ['x' * 9000] * 1000 %}{% set t = '{}'.format(l) %}", TOO_BIG),
+    ("{% set l = ['x' * 9000] * 1000 %}{% set t = [l, l]|join %}", TOO_BIG),
+    ("{{ lipsum(1000000) }}", "the chat template cannot be used: 'lipsum' is undefined"),
     # ...and what adds, once it is made: a doubling stops at the first step past the limit.
     ("{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}"
      "{% endfor %}", TOO_BIG),
