@@ -9,9 +9,10 @@ for hours and ``{{ 'x' * 10**10 }}`` asks for 10 GB. :class:`BoundedEnvironment`
   iterable is wrapped as it is compiled), each call (macros, methods, recursion), each filter
   and each intercepted operator, and each piece of output;
 * what multiplies a size is checked before it is made (``*``, ``**``, ``%`` formats, a
-  method's or filter's width, ``join``, ``replace``), what adds is checked after (``+``,
-  ``~``, a filter's or call's result, a captured block), so that no value grows past the limit
-  by more than the few pieces of one step.
+  method's or filter's width, ``join``, ``replace``), and so is the text a list or dict
+  makes when it is written (a thousand references to one long text are a small list and a
+  long text); what adds is checked after (``+``, ``~``, a filter's or call's result, a
+  captured block), so that no value grows past the limit by more than the pieces of one step.
 
 >>> env = BoundedEnvironment(seconds=1.0, max_chars=100)
 >>> env.render("{{ 'ab' * 3 }}", {})
