@@ -16,15 +16,21 @@ the template writes its own.
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from jinja2 import TemplateError
-from jinja2.ext import loopcontrols
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2 import TemplateError, nodes
+from jinja2.ext import Extension, loopcontrols
+
+from .jinja_limits import BoundedEnvironment, LimitError
 
 ROLES = ("system", "user", "assistant")
+#: How long a template may take to render, the longest prompt it may write, and the longest
+#: template read: real ones take a millisecond, write what the messages hold and a few hundred
+#: characters more, and are at most some 20,000 characters long (GPT-OSS's).
+RENDER_SECONDS, MAX_PROMPT_CHARS, MAX_TEMPLATE_CHARS = 2.0, 1_000_000, 200_000
 
 
 class ChatTemplateError(ValueError):
@@ -68,16 +74,25 @@ def special_tokens(config: Mapping[str, Any]) -> dict[str, str]:
 
 def render(template: str, messages: Sequence[Mapping[str, str]], *,
            add_generation_prompt: bool = True,
-           special_tokens: Mapping[str, str] | None = None) -> str:
+           special_tokens: Mapping[str, str] | None = None,
+           seconds: float = RENDER_SECONDS, max_chars: int = MAX_PROMPT_CHARS) -> str:
     """The prompt a model receives for ``messages``; raises :class:`ChatTemplateError` with the
     template's own message when it refuses them (a role it does not know, an order it forbids)
-    or cannot be read."""
+    or cannot be read, or when it takes longer than ``seconds`` or would write more than
+    ``max_chars`` characters (``jinja_limits``: a template from a file must not hold the
+    thread that renders it)."""
+    if len(template) > MAX_TEMPLATE_CHARS:
+        raise ChatTemplateError(f"the chat template has {len(template):,} characters, more "
+                                f"than the {MAX_TEMPLATE_CHARS:,} a template may have here")
+    env = _environment(seconds=seconds, max_chars=max_chars)
     try:
-        compiled = _environment().from_string(template)
-        return compiled.render(messages=list(messages), add_generation_prompt=add_generation_prompt,
-                               **dict(special_tokens or {}))
+        return env.render(template, dict(messages=list(messages),
+                                         add_generation_prompt=add_generation_prompt,
+                                         **dict(special_tokens or {})))
     except ChatTemplateError:
         raise
+    except LimitError as exc:
+        raise ChatTemplateError(str(exc)) from None
     except TemplateError as exc:
         raise ChatTemplateError(f"the chat template cannot be used: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - a template may fail in any way its code can
@@ -90,13 +105,29 @@ def _raise(message: str) -> None:
 
 def _tojson(value: Any, indent: int | None = None, ensure_ascii: bool = False,
             sort_keys: bool = False) -> str:
+    if indent is not None and type(indent) is not int:  # (a text would be written per line)
+        raise TypeError("tojson's indent is a number of spaces")
     return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys)
 
 
-def _environment() -> ImmutableSandboxedEnvironment:
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
-                                        extensions=[loopcontrols])
-    env.filters["tojson"] = _tojson
+class _Generation(Extension):
+    """``{% generation %}…{% endgeneration %}``: transformers marks with it the assistant's
+    turns a model is trained on (``return_assistant_tokens_mask``); for the text it changes
+    nothing, so its body is rendered where it stands."""
+
+    tags = {"generation"}
+
+    def parse(self, parser) -> list[nodes.Node]:
+        next(parser.stream)  # the tag's name
+        return parser.parse_statements(("name:endgeneration",), drop_needle=True)
+
+
+@functools.lru_cache(maxsize=4)
+def _environment(*, seconds: float, max_chars: int) -> BoundedEnvironment:
+    """One environment per pair of limits, for every thread: it keeps the templates compiled."""
+    env = BoundedEnvironment(seconds=seconds, max_chars=max_chars, filters={"tojson": _tojson},
+                             trim_blocks=True, lstrip_blocks=True,
+                             extensions=[loopcontrols, _Generation])
     env.globals.update(raise_exception=_raise,
                        strftime_now=lambda fmt: datetime.now().strftime(fmt))
     return env

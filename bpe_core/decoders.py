@@ -259,7 +259,7 @@ def from_dict(d: dict | None) -> Any:
     if kind == "Strip":
         return Strip(d["content"], int(d.get("start", 0)), int(d.get("stop", 0)))
     if kind == "Replace":
-        pattern, literal = pattern_from_dict(d["pattern"])
+        pattern, literal = pattern_from_dict(d["pattern"], where="the Replace decoder")
         return Replace(pattern, d["content"], not literal)
     if kind == "BPEDecoder":
         return BPEDecoder(d.get("suffix", "</w>"))

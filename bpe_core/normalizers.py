@@ -265,7 +265,7 @@ def from_dict(d: dict | None) -> Any:
     if kind in simple:
         return simple[kind]()
     if kind == "Replace":
-        pattern, literal = pattern_from_dict(d["pattern"])
+        pattern, literal = pattern_from_dict(d["pattern"], where="the Replace normalizer")
         return Replace(pattern, d["content"], not literal)
     if kind == "Prepend":
         return Prepend(d["prepend"])

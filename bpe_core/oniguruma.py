@@ -61,13 +61,25 @@ def pattern_to_dict(pattern: str, literal: bool = False) -> dict:
         return {"PythonRegex": pattern}
 
 
-def pattern_from_dict(d: dict) -> tuple[str, bool]:
-    """``(Python pattern, literal)`` from a ``{"String"|"Regex"|"PythonRegex": ...}`` object."""
+def pattern_from_dict(d: dict, *, where: str) -> tuple[str, bool]:
+    """``(Python pattern, literal)`` from a ``{"String"|"Regex"|"PythonRegex": ...}`` object.
+
+    A regex that does not compile is a ValueError naming it, ``where`` it is and why (a file's
+    reader turns it into its own error), not ``regex``'s error from deep inside a stage.
+
+    >>> pattern_from_dict({"Regex": "(?<x"}, where="the Split pre-tokenizer")
+    Traceback (most recent call last):
+    ValueError: the regex '(?<x' of the Split pre-tokenizer does not compile: missing > at position 4
+    """
     if "String" in d:
         return d["String"], True
-    if "PythonRegex" in d:
-        return d["PythonRegex"], False
-    return convert_pattern(d["Regex"], to_onig=False), False
+    written = d["PythonRegex"] if "PythonRegex" in d else d["Regex"]
+    pattern = written if "PythonRegex" in d else convert_pattern(written, to_onig=False)
+    try:
+        regex.compile(pattern)  # kept in regex's own cache for the stage that runs it
+    except regex.error as exc:
+        raise ValueError(f"the regex {written!r} of {where} does not compile: {exc}") from None
+    return pattern, False
 
 
 def convert_pattern(pattern: str, *, to_onig: bool) -> str:

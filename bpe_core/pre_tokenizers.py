@@ -345,7 +345,7 @@ def from_dict(d: dict | None) -> Any:
         return None
     kind = d.get("type")
     if kind == "Split":
-        text, literal = pattern_from_dict(d["pattern"])
+        text, literal = pattern_from_dict(d["pattern"], where="the Split pre-tokenizer")
         return Split(text, d.get("behavior", "Isolated"), bool(d.get("invert")), literal)
     if kind == "ByteLevel":
         return ByteLevel(bool(d.get("add_prefix_space", True)), bool(d.get("trim_offsets", True)),

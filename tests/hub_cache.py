@@ -24,11 +24,16 @@ CHAT_CONFIG = {
     "chat_template": "{% for m in messages %}<|start|>{{ m['role'] }}\n{{ m['content'] }}"
                      "<|end|>{% endfor %}",
 }
+#: A chat_template.jinja: the template in a file of its own, as newer repositories keep it.
+CHAT_TEMPLATE = ("{{ bos_token }}{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}"
+                 "<|end|>{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}\n")
 
 
-def put_model(cache: Path, repo_id: str, files: dict[str, bytes]) -> Path:
-    """Put ``files`` (name -> bytes) in ``cache`` as the Hub cache keeps ``repo_id``'s files;
-    the snapshot folder."""
+def put_model(cache: Path, repo_id: str, files: dict[str, bytes],
+              absent: tuple[str, ...] = ()) -> Path:
+    """Put ``files`` (name -> bytes) in ``cache`` as the Hub cache keeps ``repo_id``'s files,
+    and the cache's note that the repository has none of ``absent`` (``.no_exist``, written
+    when the Hub answered 404); the snapshot folder."""
     folder = cache / f"models--{repo_id.replace('/', '--')}"
     revision = hashlib.sha1(repo_id.encode()).hexdigest()  # any 40 hex digits do
     (folder / "refs").mkdir(parents=True, exist_ok=True)
@@ -37,6 +42,9 @@ def put_model(cache: Path, repo_id: str, files: dict[str, bytes]) -> Path:
     snapshot.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
         (snapshot / name).write_bytes(data)
+    for name in absent:
+        (folder / ".no_exist" / revision).mkdir(parents=True, exist_ok=True)
+        (folder / ".no_exist" / revision / name).touch()
     return snapshot
 
 
@@ -49,6 +57,14 @@ def wordpiece_file() -> bytes:
     """A BERT-like tokenizer.json: a WordPiece model, which is not BPE."""
     tok = HFTokenizer(models.WordPiece({"[UNK]": 0, "hug": 1, "##s": 2}, unk_token="[UNK]"))
     tok.pre_tokenizer = P.Whitespace()
+    return tok.to_str().encode("utf-8")
+
+
+@lru_cache(maxsize=None)
+def unigram_file() -> bytes:
+    """A T5-like tokenizer.json: a SentencePiece Unigram model, which is not BPE."""
+    tok = HFTokenizer(models.Unigram([("<unk>", 0.0), ("▁hug", -1.0), ("s", -2.0)], unk_id=0))
+    tok.pre_tokenizer = P.Metaspace()
     return tok.to_str().encode("utf-8")
 
 

@@ -229,6 +229,25 @@ def test_unsupported_or_malformed_hugging_face_files_are_explained(edit, message
         bpe_core.loads(json.dumps(d).encode(), source="tokenizer.json")
 
 
+@pytest.mark.parametrize("edit, said", [
+    (_edit("pre_tokenizer.pretokenizers.0.pattern", {"Regex": "(?<name"}),
+     "the regex '(?<name' of the Split pre-tokenizer does not compile: missing > at position 7"),
+    (_edit("normalizer", {"type": "Replace", "pattern": {"Regex": "[a-"}, "content": "x"}),
+     "the regex '[a-' of the Replace normalizer does not compile: unterminated character set "
+     "at position 3"),
+    (_edit("decoder", {"type": "Replace", "pattern": {"PythonRegex": "a{2,1}"}, "content": "x"}),
+     "the regex 'a{2,1}' of the Replace decoder does not compile: min repeat greater than max "
+     "repeat at position 2"),
+])
+def test_a_regex_that_does_not_compile_is_named_with_why(edit, said):
+    d = copy.deepcopy(_valid())
+    edit(d)
+    with pytest.raises(TokenizerFileError) as error:
+        bpe_core.loads(json.dumps(d).encode(), source="tokenizer.json")
+    assert str(error.value) == ("tokenizer.json cannot be read as a Hugging Face BPE tokenizer: "
+                                + said)
+
+
 def _abc(ignore_merges: bool) -> Tokenizer:
     """Merges under which "abc", a token, does not merge into itself: b+c comes first."""
     return build(byte_base(), [(98, 99, 0), (97, 98, 0), (257, 99, 0)],

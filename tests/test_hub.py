@@ -10,9 +10,9 @@ import pytest
 from huggingface_hub import constants, errors
 from tokenizers import Tokenizer as HFTokenizer
 
-from bpe_core.formats import hub
+from bpe_core.formats import hub, size
 from bpe_core.formats.hub import CATALOGUE, HubError, load_model
-from tests.hub_cache import (CHAT_CONFIG, config_file, hub_exception, put_model,
+from tests.hub_cache import (CHAT_CONFIG, CHAT_TEMPLATE, config_file, hub_exception, put_model,
                              wordpiece_file)
 from tests.model_files import llama2_file, llama3_file
 
@@ -136,6 +136,8 @@ def test_a_gated_model_says_accept_the_licence_and_set_hf_token(cache, monkeypat
      "The Hugging Face Hub cannot be reached (offline?) and org/nothing is not in the Hugging "
      "Face cache ({cache}); download its tokenizer.json once with internet, or upload the file "
      "under “Upload a file”."),
+    (hub_exception(errors.RevisionNotFoundError, "404 Revision Not Found"),
+     "org/nothing has no such revision on the Hugging Face Hub."),
     (hub_exception(errors.HfHubHTTPError, "500 Server Error\nrequest id: 1"),
      "The Hugging Face Hub did not give org/nothing's tokenizer (HfHubHTTPError: 500 Server "
      "Error)."),
@@ -147,13 +149,83 @@ def test_each_download_error_is_one_sentence(cache, monkeypatch, exc, said) -> N
 
 def test_a_downloaded_model_without_a_config_loads(cache, monkeypatch) -> None:
     downloaded = put_model(cache / "downloads", "org/new", {"tokenizer.json": llama2_file()})
-    calls = online_hub(monkeypatch, {"tokenizer_config.json": hub_exception(
-        errors.RemoteEntryNotFoundError, "404")}, {"tokenizer.json": str(downloaded /
-                                                                          "tokenizer.json")})
+    missing = hub_exception(errors.RemoteEntryNotFoundError, "404")
+    calls = online_hub(monkeypatch, {"tokenizer_config.json": missing,
+                                     "chat_template.jinja": missing},
+                       {"tokenizer.json": str(downloaded / "tokenizer.json")})
     model = load_model("org/new")
     assert model.config == {} and model.tokenizer.vocab_size > 256
     assert calls == [("tokenizer.json", True), ("tokenizer.json", False),
-                     ("tokenizer_config.json", False)]
+                     ("tokenizer_config.json", False), ("chat_template.jinja", False)]
+
+
+def test_a_separate_chat_template_file_is_used_before_the_configs(cache) -> None:
+    put_model(cache, "openai/gpt-oss-like", {"tokenizer.json": llama3_file(),
+                                             "tokenizer_config.json": config_file(),
+                                             "chat_template.jinja": CHAT_TEMPLATE.encode()})
+    # As transformers reads it: the file's template, the config's special tokens.
+    assert load_model("openai/gpt-oss-like").config == {**CHAT_CONFIG,
+                                                       "chat_template": CHAT_TEMPLATE}
+    put_model(cache, "org/template-only", {"tokenizer.json": llama3_file(),
+                                           "chat_template.jinja": b"\xef\xbb\xbf{{ x }}"})
+    assert load_model("org/template-only").config == {"chat_template": "{{ x }}"}
+
+
+def test_a_cached_tokenizer_gets_its_missing_config_and_template_when_online(
+        cache, monkeypatch) -> None:
+    put_model(cache, "org/half", {"tokenizer.json": llama3_file()})
+    downloads = put_model(cache / "downloads", "org/half", {
+        "tokenizer_config.json": config_file(), "chat_template.jinja": CHAT_TEMPLATE.encode()})
+    calls = []
+    real = huggingface_hub.hf_hub_download
+
+    def download(repo_id, filename, *, local_files_only=False, **_):
+        calls.append((filename, local_files_only))
+        if local_files_only:
+            return real(repo_id, filename, local_files_only=True)
+        return str(downloads / filename)
+
+    monkeypatch.setattr(hub, "unreachable", lambda: None)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    assert load_model("org/half").config == {**CHAT_CONFIG, "chat_template": CHAT_TEMPLATE}
+    assert calls == [("tokenizer.json", True), ("tokenizer_config.json", False),
+                     ("chat_template.jinja", False)]
+
+
+def test_a_cached_tokenizer_offline_loads_without_what_it_lacks(cache) -> None:
+    put_model(cache, "org/half", {"tokenizer.json": llama3_file()})
+    assert load_model("org/half").config == {}  # the suite's Hub cannot be reached
+
+
+def test_files_the_hub_said_it_has_not_are_not_asked_for_again(cache, monkeypatch) -> None:
+    put_model(cache, "org/plain", {"tokenizer.json": llama3_file()},
+              absent=("tokenizer_config.json", "chat_template.jinja"))
+    monkeypatch.setattr(hub, "unreachable", lambda: pytest.fail("the Hub was asked"))
+    assert load_model("org/plain").config == {}
+
+
+@pytest.mark.parametrize("name", ["tokenizer.json", "tokenizer_config.json",
+                                  "chat_template.jinja"])
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(cache, monkeypatch,
+                                                                 name) -> None:
+    files = {"tokenizer.json": llama2_file(), "tokenizer_config.json": config_file(),
+             "chat_template.jinja": CHAT_TEMPLATE.encode()}
+    files[name] += b" " * 2**20
+    put_model(cache, "org/big", files)
+    monkeypatch.setattr(size, "MAX_TOKENIZER_BYTES", 2**20)  # 1 MB, so the test writes little
+    if name == "tokenizer.json":
+        monkeypatch.setattr(hub, "loads", lambda *_, **__: pytest.fail("it was read"))
+    assert refusal("org/big") == (
+        f"org/big's {name} is {len(files[name]) / 2**20:.1f} MB, more than the 1 MB a tokenizer "
+        "file may have here (the largest real one, Gemma 3's tokenizer.json, is 33 MB). Is it "
+        "the model's weights rather than its tokenizer?")
+
+
+def test_a_file_the_cache_holds_but_cannot_be_read_says_so(cache) -> None:
+    snapshot = put_model(cache, "org/broken", {})
+    (snapshot / "tokenizer.json").mkdir()  # (a cache damaged by hand, or a file it cannot open)
+    assert refusal("org/broken") == ("Could not read org/broken's tokenizer.json in the Hugging "
+                                     "Face cache (Is a directory).")
 
 
 def test_the_catalogue_names_real_bpe_models() -> None:

@@ -1,11 +1,12 @@
 """Models' tokenizers from the Hugging Face Hub, by model id, through ``huggingface_hub``.
 
-``load_model("Qwen/Qwen3-8B")`` downloads the model's ``tokenizer.json`` and
-``tokenizer_config.json`` once (``hf_hub_download`` keeps them in the Hub cache, and sends
-``HF_TOKEN`` when it is set) and reads them into a :class:`HubModel`. A model already in the
-cache loads without the network. Whatever goes wrong is a :class:`HubError` whose message is one
-sentence for the user: offline, a gated model, an unknown id, no ``tokenizer.json``, or a
-tokenizer that is not BPE.
+``load_model("Qwen/Qwen3-8B")`` downloads the model's ``tokenizer.json``, its
+``tokenizer_config.json`` and its ``chat_template.jinja`` (when it has them) once
+(``hf_hub_download`` keeps them in the Hub cache, and sends ``HF_TOKEN`` when it is set) and
+reads them into a :class:`HubModel`. A model already in the cache loads without the network.
+Whatever goes wrong is a :class:`HubError` whose message is one sentence for the user: offline,
+a gated model, an unknown id, no ``tokenizer.json``, a file over the size limit
+(``size.too_big``), or a tokenizer that is not BPE.
 
 >>> print(hub_error("a b", ValueError("Repo id must use alphanumeric chars")))
 'a b' is not a model id: a Hub id looks like org/name, for example Qwen/Qwen3-8B.
@@ -24,6 +25,7 @@ from typing import Any
 from ..tokenizer import Tokenizer
 from . import loads
 from .errors import TokenizerFileError
+from .size import too_big
 
 #: A few popular models whose tokenizer is BPE, model id -> a short name. Llama and Gemma are
 #: gated: their licence has to be accepted on the Hub, and HF_TOKEN set.
@@ -39,13 +41,17 @@ CATALOGUE: dict[str, str] = {
 }
 
 TOKENIZER_FILE, CONFIG_FILE = "tokenizer.json", "tokenizer_config.json"
+#: The chat template in a file of its own: newer repositories (GPT-OSS, Qwen 3's later ones) keep
+#: it there rather than in tokenizer_config.json.
+TEMPLATE_FILE = "chat_template.jinja"
 _EXAMPLE = "Qwen/Qwen3-8B"
 
 
 @dataclass(frozen=True)
 class HubModel:
     """A model's tokenizer and its ``tokenizer_config.json`` (``{}`` when it has none), which
-    holds the chat template (``bpe_core.chat.templates``) and the special tokens' roles."""
+    holds the chat template (``bpe_core.chat.templates``; the one of ``chat_template.jinja``
+    when the model has that file) and the special tokens' roles."""
 
     repo_id: str
     tokenizer: Tokenizer
@@ -70,29 +76,48 @@ def load_model(repo_id: str) -> HubModel:
     """
     repo_id = repo_id.strip()
     path, cached = _download(repo_id, TOKENIZER_FILE)
-    config = _read_config(_config_path(repo_id, online=not cached))
     try:
-        with open(path, "rb") as f:
-            data = f.read()
         # The file says what it is: a WordPiece or Unigram model is refused here, with why.
-        tok = loads(data, source=f"{repo_id}'s {TOKENIZER_FILE}")
-    except OSError as exc:
-        raise HubError(f"Could not read {repo_id}'s {TOKENIZER_FILE} in the Hugging Face cache "
-                       f"({exc.strerror or exc}).") from None
+        tok = loads(_read(repo_id, TOKENIZER_FILE, path), source=f"{repo_id}'s {TOKENIZER_FILE}")
     except TokenizerFileError as exc:
         raise HubError(f"{exc}.") from None
+    beside = _beside(repo_id, downloaded=not cached)
+    config = _read_config(_read(repo_id, CONFIG_FILE, beside[CONFIG_FILE]))
+    template = _read(repo_id, TEMPLATE_FILE, beside[TEMPLATE_FILE])
+    if template is not None:
+        # The separate file comes first, as in transformers: a repository saved with it keeps
+        # the template out of tokenizer_config.json, or leaves an older one there.
+        try:
+            config["chat_template"] = template.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            pass  # not text: left out, as an unreadable config is
     return HubModel(repo_id, tok.renamed(repo_id), config)
 
 
-def _read_config(path: str | None) -> dict[str, Any]:
+def _read(repo_id: str, filename: str, path: str | None) -> bytes | None:
+    """The bytes of one of the model's files (None for no path), after its size is checked:
+    a repository may hold anything under a tokenizer's name."""
+    if path is None:
+        return None
+    try:
+        problem = too_big(f"{repo_id}'s {filename}", os.path.getsize(path))
+        if problem:
+            raise HubError(problem)
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise HubError(f"Could not read {repo_id}'s {filename} in the Hugging Face cache "
+                       f"({exc.strerror or exc}).") from None
+
+
+def _read_config(data: bytes | None) -> dict[str, Any]:
     """The parsed tokenizer_config.json; {} when there is none or it is unreadable, as the
     tokenizer works without it (only the chat template and special tokens' roles are lost)."""
-    if not path:
+    if data is None:
         return {}
     try:
-        with open(path, "rb") as f:
-            config = json.loads(f.read().decode("utf-8-sig"))
-    except (OSError, ValueError):
+        config = json.loads(data.decode("utf-8-sig"))
+    except ValueError:
         return {}
     return config if isinstance(config, dict) else {}
 
@@ -136,15 +161,37 @@ def unreachable(*, timeout: float = 3.0) -> str | None:
     return None
 
 
-def _config_path(repo_id: str, *, online: bool) -> str | None:
-    """Where the model's tokenizer_config.json is; None when it has none (or, for a model read
-    from the cache, when it was not kept: the tokenizer works without it)."""
+def _beside(repo_id: str, *, downloaded: bool) -> dict[str, str | None]:
+    """Where the model's tokenizer_config.json and chat_template.jinja are, each None when the
+    repository has no such file (normal: the tokenizer works without them).
+
+    Each is looked for in the cache, which also remembers a file the Hub said it does not have;
+    one the cache knows nothing of is downloaded when the Hub can be reached, even for a
+    tokenizer.json read from the cache (an earlier download may have kept only that), and
+    left out when it cannot.
+    """
+    from huggingface_hub import constants, try_to_load_from_cache
+
+    found, unknown = {}, []
+    for name in (CONFIG_FILE, TEMPLATE_FILE):
+        where = try_to_load_from_cache(repo_id, name)
+        if where is None:
+            unknown.append(name)
+        found[name] = where if isinstance(where, str) else None  # else: known to be absent
+    if unknown and (downloaded or not (constants.HF_HUB_OFFLINE or unreachable())):
+        for name in unknown:
+            found[name] = _download_beside(repo_id, name)
+    return found
+
+
+def _download_beside(repo_id: str, filename: str) -> str | None:
+    """The path of ``filename`` downloaded from the model's repository; None when it has none."""
     from huggingface_hub import hf_hub_download
     from huggingface_hub.errors import EntryNotFoundError
 
     try:
-        return hf_hub_download(repo_id, CONFIG_FILE, local_files_only=not online)
-    except EntryNotFoundError:  # not in the repository, or not in the cache
+        return hf_hub_download(repo_id, filename)
+    except EntryNotFoundError:  # not in the repository (the cache now remembers it)
         return None
     except Exception as exc:
         raise HubError(hub_error(repo_id, exc)) from None

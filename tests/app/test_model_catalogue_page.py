@@ -12,7 +12,8 @@ from streamlit.testing.v1 import AppTest
 from bpe_core.formats import hub
 from tests.app.test_loaded_models_page import ids_shown
 from tests.app.test_tokenize_page import APP, active, metric, open_page, type_text
-from tests.hub_cache import CHAT_CONFIG, config_file, hub_exception, put_model, wordpiece_file
+from tests.hub_cache import (CHAT_CONFIG, CHAT_TEMPLATE, config_file, hub_exception, put_model,
+                             unigram_file, wordpiece_file)
 from tests.model_files import hf, llama3_file
 from ui.shared import catalogue, loaders
 
@@ -101,13 +102,70 @@ def test_offline_and_not_cached_names_the_cache_and_the_upload(cache) -> None:
     assert at.session_state["tokenizer"] != "google/gemma-3-1b-it"
 
 
-def test_a_not_bpe_model_says_so(cache) -> None:
-    put_model(cache, "google-bert/bert-base-uncased", {"tokenizer.json": wordpiece_file()})
-    at = load_model(open_hub_form(), "google-bert/bert-base-uncased")
+@pytest.mark.parametrize("repo_id, file, kind", [
+    ("google-bert/bert-base-uncased", wordpiece_file, "WordPiece"),
+    ("google-t5/t5-small", unigram_file, "Unigram")])
+def test_a_not_bpe_model_says_so(cache, repo_id, file, kind) -> None:
+    put_model(cache, repo_id, {"tokenizer.json": file()})
+    at = load_model(open_hub_form(), repo_id)
     assert the_error(at) == (
-        "google-bert/bert-base-uncased's tokenizer.json cannot be read as a Hugging Face BPE "
-        "tokenizer: the model is WordPiece, not BPE; bpe_core reads BPE models only (WordPiece "
-        "and Unigram tokenizers work differently).")
+        f"{repo_id}'s tokenizer.json cannot be read as a Hugging Face BPE tokenizer: the model "
+        f"is {kind}, not BPE; bpe_core reads BPE models only (WordPiece and Unigram tokenizers "
+        "work differently).")
+    assert repo_id not in at.session_state["tokenizers"]
+
+
+def chat_prompt(at: AppTest) -> str:
+    """The prompt the chat view shows for the active model (its first conversation)."""
+    assert not at.exception and not at.error
+    return at.code[0].value
+
+
+def test_a_models_chat_template_in_its_own_file_is_used(cache) -> None:
+    put_model(cache, "openai/gpt-oss-20b", {
+        "tokenizer.json": llama3_file(), "chat_template.jinja": CHAT_TEMPLATE.encode(),
+        "tokenizer_config.json": config_file({"bos_token": "<|begin_of_text|>"})})
+    at = load_model(open_hub_form(), "openai/gpt-oss-20b")
+    assert chat_prompt(at) == ("<|begin_of_text|><|system|>You are a helpful assistant.<|end|>"
+                               "<|user|>How many tokens does this question cost?<|end|>"
+                               "<|assistant|>")
+    assert metric(at, "Special tokens") == "1"  # <|begin_of_text|>; the rest is the test's own
+
+
+def test_a_template_file_uploaded_keeps_the_downloaded_configs_special_tokens(cache) -> None:
+    put_model(cache, "org/no-template", {
+        "tokenizer.json": llama3_file(),
+        "tokenizer_config.json": config_file({"bos_token": "<|begin_of_text|>"})})
+    at = load_model(open_hub_form(), "org/no-template")
+    assert any("This one has none." in c.value for c in at.caption)
+    at.file_uploader(key="tok_chat_config").upload("chat_template.jinja", CHAT_TEMPLATE.encode(),
+                                                   "text/plain").run()
+    assert chat_prompt(at).startswith("<|begin_of_text|><|system|>You are a helpful assistant.")
+    at.file_uploader(key="tok_chat_config").upload("chat_template.jinja", b"\xff{{ x }}",
+                                                   "text/plain").run()
+    assert the_error(at) == ("chat_template.jinja is not UTF-8 text. Upload the model's "
+                             "chat_template.jinja.")
+
+
+def test_two_models_with_one_tokenizer_each_show_their_own_template(cache) -> None:
+    data = llama3_file()  # the same tokenizer.json, as Qwen3-8B and Qwen3-8B-Base share
+    put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": data,
+                                       "tokenizer_config.json": config_file()})
+    put_model(cache, "Qwen/Qwen3-8B-Base", {
+        "tokenizer.json": data, "chat_template.jinja": b"base: {{ messages[0].content }}"})
+    at = load_model(open_hub_form(), "Qwen/Qwen3-8B")
+    instruct = chat_prompt(at)
+    assert instruct.startswith("<|start|>system\nYou are a helpful assistant.<|end|>")
+    load_model(at, "Qwen/Qwen3-8B-Base")  # loaded last: it once took the other's place
+    instruct_tok = at.session_state["tokenizers"]["Qwen/Qwen3-8B"]
+    assert active(at).fingerprint() == instruct_tok.fingerprint()
+    assert chat_prompt(at) == "base: You are a helpful assistant."
+    at.session_state["tokenizer"] = "Qwen/Qwen3-8B"
+    at.run()
+    assert chat_prompt(at) == instruct
+    # A session loading only the base model sees the base model's template.
+    assert chat_prompt(load_model(open_hub_form(), "Qwen/Qwen3-8B-Base")) == (
+        "base: You are a helpful assistant.")
 
 
 def test_text_that_is_no_model_id_says_how_ids_look(cache) -> None:
@@ -185,6 +243,15 @@ def test_an_openai_encoding_offline_names_tiktokens_cache_and_the_upload() -> No
                            "o200k_harmony, offline (openaipublic.blob.core.windows.net cannot "
                            "be reached: ConnectionError) and not in tiktoken's cache (")
     assert line.endswith("or upload the encoding's .tiktoken file under “Upload a file”.")
+
+
+def test_a_hostile_downloaded_template_is_stopped_with_one_sentence(cache) -> None:
+    put_model(cache, "someone/hostile", {"tokenizer.json": llama3_file(),
+                                         "chat_template.jinja": b"{{ 'x' * 10**9 }}"})
+    at = load_model(open_hub_form(), "someone/hostile")
+    assert the_error(at) == ("The chat template would make a text or list of more than "
+                             "1,000,000 characters or items.")
+    assert not at.code  # no prompt shown
 
 
 def test_the_sidebar_loads_a_model_on_any_page(cache) -> None:

@@ -212,9 +212,10 @@ def test_uploading_a_malformed_file_shows_an_error_not_a_traceback(tmp_path) -> 
 
 def test_a_tokenizer_file_over_the_limit_is_refused_with_its_size_before_it_is_read(
         monkeypatch) -> None:
+    from bpe_core.formats import size
     from ui.shared import loaders
 
-    monkeypatch.setattr(loaders, "MAX_TOKENIZER_BYTES", 2**20)  # 1 MB, so the test uploads little
+    monkeypatch.setattr(size, "MAX_TOKENIZER_BYTES", 2**20)  # 1 MB, so the test uploads little
     monkeypatch.setattr(loaders, "read_cached", lambda *args, **kwargs: pytest.fail("it was read"))
     at = open_page()
     data = b'{"model": {"type": "BPE", "vocab": {}, "merges": []}}' + b" " * (3 * 2**19)

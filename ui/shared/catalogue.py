@@ -2,8 +2,9 @@
 
 A model loads once per server process (``st.cache_resource``) and every session that picks it
 shares that tokenizer, under its own name in its own state (``state.add_tokenizer`` keeps a
-renamed copy). Its ``tokenizer_config.json`` is kept by the tokenizer's fingerprint, so that
-whatever a session calls it, ``hub_config`` finds the chat template.
+renamed copy). A model joins a session under its id (``load_into_session``), so its
+``tokenizer_config.json`` is kept by its tokenizer's fingerprint and that id: two models with
+one tokenizer.json (Qwen3-8B and Qwen3-8B-Base) each keep their own chat template.
 """
 
 from __future__ import annotations
@@ -26,21 +27,22 @@ def hub_model(repo_id: str) -> HubModel:
     """The model ``repo_id`` (kept for every session); raises ``HubError`` (not kept, so a
     model that failed is tried again) with one sentence for the user."""
     model = load_model(repo_id)
-    _configs()[model.tokenizer.fingerprint()] = model.config
+    _configs()[model.tokenizer.fingerprint(), model.repo_id] = model.config
     return model
 
 
 @st.cache_resource(show_spinner=False)
-def _configs() -> dict[str, dict]:
-    """Fingerprint of each Hub model's tokenizer -> its tokenizer_config.json (small: kept
-    when the tokenizer itself has left ``hub_model``'s cache)."""
+def _configs() -> dict[tuple[str, str], dict]:
+    """(fingerprint, model id) of each Hub model's tokenizer -> its tokenizer_config.json
+    (small: kept when the tokenizer itself has left ``hub_model``'s cache)."""
     return {}
 
 
 def hub_config(tok: bpe_core.Tokenizer) -> dict | None:
-    """The tokenizer_config.json of the Hub model ``tok`` came from, or None if it came from
-    elsewhere (or has not been loaded in this process)."""
-    return _configs().get(tok.fingerprint())
+    """The tokenizer_config.json of the Hub model ``tok`` is (named by its id, as
+    ``load_into_session`` names it), or None if it came from elsewhere (or has not been loaded
+    in this process)."""
+    return _configs().get((tok.fingerprint(), tok.name))
 
 
 def load_into_session(repo_id: str, *, activate: bool = True) -> str | None:
@@ -75,10 +77,11 @@ def hub_form(key: str) -> str | None:
                                "model's Hub page and set HF_TOKEN before starting the app.")
     repo_id = choice or st.text_input("Model id on the Hugging Face Hub", key=f"{key}_hub_id",
                                       placeholder="org/name, for example Qwen/Qwen3-8B").strip()
-    st.caption("The model's tokenizer.json and tokenizer_config.json are downloaded the first "
-               f"time and kept in the Hugging Face cache (`{cache_dir()}`); from there they load "
-               "without internet. A gated model needs its licence accepted on the Hub and "
-               "HF_TOKEN set. Only BPE tokenizers can be read.")
+    st.caption("The model's tokenizer.json, tokenizer_config.json and chat_template.jinja are "
+               "downloaded the first time and kept in the Hugging Face cache "
+               f"(`{cache_dir()}`); from there they load without internet. A gated model needs "
+               "its licence accepted on the Hub and HF_TOKEN set. Only BPE tokenizers can be "
+               "read.")
     if not st.button("Load model", key=f"{key}_hub_load", disabled=not repo_id):
         return None
     message = load_into_session(repo_id)

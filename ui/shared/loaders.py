@@ -19,6 +19,7 @@ import bpe_core
 from bpe_core.formats import loads_files
 from bpe_core.formats.openai import (REFERENCE_ENCODINGS, ReferenceUnavailableError,
                                      reference_encoding, unavailable)
+from bpe_core.formats.size import too_big
 
 from . import catalogue, state, upload_limit
 from .annotate import md_literal
@@ -51,26 +52,6 @@ FORMATS: dict[str, Format] = {
 
 #: Pre-tokenizers to choose from for files that store none.
 PATTERNS = {"cl100k": "GPT-4 (cl100k)", "o200k": "GPT-4o (o200k)", "gpt2": "GPT-2"}
-
-#: The largest tokenizer file the app reads, in bytes: three times the largest real one (Gemma
-#: 3's tokenizer.json, 33 MB, 262k tokens and 515k merges, which takes 1.4 s to read). A larger
-#: file is refused before it is parsed: reading holds several times its size in memory, for
-#: every session of the server to share.
-MAX_TOKENIZER_BYTES = 100 * 2**20
-
-
-def too_big(name: str, size: int) -> str | None:
-    """Why a tokenizer file of ``size`` bytes is refused, before it is read; None if it is not.
-
-    >>> too_big("tokenizer.json", 33 * 2**20) is None
-    True
-    >>> print(too_big("model.json", 150 * 2**20))  # doctest: +ELLIPSIS
-    model.json is 150.0 MB, more than the 100 MB a tokenizer file may have here (the largest ...
-    """
-    refused = upload_limit.over(f"{name} is", size, limit=MAX_TOKENIZER_BYTES,
-                                what="a tokenizer file")
-    return refused and (f"{refused} (the largest real one, Gemma 3's tokenizer.json, is "
-                        "33 MB). Is it the model's weights rather than its tokenizer?")
 
 
 def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None = None,

@@ -14,6 +14,8 @@ from typing import Sequence
 
 import streamlit as st
 
+from bpe_core.formats.size import over
+
 from .annotate import md_literal
 
 #: Where the limit is changed, said with every refusal that the limit decides.
@@ -39,21 +41,6 @@ def limit_note() -> str:
 def note() -> None:
     """Draw :func:`limit_note` (under an uploader)."""
     st.caption(limit_note())
-
-
-def over(subject: str, size: int, *, limit: int, what: str) -> str | None:
-    """That ``subject`` (a file's name and its verb) is ``size`` bytes, more than the ``limit``
-    bytes ``what`` may have (a clause, for the caller to end); None when it is not.
-
-    >>> print(over("big.txt is", 3 * 2**20 // 2, limit=2**20, what="a corpus"))
-    big.txt is 1.5 MB, more than the 1 MB a corpus may have here
-    >>> over("small.txt is", 2**20, limit=2**20, what="a corpus") is None
-    True
-    """
-    if size <= limit:
-        return None
-    return (f"{subject} {size / 2**20:,.1f} MB, more than the {limit / 2**20:,.0f} MB {what} "
-            "may have here")
 
 
 def too_big(files: Sequence[tuple[str, int]], *, what: str = "a corpus",

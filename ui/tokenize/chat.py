@@ -2,12 +2,14 @@
 model receives it, then cut into tokens with its special tokens framed and counted.
 
 The template comes from the model's ``tokenizer_config.json`` (``bpe_core.chat``): uploaded
-here (kept by the tokenizer's fingerprint, in the session), or downloaded with the model from
-the Hugging Face Hub (``catalogue.hub_config``).
+here (kept in the session for that tokenizer: its fingerprint and name), or downloaded with the
+model from the Hugging Face Hub (``catalogue.hub_config``). A ``chat_template.jinja``, the
+template in a file of its own as newer models ship it, may be uploaded too: it replaces the
+template and keeps the config's special tokens.
 
-Session keys: ``tok_chat_configs`` (fingerprint -> the parsed ``tokenizer_config.json``),
-``tok_chat_config_read`` (which upload was read, for which tokenizer), ``tok_chat_messages``
-(the conversation: role and text of each message).
+Session keys: ``tok_chat_configs`` ((fingerprint, name) -> the parsed
+``tokenizer_config.json``), ``tok_chat_config_read`` (which upload was read, for which
+tokenizer), ``tok_chat_messages`` (the conversation: role and text of each message).
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ import streamlit as st
 
 from bpe_core import Tokenizer
 from bpe_core.chat import ROLES, ChatTemplateError, render, special_tokens, templates
+from bpe_core.formats.size import too_big
 
 from ..shared.annotate import coloured_html, md_literal
 from ..shared.catalogue import hub_config
-from ..shared.loaders import too_big
 from ..shared.slow_regex import attempt
 from ..shared.tokens import md_escape
 
@@ -34,17 +36,30 @@ FIRST_MESSAGES = ({"role": "system", "content": "You are a helpful assistant."},
 def config_of(tok: Tokenizer) -> dict | None:
     """The ``tokenizer_config.json`` of ``tok``'s model: the one uploaded in this session, else
     the one downloaded with the model; None when there is neither."""
-    return st.session_state.get(CONFIGS, {}).get(tok.fingerprint()) or hub_config(tok)
+    return st.session_state.get(CONFIGS, {}).get(_key(tok)) or hub_config(tok)
+
+
+def _key(tok: Tokenizer) -> tuple[str, str]:
+    # Two models may share a tokenizer.json and not their template (Qwen3-8B and its -Base).
+    return tok.fingerprint(), tok.name
 
 
 def read_config(name: str, data: bytes) -> dict | str:
-    """A ``tokenizer_config.json`` read, or one sentence saying why it cannot be.
+    """A ``tokenizer_config.json`` read (or a ``.jinja`` template, as the config it makes), or
+    one sentence saying why it cannot be.
 
     >>> read_config("tokenizer_config.json", b'{"chat_template": "x"}')
     {'chat_template': 'x'}
     >>> read_config("c.json", b"[1]")
     'c.json is not a tokenizer_config.json: it holds a JSON list, not an object.'
+    >>> read_config("chat_template.jinja", "{{ 'é' }}".encode())
+    {'chat_template': "{{ 'é' }}"}
     """
+    if name.lower().endswith(".jinja"):
+        try:
+            return {"chat_template": data.decode("utf-8-sig")}
+        except UnicodeDecodeError:
+            return f"{name} is not UTF-8 text. Upload the model's chat_template.jinja."
     try:
         config = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -58,17 +73,19 @@ def read_config(name: str, data: bytes) -> dict | str:
 def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
     st.subheader("Chat template", anchor=False)
     config = config_of(tok)
-    with st.expander("The model's tokenizer_config.json" + (" (loaded)" if config else ""),
+    with st.expander("The model's tokenizer_config.json or chat_template.jinja"
+                     + (" (loaded)" if config else ""),
                      expanded=config is None, icon=":material/upload_file:"):
         _upload(tok)
     config = config_of(tok)
     found = templates(config or {})
     if not found:
-        st.caption("A chat model's tokenizer_config.json holds its chat template: the way a "
-                   "conversation is written as one text, with the model's special tokens "
-                   "between the messages. " + ("This one has none." if config else
-                                                "Upload it above to see a conversation as "
-                                                f"{md_literal(tok.name)} receives it."))
+        st.caption("A chat model's tokenizer_config.json (or, in newer models, its "
+                   "chat_template.jinja) holds its chat template: the way a conversation is "
+                   "written as one text, with the model's special tokens between the "
+                   "messages. " + ("This one has none." if config else
+                                   "Upload it above to see a conversation as "
+                                   f"{md_literal(tok.name)} receives it."))
         return
     names = list(found)
     which = st.selectbox("Template", names, key="tok_chat_template") if len(names) > 1 else names[0]
@@ -99,17 +116,22 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
 
 
 def _upload(tok: Tokenizer) -> None:
-    file = st.file_uploader("tokenizer_config.json", type=["json"], key="tok_chat_config",
-                            help="It sits beside tokenizer.json in the model's repository.")
-    if file is None or st.session_state.get(READ) == (file.file_id, tok.fingerprint()):
+    file = st.file_uploader("tokenizer_config.json or chat_template.jinja", type=["json", "jinja"],
+                            key="tok_chat_config",
+                            help="They sit beside tokenizer.json in the model's repository. A "
+                                 "chat_template.jinja replaces the template of the config "
+                                 "already here and keeps its special tokens.")
+    if file is None or st.session_state.get(READ) == (file.file_id, _key(tok)):
         return  # read already: a file stays in its uploader, and the page reruns on every key
     problem = too_big(file.name, file.size)
     config = problem or read_config(file.name, file.getvalue())
     if isinstance(config, str):
         st.error(md_escape(config), icon=":material/block:")
         return
-    st.session_state.setdefault(CONFIGS, {})[tok.fingerprint()] = config
-    st.session_state[READ] = (file.file_id, tok.fingerprint())
+    if file.name.lower().endswith(".jinja"):
+        config = {**(config_of(tok) or {}), **config}
+    st.session_state.setdefault(CONFIGS, {})[_key(tok)] = config
+    st.session_state[READ] = (file.file_id, _key(tok))
 
 
 def _messages() -> list[dict]:
