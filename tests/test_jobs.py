@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 import types
+from contextlib import contextmanager
 
 import pytest
 
@@ -186,3 +188,59 @@ def test_cancel_by_number_stops_only_that_sessions_job(pool):
     assert job.state == jobs.RUNNING
     pool.cancel_id("a", job.id)
     assert job.state == CANCELLED and gone(pid)
+
+
+@pytest.fixture
+def slow_start(pool, monkeypatch):
+    """Workers that start only once ``go`` is set (``entered`` says one is starting), and the
+    pid of each, as a large job's arguments keep a start busy for a while."""
+    entered, go, made, pids = threading.Event(), threading.Event(), [], []
+    real, context = jobs._bare_main, pool._context
+
+    @contextmanager
+    def held():  # around a worker's start
+        entered.set()
+        go.wait(60)
+        with real():
+            yield
+        pids.append(made[-1].pid)
+
+    class Recording:  # the pool's start-up context, keeping each worker it makes
+        Pipe = staticmethod(context.Pipe)
+
+        @staticmethod
+        def Process(*args, **kwargs):
+            made.append(context.Process(*args, **kwargs))
+            return made[-1]
+
+    monkeypatch.setattr(jobs, "_bare_main", held)
+    monkeypatch.setattr(pool, "_context", Recording)
+    yield types.SimpleNamespace(entered=entered, go=go, pids=pids)
+    go.set()
+
+
+def test_starting_a_worker_leaves_the_pool_to_other_sessions(pool, slow_start):
+    job = pool.submit("square", "a", square, 3)
+    assert slow_start.entered.wait(30)  # the pool thread is starting its worker
+    answered = threading.Event()
+    threading.Thread(target=lambda: (pool.submit("square", "b", square, 4), answered.set()),
+                     daemon=True).start()
+    # Another session is answered while that start is still held (it waited for it before).
+    assert answered.wait(10) and not slow_start.go.is_set()
+    slow_start.go.set()
+    assert job.wait(timeout=60) == DONE and job.result == 9
+    [other] = pool.jobs("b") or [None]
+    assert other is None or other.wait(timeout=60) == DONE
+
+
+def test_a_job_cancelled_while_its_worker_starts_has_that_worker_killed(pool, slow_start):
+    job = pool.submit("spin", "a", spin)
+    assert slow_start.entered.wait(30)
+    pool.cancel(job)
+    assert job.state == CANCELLED
+    slow_start.go.set()
+    deadline = time.monotonic() + 30
+    while not slow_start.pids and time.monotonic() < deadline:
+        time.sleep(0.02)
+    [pid] = slow_start.pids
+    assert gone(pid) and pool.jobs() == []

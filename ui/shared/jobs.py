@@ -163,6 +163,7 @@ class JobPool:
         self.workers = workers or os.cpu_count() or 1
         self.is_alive = is_alive
         self._jobs: list[Job] = []
+        self._starting: set[int] = set()  # ids of the jobs whose worker is being started
         self._lock = threading.Lock()
         self._wake_r, self._wake_w = get_context("spawn").Pipe(duplex=False)
         self._context = get_context("forkserver")
@@ -257,22 +258,37 @@ class JobPool:
             job._conn.close()
             job._conn = None
 
-    def _start_queued(self) -> None:
-        """(Lock held.) Start queued jobs while a worker slot is free, oldest first."""
-        busy = sum(1 for j in self._jobs if j.state == RUNNING)
-        for job in self._jobs:
-            if busy >= self.workers:
-                break
-            if job.state == QUEUED:
-                recv, send = self._context.Pipe(duplex=False)
-                job._process = self._context.Process(target=_work, args=(job.fn, job.args, send),
-                                                     daemon=True, name=f"bpe-job-{job.kind}")
-                with _bare_main():
-                    job._process.start()
-                job.args = ()  # the worker has them now (see Job)
-                send.close()  # the worker holds the only writing end: EOF when it exits
-                job._conn, job.state = recv, RUNNING
-                busy += 1
+    def _take_queued(self) -> list[Job]:
+        """(Lock held.) The queued jobs to start now, oldest first, while a worker slot is free.
+        They stay queued, as the pages see them, until their worker runs; the pool counts
+        them as starting meanwhile (``_starting``, by job id)."""
+        busy = sum(1 for j in self._jobs if j.state == RUNNING) + len(self._starting)
+        taken = [j for j in self._jobs if j.state == QUEUED and j.id not in self._starting]
+        taken = taken[:max(0, self.workers - busy)]
+        self._starting.update(j.id for j in taken)
+        return taken
+
+    def _launch(self, job: Job) -> None:
+        """Start ``job``'s worker, without the lock: handing its arguments to the new process
+        (a 10 MB corpus) takes a while, and every session's page would wait for the lock
+        meanwhile. A job cancelled while its worker started has that worker killed at once."""
+        recv, send = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=_work, args=(job.fn, job.args, send), daemon=True,
+                                        name=f"bpe-job-{job.kind}")
+        with _bare_main():
+            process.start()
+        send.close()  # the worker holds the only writing end: EOF when it exits
+        with self._lock:
+            self._starting.discard(job.id)
+            job.args = ()  # the worker has them now (see Job)
+            cancelled = job.finished
+            if not cancelled:
+                job._process, job._conn, job.state = process, recv, RUNNING
+        if cancelled:
+            process.kill()
+            process.join()
+            process.close()
+            recv.close()
 
     def _read(self, job: Job) -> None:
         """(Lock held.) Take every message ``job`` has sent so far."""
@@ -307,7 +323,10 @@ class JobPool:
             for job in self._jobs:
                 if not job.finished and not self.is_alive(job.session):
                     self._cancel(job)  # its tab has closed: nobody will read the result
-            self._start_queued()
+            starting = self._take_queued()
+        for job in starting:
+            self._launch(job)
+        with self._lock:
             conns = [j._conn for j in self._jobs if j._conn is not None]
             # A stopped worker's sentinel is ready once it has exited: it is collected then.
             ending = [j._process.sentinel for j in self._jobs
