@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.languages import data, view
+from ui.languages import data, tabs, view
 
 st.title(":material/translate: Languages: the tokenization premium", anchor=False)
 st.markdown(view.INTRO)
@@ -18,18 +18,18 @@ if choice is not None:
     if data.measured(scored, choice.tokenizers):
         table = data.results_table(scored, choice.tokenizers, choice.baseline)
         view.headline(table, choice, scored)
-        tabs = st.tabs(view.TABS)
-        with tabs[0]:
-            view.premium_tab(table, choice, scored)
-        with tabs[1]:
-            view.heatmap_tab(table, choice, scored)
-        with tabs[2]:
-            view.sentences_tab(choice, scored, table)
-        with tabs[3]:
-            view.side_by_side_tab(choice, scored, table)
-        with tabs[4]:
-            view.vocabulary_size_tab(choice, scored)
-        with tabs[5]:
-            view.vocabulary_use_tab(choice, scored)
-        with tabs[6]:
-            view.table_tab(table)
+        panes = st.tabs(tabs.TABS)
+        with panes[0]:
+            tabs.premium_tab(table, choice, scored)
+        with panes[1]:
+            tabs.heatmap_tab(table, choice, scored)
+        with panes[2]:
+            tabs.sentences_tab(choice, scored, table)
+        with panes[3]:
+            tabs.side_by_side_tab(choice, scored, table)
+        with panes[4]:
+            tabs.vocabulary_size_tab(choice, scored)
+        with panes[5]:
+            tabs.vocabulary_use_tab(choice, scored)
+        with panes[6]:
+            tabs.table_tab(table)

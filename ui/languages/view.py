@@ -1,7 +1,8 @@
-"""The Languages page's drawing: the corpus picker, the control row, and one function per tab.
+"""The Languages page's drawing above its tabs: the corpus picker, the control row, the train
+and load panels, the scoring note and the headline (the tabs are ``ui.languages.tabs``).
 
 Widget keys start with ``lang_``; a stored choice that is no longer offered (a tokenizer or a
-language that went away with a new upload) is replaced before its widget is drawn.
+language that went away with a new upload) is replaced before its widget is drawn (:func:`keep`).
 """
 
 from __future__ import annotations
@@ -13,18 +14,13 @@ import pandas as pd
 import streamlit as st
 
 import bpe_core
-from bpe_core.analysis import premium
 from bpe_core.analysis import parallel
 from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
 from ..shared import background, loaders, state, upload_limit
-from ..shared.annotate import coloured_html
-from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
-from ..shared.wording import WHITESPACE_WORDS
 from ..shared.jobs import DONE, Reporter
-from ..shared.slow_regex import attempt
-from . import charts, data, jobs
+from . import data, jobs
 
 INTRO = """
 The same sentence costs a different number of tokens in each language. **Petrov et al. (2023)**
@@ -40,10 +36,6 @@ UPLOAD_HELP = (
     "language by code (en) or name (English); or several .txt files, one per language, with "
     "sentence i on line i of each, named after their language (en.txt, hindi.txt, flores.fr.txt)."
 )
-TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × languages",
-        ":material/candlestick_chart: Per sentence", ":material/compare: Side by side",
-        ":material/show_chart: Vocabulary size", ":material/category: Vocabulary use",
-        ":material/table: Table"]
 LOAD_KEY = "lang_load"
 
 
@@ -60,7 +52,7 @@ class Choice:
         return self.tokenizers[self.focus]
 
 
-def _keep(key: str, options: list, default):
+def keep(key: str, options: list, default):
     """Make the stored value of widget ``key`` one of ``options`` (or a list of them)."""
     value = st.session_state.get(key)
     if isinstance(default, list):
@@ -112,12 +104,12 @@ def controls(source: ParallelCorpus) -> Choice | None:
     names = list(available)
     session = list(state.tokenizers())
     active = state.active_tokenizer().name
-    _keep("lang_tokenizers", names, [active] + [n for n in names if n != active][:3])
+    keep("lang_tokenizers", names, [active] + [n for n in names if n != active][:3])
     loaded = loaders.just_loaded(LOAD_KEY)
     if loaded in names and loaded not in st.session_state.lang_tokenizers:
         st.session_state.lang_tokenizers = st.session_state.lang_tokenizers + [loaded]
     codes = list(source.codes)
-    _keep("lang_baseline", codes, "en" if "en" in codes else codes[0])
+    keep("lang_baseline", codes, "en" if "en" in codes else codes[0])
     left, mid, right = st.columns([5, 2, 3])
     chosen = left.multiselect("Tokenizers to compare", names, key="lang_tokenizers",
                               help="This session's tokenizers (train or load more below, or "
@@ -258,174 +250,3 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
                    f"over {len(rows)} languages", **plain)
     cols[3].metric("Most byte fallback", f"{worst['Fallback share']:.0%}", worst.Language, **plain,
                    help="Share of tokens that are [UNK] or hold only part of a character.")
-
-
-def _focus_rows(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:
-    return table[table.Tokenizer == choice.focus].sort_values("Premium", kind="stable")
-
-
-def _chart(where, figure, *, key: str) -> None:
-    """Draw ``figure`` in ``where`` (``st`` or a column); its PNG is named after its title."""
-    where.plotly_chart(figure, key=key, config=chart_config(figure))
-
-
-def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
-    langs = dict(zip(source.codes, source.languages))
-    base = source.language(choice.baseline).label
-    n = len(choice.tokenizers)
-    if n > 1 and st.radio("Bars for", ["focus", "all"], horizontal=True, key="lang_bars_for",
-                          format_func=lambda o: choice.focus if o == "focus"
-                          else f"all {n} tokenizers") == "all":
-        wide = table.pivot_table(index="Code", columns="Tokenizer", values="Premium",
-                                 sort=False)[list(choice.tokenizers)]
-        order = list(wide.mean(axis=1).sort_values(kind="stable").index)
-        _chart(st, charts.premium_groups(
-            order, langs, wide.to_dict(), baseline=base,
-            title=f"Tokenization premium of {n} tokenizers (baseline {base})"),
-            key="lang_bars_all")
-        st.caption(f"Tokens each language needs with each tokenizer, divided by {base}'s, for "
-                   f"the same {source.n_sentences} sentences; languages sorted by their mean "
-                   "premium.")
-        return
-    rows = _focus_rows(table, choice)
-    _chart(st, charts.premium_bars(
-        list(rows.Code), langs, dict(zip(rows.Code, rows.Premium)), baseline=base,
-        title=f"Tokenization premium with {choice.focus} (baseline {base})"), key="lang_bars")
-    st.caption(f"Tokens each language needs with **{md(choice.focus)}**, divided by "
-               f"{base}'s, for the same {source.n_sentences} sentences. Colours are scripts.")
-
-
-def heatmap_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
-    wide = table.pivot_table(index="Language", columns="Tokenizer", values="Premium", sort=False)
-    wide = wide[list(choice.tokenizers)].loc[wide.mean(axis=1).sort_values().index]
-    base = source.language(choice.baseline).label
-    figure = charts.premium_heatmap(
-        list(wide.index), list(wide.columns), wide.values.tolist(), baseline=base,
-        title=f"Tokenization premium of {len(wide.columns)} "
-              f"tokenizer{'s' * (len(wide.columns) != 1)} in {len(wide.index)} languages "
-              f"(baseline {base})")
-    _chart(st, figure, key="lang_heatmap")
-    st.caption("Every language with every tokenizer; languages sorted by their mean premium.")
-
-
-def sentences_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -> None:
-    counts = data.counts(choice.focus_tokenizer, source)
-    per = premium.sentence_premiums(counts, baseline=choice.baseline)
-    langs = dict(zip(source.codes, source.languages))
-    base = source.language(choice.baseline).label
-    _chart(st, charts.sentence_boxes(
-        list(_focus_rows(table, choice).Code), langs, per, baseline=base,
-        numbers=source.numbers,
-        title=f"Premium per sentence with {choice.focus} (baseline {base})"), key="lang_boxes")
-    st.caption("Each dot is one sentence: its tokens divided by the baseline sentence's. A wide "
-               "box means the premium depends a lot on what is being said.")
-
-
-def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -> None:
-    tok = choice.focus_tokenizer
-    order = list(_focus_rows(table, choice).Code)
-    picks = [choice.baseline] + [order[i] for i in (1, len(order) // 2, -1) if len(order) > 1]
-    _keep("lang_side_langs", list(source.codes), list(dict.fromkeys(picks)))
-    _keep("lang_side_sentence", list(range(source.n_sentences)), 0)
-    base = source.sentences(choice.baseline)
-    left, right = st.columns([2, 3])
-    index = left.selectbox("Sentence", range(source.n_sentences), key="lang_side_sentence",
-                           format_func=lambda i: f"{source.first + i}. {base[i][:70]}")
-    codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
-                              format_func=lambda c: source.language(c).label)
-    # The counts encoded these sentences already, within the limit; only the spans' own steps
-    # (the normalizer's aligned path, each token's text) can still be stopped.
-    base_tokens = len(tok.encode(base[index], split_special_tokens=True))
-    for code in codes:
-        sentence = source.sentences(code)[index]
-        spans = attempt(tok.spans, sentence, split_special_tokens=True)
-        if spans is None:  # a regex of the tokenizer's file was stopped after all: said here
-            break
-        fallback = premium.fallback_tokens(tok, [s.id for s in spans])
-        st.markdown(f"**{md(source.language(code).label)}** · {len(spans)} tokens · "
-                    f"{len(spans) / base_tokens:.2f}× · {len(sentence)} characters"
-                    + (f" · {fallback} byte-fallback" if fallback else ""))
-        st.html(coloured_html(tok, spans, sentence))
-
-
-def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
-    tok = choice.focus_tokenizer
-    n = len(tok.merges)
-    ladder = premium.merge_count_ladder(n)
-    # Keyed by the tokenizer, so another tokenizer starts from its own round counts (up to all
-    # of its merges) instead of keeping the last one's.
-    key, add_key = (f"lang_merge_counts_{tok.fingerprint()}",
-                    f"lang_merge_add_{tok.fingerprint()}")
-    step = max(1, (len(ladder) + 8) // 9)  # at most about nine points by default
-    st.session_state.setdefault(key, sorted(set(ladder[::step] + ladder[-1:])))
-    options = sorted(set(ladder) | set(st.session_state[key]))
-    left, right = st.columns([4, 1], vertical_alignment="bottom")
-    merge_counts = sorted(left.multiselect(
-        "Merge counts", options, key=key, format_func=lambda k: f"{k:,}",
-        help="Encode with only the first k merges (no retraining): the vocabulary training had "
-             "at k. The round counts grow tenfold every three steps; add any other below."))
-    right.number_input("Add a merge count", min_value=0, max_value=n, value=None, step=1,
-                       key=add_key, placeholder=f"0 to {n:,}", on_change=_add_count,
-                       args=(key, add_key))
-    if not merge_counts:
-        st.info("Pick at least one merge count.")
-        return
-    curve = data.curve(tok, source, choice.baseline, merge_counts)
-    if curve is None:
-        return  # encoded in the background, or stopped by a regex: said above
-    langs = dict(zip(source.codes, source.languages))
-    sizes = [tok.n_base + k for k in merge_counts]
-    base = source.language(choice.baseline).label
-    _chart(st, charts.curve_figure(
-        list(source.codes), langs, curve, sizes, baseline=base,
-        title=f"Premium against vocabulary size with {choice.focus} (baseline {base})"),
-        key="lang_curve")
-    start = ("a byte-level tokenizer spends a token per UTF-8 byte, so the premium is the "
-             "ratio of bytes" if tok.unit == "byte" else "a character-level tokenizer spends a "
-             "token per character (per byte for characters it lacks)")
-    st.caption(f"**{md(choice.focus)}** at {len(merge_counts)} merge counts. With no merges "
-               f"{start}; watch which languages the merges then serve.")
-
-
-def _add_count(key: str, add_key: str) -> None:
-    """Number box callback: add the merge count typed to the chosen ones, and empty the box."""
-    k = st.session_state[add_key]
-    if k is not None:
-        st.session_state[key] = sorted(set(st.session_state[key]) | {int(k)})
-        st.session_state[add_key] = None
-
-
-def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
-    tok = choice.focus_tokenizer
-    use = premium.vocabulary_use(data.counts(tok, source).used)
-    order = sorted(source.codes, key=lambda c: -use[c][0])
-    langs = dict(zip(source.codes, source.languages))
-    left, right = st.columns([3, 2])
-    _chart(left, charts.vocabulary_use_figure(
-        order, langs, use,
-        title=f"Entries of {choice.focus}'s {tok.vocab_size:,} each language uses"),
-        key="lang_vocab_use")
-    # Every token's text, which a decoder's regex may be stopped on (said there).
-    scripts = attempt(data.vocabulary_scripts, tok)
-    if scripts is not None:
-        _chart(right, charts.vocabulary_scripts_figure(
-            scripts, title=f"The vocabulary of {choice.focus} by script"),
-            key="lang_vocab_scripts")
-    st.caption("Byte fragments are entries that hold only part of a character; Common is "
-               "spaces, digits and punctuation.")
-
-
-def table_tab(table: pd.DataFrame) -> None:
-    height = min(600, 35 * (len(table) + 1) + 3)  # every row up to 16, then scroll
-    st.dataframe(table, hide_index=True, height=height, column_config={
-        "Premium": st.column_config.NumberColumn(format="%.2f×"),
-        "Chars/token": st.column_config.NumberColumn(format="%.2f"),
-        "Bytes/token": st.column_config.NumberColumn(format="%.2f"),
-        "Tokens/word": st.column_config.NumberColumn(
-            format="%.2f", help=f"Tokens per word (words {WHITESPACE_WORDS.split}); empty "
-                                "where words are not separated by spaces."),
-        "Fallback share": st.column_config.NumberColumn(format="percent"),
-    })
-    st.download_button("Download CSV", table.to_csv(index=False).encode("utf-8"),
-                       file_name="tokenization-premium.csv", mime="text/csv", icon=":material/download:",
-                       on_click="ignore", key="lang_download")
