@@ -5,7 +5,7 @@ import streamlit as st
 
 from ui.shared import state
 from ui.shared.annotate import md_literal
-from ui.vocabulary import compare, view
+from ui.vocabulary import compare, tables, view
 
 tok, corpus = state.active_tokenizer(), state.active_corpus()
 st.title(":material/dictionary: Vocabulary", anchor=False)
@@ -13,7 +13,7 @@ st.markdown(f"Every token of **{md_literal(tok.name)}**: how it was learned, wha
             f"and how often it occurs in the active corpus, **{md_literal(corpus.name)}**. "
             "Search it, click a token to see its merge tree, count its tokens by writing system, "
             "or compare it with another tokenizer.")
-table = view.vocabulary_table(tok, corpus)
+table = tables.vocabulary_table(tok, corpus)
 if table is not None:  # else a regex of the tokenizer's file was stopped: said above
     view.render_summary(tok, table, corpus)
     # Only the open tab is drawn: each is a few tables or charts of up to 262,000 tokens.

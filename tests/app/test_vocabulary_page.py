@@ -23,7 +23,8 @@ from tests.model_files import llama2_file, llama3_file
 from ui.shared import merge_tree
 from ui.shared.state import make_corpus
 from ui.vocabulary import jobs as vocabulary_jobs
-from ui.vocabulary.view import FREQUENCY_JOB, TAB_KEY, TABS, TOKEN_KEY
+from ui.vocabulary.tables import FREQUENCY_JOB
+from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/vocabulary.py"

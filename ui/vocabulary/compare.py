@@ -17,7 +17,8 @@ from bpe_core.analysis.vocabulary import VocabularySearchError, diff
 
 from ..shared import loaders, state
 from .data import diff_frame, diff_summary, diff_systems, search_diff
-from .view import KEEP, MAX_ROWS, frame
+from .tables import frame
+from .view import KEEP, MAX_ROWS
 
 _NUM = st.column_config.NumberColumn
 DIFF_COLUMNS = {
@@ -31,7 +32,7 @@ EMPTY = ("Every token of A is also in B.", "Every token of B is also in A.",
          "The two vocabularies have no token in common.")
 
 
-# Kept as objects, never changed, as the vocabulary's own tables are (see ui.vocabulary.view).
+# Kept as objects, never changed, as the vocabulary's own tables are (see ui.vocabulary.tables).
 @st.cache_resource(show_spinner="Comparing the vocabularies…", max_entries=4)
 def _compared(key_a: str, key_b: str, _a: Tokenizer,
               _b: Tokenizer) -> tuple[str, tuple[pd.DataFrame, ...], pd.DataFrame]:

@@ -1,16 +1,13 @@
-"""The Vocabulary page's kit: the cached table, the search, one token's story, writing systems,
+"""The Vocabulary page's kit: the summary, the search, one token's story, writing systems,
 longest tokens, charts and byte tokens (the comparison of two is ``ui.vocabulary.compare``).
 
-Tables are built once per tokenizer (keyed by ``Tokenizer.fingerprint``, so equal
-tokenizers share them across sessions) and frequencies once per (tokenizer, corpus digest),
-a large corpus's by a worker (``ui.vocabulary.jobs``) while the table shows without them;
-each rerun only filters them with pandas. The data side is ``ui.vocabulary.data``.
+The table they draw from is built once per tokenizer and corpus (``ui.vocabulary.tables``);
+each rerun only filters it with pandas. The data side is ``ui.vocabulary.data``.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from functools import partial
 
 import pandas as pd
@@ -20,18 +17,15 @@ import streamlit as st
 from bpe_core import Merge, Tokenizer
 from bpe_core.analysis.vocabulary import VocabularySearchError, built_from
 
-from ..shared import background, metrics
+from ..shared import metrics
 from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
-from ..shared.jobs import Reporter
-from ..shared.slow_regex import attempt
 from ..shared.tokens import NOTATION_HELP
-from . import jobs
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
                    default_token, frequencies_known, length_figure, longest, orders,
-                   script_options, select, systems_table, vocabulary_frame, with_frequencies)
+                   script_options, select, systems_table)
 
 #: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
 #: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.
@@ -40,7 +34,6 @@ ROW_PX = 35  # the height of a row of st.dataframe's grid
 TOKEN_KEY = "vocab_token"  # the selected token's id (the number input's key)
 TABLE_KEY = "vocab_table"
 TAB_KEY = "vocab_tab"
-FREQUENCY_JOB = "vocab_frequency_job"  # session key of the job counting a large corpus
 #: Widgets keep their values while their tab is closed and while the user is on other pages.
 KEEP = {"persist_state": "session"}
 #: The page's tabs. Only the open one is drawn (tabs rerun on change), so a 200k-token
@@ -90,22 +83,7 @@ def inline_code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-# --- cached data ----------------------------------------------------------------------------
-
-
-# The vocabulary's tables are kept as objects, shared by every session and never changed (each
-# step of the page makes new frames from them): cache_data would hand each rerun a copy, and
-# Gemma 3's 262,000 rows take 0.2 to 0.5 s to copy.
-@st.cache_resource(show_spinner="Listing the vocabulary…", max_entries=8)
-def _frame(key: str, _tok: Tokenizer) -> pd.DataFrame:
-    return vocabulary_frame(_tok)
-
-
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _table(key: str, digest: str | None, _tok: Tokenizer, _frequencies) -> pd.DataFrame:
-    """The vocabulary with the frequencies of the corpus of ``digest`` (None: still being
-    counted, and the column empty)."""
-    return with_frequencies(_frame(key, _tok), _frequencies)
+# --- cached charts --------------------------------------------------------------------------
 
 
 @st.cache_data(show_spinner="Drawing the charts…", max_entries=8)
@@ -122,45 +100,6 @@ def _systems(key: str, name: str, log: bool, _df: pd.DataFrame) -> tuple[pd.Data
     table = systems_table(_df)
     return table, titled(allocation_figure(table, log=log),
                          f"Vocabulary of {name} by writing system")
-
-
-def frame(tok: Tokenizer) -> pd.DataFrame:
-    """The vocabulary of ``tok``, one row per token, built once per tokenizer."""
-    return _frame(tok.fingerprint(), tok)
-
-
-def frequencies(tok: Tokenizer, corpus: SessionCorpus) -> Counter | None:
-    """Token id -> occurrences in ``corpus``, kept for every session by (tokenizer, corpus
-    digest). Counted at once below :data:`jobs.BACKGROUND_CHARS` characters; above, by a
-    worker (None while it counts: its progress, or why it stopped, is drawn here)."""
-    key = (tok.fingerprint(), corpus.digest)
-    store = background.kept("token frequencies", size=16)
-    found = store.get(key)
-    if found is not None:
-        return found
-    size = sum(len(d) for d in corpus.documents)
-    if size < jobs.BACKGROUND_CHARS:
-        with st.spinner("Counting tokens in the active corpus…"):
-            found = jobs.frequencies(tok, corpus.training_input, report=Reporter(None))
-    else:
-        found = background.outcome(FREQUENCY_JOB, key, "vocabulary-frequencies",
-                                   jobs.frequencies, tok, corpus.training_input,
-                                   what=f"Counting the tokens of {size:,} characters")
-    if found is not None:
-        store.put(key, found)
-    return found
-
-
-def vocabulary_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame | None:
-    """The vocabulary with each token's frequency in ``corpus``: one row per token (the
-    frequencies empty while a worker counts a large corpus). None when a regex of the
-    tokenizer's file was stopped on the corpus or a token (the sentence is shown)."""
-    return attempt(_counted_table, tok, corpus)
-
-
-def _counted_table(tok: Tokenizer, corpus: SessionCorpus) -> pd.DataFrame:
-    found = frequencies(tok, corpus)
-    return _table(tok.fingerprint(), None if found is None else corpus.digest, tok, found)
 
 
 # --- summary --------------------------------------------------------------------------------
