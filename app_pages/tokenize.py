@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui.shared import loaders, state
-from ui.tokenize import address, chat, view
+from ui.tokenize import address, chat, compare, view
 
 st.title(":material/text_fields: Tokenize", anchor=False)
 st.markdown(
@@ -28,7 +28,7 @@ with right:
     view.explain_panel(tok, shown)
 
 st.divider()
-view.compare_panel(tok, opts, shown)
+compare.compare_panel(tok, opts, shown)
 st.divider()
 chat.chat_panel(tok, show_whitespace=opts.show_whitespace, colours=opts.colours)
 address.share_panel(address.write_url(address.shown(tok.name, opts.upto)))

@@ -1,7 +1,7 @@
 """The Tokenize page's data: counts, the token table, tooltips, differences and the shareable URL.
 
-Nothing here draws; the page and ``ui.tokenize.view`` do. Everything takes the ``TokenSpan`` list
-that ``Tokenizer.spans`` gives:
+Nothing here draws; the page, ``ui.tokenize.view`` and ``ui.tokenize.compare`` do. Everything
+takes the ``TokenSpan`` list that ``Tokenizer.spans`` gives:
 
 >>> from bpe_core import train
 >>> tok = train("low lower lowest", unit="char", pretokenizer="space-prefix",

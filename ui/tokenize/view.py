@@ -1,5 +1,5 @@
-"""The Tokenize page's sections: the text and its options, the coloured tokens with counts, the
-merge tree of a picked token, and the same text under other tokenizers.
+"""The Tokenize page's sections: the text and its options, the coloured tokens with counts, and
+the merge tree of a picked token (the same text under other tokenizers is ``ui.tokenize.compare``).
 
 Session keys used here all start with ``tok_``; the text area's is ``tok_text``.
 """
@@ -11,19 +11,16 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core import PatternError, Tokenizer, TokenSpan
-from bpe_core.spans import with_template
 
-from ..shared import loaders, state
 from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
-from ..shared.sidebar import describe
 from ..shared.slow_regex import sentence
 from ..shared.tokens import NOTATION_HELP
 from ..shared.wording import WHITESPACE_WORDS
 from . import background, browser
 from .address import TEXT_KEY, VIEWS, merges_key
-from .data import (TextCounts, budget_note, choice_label, covering, differences, id_lists,
-                   merge_step_note, occurrences, outlines, pages, text_counts, token_table)
+from .data import (TextCounts, budget_note, choice_label, differences, id_lists,
+                   merge_step_note, occurrences, pages, text_counts, token_table)
 from .presets import presets
 
 #: Longest text the page tokenizes; past it, the first this many characters are shown.
@@ -32,8 +29,6 @@ MAX_CHARS = 500_000
 PAGE_TOKENS = 5_000
 #: The box the tokens scroll in: a long text keeps the page's length, not its own.
 SCROLL_CSS = ".bpe-scroll{max-height:26rem;overflow:auto;padding-right:4px}"
-#: Tokenizers shown side by side at most, the active one included.
-MAX_COMPARE = 4
 #: Past this many merges the slider is too coarse to pick one merge: a number box goes with it.
 SLIDER_MERGES = 500
 BOX = "::box"  # suffix of the number box's key beside a merges slider
@@ -313,99 +308,3 @@ def explain_panel(tok: Tokenizer, shown: Shown) -> None:
     st.caption(f"{note} {summary(tree)}" if note else summary(tree))
     st.graphviz_chart(tree_dot(tree))
     st.dataframe(recipe_table(recipe(tree)), hide_index=True)
-
-
-# --- comparing tokenizers ------------------------------------------------------------------
-
-
-def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
-    """The same text under up to three more tokenizers, side by side, with counts."""
-    st.subheader("Compare tokenizers")
-    others = [n for n in state.tokenizers() if n != tok.name]
-    refs = [r for r in loaders.loadable_references() if r not in state.tokenizers()]
-    ss = st.session_state
-    asked = ss.get("tok_compare") or []
-    if any(n not in others + refs for n in asked):  # a link's names this session lacks
-        ss["tok_compare"] = [n for n in asked if n in others + refs][:MAX_COMPARE - 1]
-    if not others + refs:
-        st.caption("This session has one tokenizer. Train another on the Train page, or load "
-                   "one above, to see how differently two tokenizers cut the same text.")
-        return
-    choices = st.multiselect(
-        "Compare with", others + refs, key="tok_compare", max_selections=MAX_COMPARE - 1,
-        format_func=lambda n: f"{loaders.reference_title(n)} (downloads)" if n in refs else n,
-        placeholder="Pick up to three more tokenizers…",
-        help="This session's trained and loaded tokenizers; references download when picked.")
-    if not choices:
-        st.caption("Pick tokenizers to see how differently they cut the same text.")
-        return
-    spans, window = shown.spans, shown.window
-    chars = ((spans[window.start].start, spans[window.stop - 1].end)
-             if len(window) < len(spans) else None)
-    if chars:
-        st.caption(f"Each column shows characters {chars[0]:,}–{chars[1]:,}, the page shown "
-                   "above; the counts are for the whole text.")
-    left, right = st.columns(2)
-    specials = left.toggle(
-        "Add each model's special tokens (BOS/EOS)", key="tok_compare_specials",
-        help="The tokens a model's post-processor puts around the text it receives "
-             "(add_special_tokens=True), such as Llama's <|begin_of_text|>. Tokenizers "
-             "without a post-processor add none.")
-    outline = right.toggle(
-        "Outline where they cut differently", value=True, key="tok_compare_diff",
-        help="In the first column, the tokens some other column lacks; in the others, the "
-             "tokens the first lacks (a token is the same when it covers the same characters "
-             "of the text).")
-    failed = {}  # references that could not be fetched: why, in their column
-    for name in choices:
-        if name not in state.tokenizers():
-            failed[name] = loaders.fetch_into_session(name, activate=False)
-    names = [name for name in choices if not failed.get(name)]
-    # The active tokenizer's column is the tokens above (its merges slider applies): not encoded
-    # again. The others use all their merges; a long text goes to a worker, beside the one above.
-    encoded = background.compared([state.tokenizers()[n] for n in names], opts.text, opts.method)
-    if encoded is not None and not shown.ready:
-        st.caption("The other columns are ready; they show with the tokens above.")
-    if encoded is None or not shown.ready:  # a worker's progress is drawn, here or above
-        return
-    by_name = dict(zip([tok.name, *names], [shown.stopped or shown.spans, *encoded]))
-    compared = {name: failed.get(name) or _with_specials(state.tokenizers()[name], by_name[name],
-                                                         opts.text, specials)
-                for name in [tok.name, *choices]}
-    marked = outlines(list(compared.values())) if outline else {}
-    for k, (col, (name, found)) in enumerate(zip(st.columns(len(compared)), compared.items())):
-        with col:
-            compare_column(name, found, opts, chars=chars, marked=marked.get(k, set()),
-                           first=tok.name)
-
-
-def _with_specials(tok: Tokenizer, spans: list[TokenSpan] | str, text: str,
-                   specials: bool) -> list[TokenSpan] | str:
-    """``spans`` with the BOS/EOS ``tok``'s post-processor adds when ``specials`` is on, as
-    ``tok.spans(text, add_special_tokens=True)`` gives them (without encoding again); a column's
-    message (its regex was stopped) as it is."""
-    if not specials or isinstance(spans, str):
-        return spans
-    return with_template(tok.post_processor, tok.view, spans, len(text))
-
-
-def compare_column(name: str, found: list[TokenSpan] | str, opts: Options, *,
-                   chars: tuple[int, int] | None, marked: set[int], first: str) -> None:
-    st.markdown(f"**{md_literal(name)}**")
-    if isinstance(found, str):  # it could not be fetched, or encode the text: why
-        st.warning(found)
-        return
-    other = state.tokenizers()[name]
-    c = text_counts(opts.text, found)
-    st.caption(f"{describe(other)}  \n**{c.tokens:,} tokens** · {c.chars_per_token:.2f} "
-               f"chars/token · {c.bytes_per_token:.2f} bytes/token")
-    window = covering(found, *chars) if chars else None
-    st.html(f'<style>{SCROLL_CSS}</style><div class="bpe-scroll">'
-            + coloured_html(other, found, opts.text, show_whitespace=opts.show_whitespace,
-                            colours=opts.colours, window=window, marked=marked) + "</div>")
-    if marked:
-        what = ("some other tokenizer does not have" if name == first
-                else f"{first} does not have")
-        st.caption(f"Outlined in red: {len(marked):,} token(s) {md_literal(what)}.")
-
-
