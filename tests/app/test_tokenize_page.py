@@ -201,6 +201,32 @@ def test_compare_puts_tokenizers_side_by_side_with_counts() -> None:
     assert "tok_compare_job" not in at.session_state  # a sentence is encoded inline
 
 
+def test_the_outlines_of_a_comparison_are_found_once_for_the_same_columns(monkeypatch) -> None:
+    from ui.tokenize import compare, data
+
+    calls = []
+    monkeypatch.setattr(compare, "outlines", lambda columns: calls.append(1) or
+                        data.outlines(columns))
+    at = open_page()
+    text = "the lowest price is lower"
+    type_text(at, text)
+    at.session_state["tokenizers"]["tiny char"] = bpe_core.train(
+        text * 3, unit="char", pretokenizer="whitespace", max_merges=3, min_frequency=1,
+        name="tiny char")
+    at.run()
+    at.multiselect(key="tok_compare").set_value(["tiny char"]).run()
+    assert len(calls) == 1
+    outlined = [c.value for c in at.caption if c.value.startswith("Outlined in red")]
+    assert outlined
+    at.radio(key="tok_colours").set_value("id").run()  # the columns are the same
+    at.run()
+    assert not at.exception
+    assert len(calls) == 1
+    assert [c.value for c in at.caption if c.value.startswith("Outlined in red")] == outlined
+    at.toggle(key="tok_compare_specials").set_value(True).run()  # they are not
+    type_text(at, text + " lowest")
+    assert len(calls) == 3
+
 def test_uploading_a_malformed_file_shows_an_error_not_a_traceback(tmp_path) -> None:
     at = open_page()
     at.file_uploader(key="tok_load_native_0").upload("broken.json", b"{not json",

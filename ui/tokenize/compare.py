@@ -20,6 +20,8 @@ from .view import SCROLL_CSS, Options, Shown
 
 #: Tokenizers shown side by side at most, the active one included.
 MAX_COMPARE = 4
+#: Session key of the last outlines drawn, with what they were found from (see _outlines).
+OUTLINES_KEY = "tok_compare_outlines"
 
 
 def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
@@ -76,11 +78,28 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
     compared = {name: failed.get(name) or _with_specials(state.tokenizers()[name], by_name[name],
                                                          opts.text, specials)
                 for name in [tok.name, *choices]}
-    marked = outlines(list(compared.values())) if outline else {}
+    marked = _outlines(compared, opts, specials) if outline else {}
     for k, (col, (name, found)) in enumerate(zip(st.columns(len(compared)), compared.items())):
         with col:
             compare_column(name, found, opts, chars=chars, marked=marked.get(k, set()),
                            first=tok.name)
+
+
+def _outlines(compared: dict[str, list[TokenSpan] | str], opts: Options,
+              specials: bool) -> dict[int, set[int]]:
+    """:func:`~ui.tokenize.data.outlines` of the columns ``compared``, kept in the session while
+    they stay the same: over 500,000 characters and four tokenizers they take most of a second,
+    which a rerun for anything else (a page of the text, a colour) would spend again. A column
+    is the same when its tokenizer's fingerprint (or its message), the text, the encoder, the
+    active column's merges and the BOS/EOS toggle are."""
+    tokenizers = state.tokenizers()
+    columns = tuple(found if isinstance(found, str) else tokenizers[name].fingerprint()
+                    for name, found in compared.items())
+    key = (columns, opts.text, opts.method, opts.upto, specials)
+    kept = st.session_state.get(OUTLINES_KEY)
+    if kept is None or kept[0] != key:
+        kept = st.session_state[OUTLINES_KEY] = (key, outlines(list(compared.values())))
+    return kept[1]
 
 
 def _with_specials(tok: Tokenizer, spans: list[TokenSpan] | str, text: str,
