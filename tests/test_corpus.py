@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bpe_core.analysis import uploads as corpus
+from bpe_core.analysis import upload_text as corpus
 from bpe_core.analysis.uploads import CorpusError, decode_text, iter_upload, upload_fields
 
 PNG_HEADER = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000100000001008060000001ff3ff61")

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from bpe_core.analysis import stats
-from bpe_core.analysis import uploads as corpus
+from bpe_core.analysis import upload_text as corpus
 from bpe_core.analysis.stats import CorpusStats, corpus_stats
 from bpe_core.analysis.uploads import iter_upload
 from bpe_core.presets import PatternError, split

@@ -1,6 +1,7 @@
 """Looking at corpora and tokenizers, for the playground's pages and for anyone else:
 
-* ``uploads``: reading an uploaded corpus (text, CSV, JSONL, Parquet, gzip) into documents;
+* ``uploads``: reading an uploaded corpus (text, CSV, JSONL, Parquet, gzip) into documents,
+  its bytes made text by ``upload_text`` and its tables read by ``upload_tables``;
 * ``stats`` and ``scripts``: corpus statistics and the Unicode script of text;
 * ``vocabulary``: a row per token to browse and search, token frequencies, two vocabularies
   compared;

@@ -532,10 +532,10 @@ def test_files_over_the_limit_together_are_refused_before_any_is_read(one_mb_lim
 
 
 def test_a_gzip_file_that_unpacks_past_the_cap_is_refused_and_nothing_is_lost(monkeypatch):
-    from bpe_core.analysis import uploads
+    from bpe_core.analysis import upload_text
 
     # Small enough to be read in the session (a worker would not see this cap, only the real one).
-    monkeypatch.setattr(uploads, "MAX_DECOMPRESSED_BYTES", 2**20)
+    monkeypatch.setattr(upload_text, "MAX_DECOMPRESSED_BYTES", 2**20)
     at = open_app()
     before = active_corpus(at)
     packed = gzip.compress(b"hug pug pun bun\n" * 100_000)  # 1.6 MB unpacked, a few kB packed

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core.analysis.stats import CorpusStats
-from bpe_core.analysis.uploads import MAX_DECOMPRESSED_BYTES
+from bpe_core.analysis.upload_text import MAX_DECOMPRESSED_BYTES
 from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
