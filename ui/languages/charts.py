@@ -65,11 +65,13 @@ def premium_groups(order: Sequence[str], languages: Mapping[str, Language],
     ([('A', [1.0, 4.8]), ('B', [1.0, 2.1])], 'group')
     """
     names = [languages[c].label for c in order]
+    # A figure over each bar only while they stay few enough to read; hovering shows it anyway.
+    labelled = len(order) * len(premiums) <= 30
     fig = go.Figure()
     for tokenizer, values in premiums.items():
         fig.add_bar(x=names, y=[values[c] for c in order], name=tokenizer,
-                    text=[f"{values[c]:.2f}×" for c in order], textposition="outside",
-                    textangle=-90, cliponaxis=False,
+                    text=[f"{values[c]:.2f}×" for c in order] if labelled else None,
+                    textposition="outside", cliponaxis=False,
                     hovertemplate="<b>%{x}</b> with %{fullData.name}: %{y:.2f}× the tokens of "
                                   + baseline + "<extra></extra>")
     fig.add_hline(y=1, line_dash="dash", line_color="#6b7280")
