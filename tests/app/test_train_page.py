@@ -193,7 +193,16 @@ def test_result_can_be_kept_and_downloaded():
     assert at.session_state["tokenizer"] == "my hug tokenizer"
     kept = at.session_state["tokenizers"]["my hug tokenizer"]
     assert [m.token for m in kept.merges] == ["ug", "un", "hug"]
-    assert any("Kept as “my hug tokenizer”" in s.value for s in at.success)
+    assert any("Kept as “my hug tokenizer”, now the active" in s.value for s in at.success)
+    # Another active tokenizer: the page no longer calls this one active.
+    at.sidebar.selectbox(key="sidebar_tokenizer").set_value("English byte-level 1k").run()
+    assert any(s.value == "Kept as “my hug tokenizer”: pick it in the sidebar to use it on the "
+               "other pages." for s in at.success)
+    # Let go since (a tab keeps a bounded number of tokenizers): it can be kept again.
+    del at.session_state["tokenizers"]["my hug tokenizer"]
+    at.run()
+    assert not any("Kept as" in s.value for s in at.success)
+    assert at.button(key="train_keep")
 
 
 def test_download_files_load_back_and_the_csv_lists_the_merges():

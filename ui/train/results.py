@@ -14,6 +14,7 @@ import bpe_core
 from bpe_core import formats as files
 
 from ..shared import charts, metrics, state
+from ..shared.annotate import md_literal
 from . import runs, superbpe
 
 #: The file name each format is saved under ({} is the tokenizer's name, made file-safe). A
@@ -125,9 +126,13 @@ def render(run: runs.Run) -> None:
 def _keep(run: runs.Run) -> str:
     """The name box and the "keep" button; returns the tokenizer's name."""
     st.markdown("**Keep it**")
+    if run.kept_as and run.kept_as not in state.tokenizers():
+        run.kept_as = None  # let go since (a tab keeps a bounded number): it may be kept again
     if run.kept_as:
-        st.success(f"Kept as “{run.kept_as}”, now the active tokenizer: the other pages "
-                   "use it, and the sidebar lets you switch.")
+        name = md_literal(run.kept_as)
+        st.success(f"Kept as “{name}”, now the active tokenizer: the other pages use it, and "
+                   "the sidebar lets you switch." if state.active_tokenizer().name == run.kept_as
+                   else f"Kept as “{name}”: pick it in the sidebar to use it on the other pages.")
         return run.kept_as
     name = st.text_input("Name", run.settings["name"], key=f"{NAME}_{id(run)}",
                          max_chars=80).strip()
