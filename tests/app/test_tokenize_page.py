@@ -201,6 +201,34 @@ def test_compare_puts_tokenizers_side_by_side_with_counts() -> None:
     assert "tok_compare_job" not in at.session_state  # a sentence is encoded inline
 
 
+def test_a_compared_tokenizer_let_go_by_a_fetch_beside_it_leaves_the_comparison(
+        monkeypatch) -> None:
+    from ui.shared import loaders, state
+
+    text = "the lowest price is lower"
+    reference = bpe_core.train(text * 3, unit="byte", max_merges=5, min_frequency=1,
+                               name="cl100k_base")
+    monkeypatch.setattr(state, "MAX_TOKENIZERS", 2)
+    monkeypatch.setattr(loaders, "loadable_references", lambda: ("cl100k_base",))
+    monkeypatch.setattr(loaders, "fetch_into_session",  # what fetching adds, offline
+                        lambda name, activate: state.add_tokenizer(reference, activate=False)
+                        and None)
+    at = open_page()
+    type_text(at, text)
+    at.session_state["tokenizers"]["tiny char"] = bpe_core.train(
+        text * 3, unit="char", pretokenizer="whitespace", max_merges=3, min_frequency=1,
+        name="tiny char")
+    at.run()
+    # The fetch lets "tiny char" go (the tab keeps two): the page says so and compares the rest.
+    at.multiselect(key="tok_compare").set_value(["tiny char", "cl100k_base"]).run()
+    assert not at.exception
+    assert [t.value for t in at.toast] == [
+        "“tiny char” was let go, the oldest of this tab's tokenizers: a tab keeps at most 2. "
+        "Train or load it again to use it."]
+    assert at.multiselect(key="tok_compare").value == ["cl100k_base"]
+    assert any(f"**{len(reference.encode(text))} tokens**" in c.value for c in at.caption)
+
+
 def test_the_outlines_of_a_comparison_are_found_once_for_the_same_columns(monkeypatch) -> None:
     from ui.tokenize import compare, data
 

@@ -66,6 +66,10 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
     for name in choices:
         if name not in state.tokenizers():
             failed[name] = loaders.fetch_into_session(name, activate=False)
+    for name in choices:  # a fetch may have let an older one go: a tab keeps a bounded number
+        if not failed.get(name) and name not in state.tokenizers():
+            failed[name] = (f"Let go to keep this tab within {state.MAX_TOKENIZERS} tokenizers; "
+                            "train or load it again to compare it.")
     names = [name for name in choices if not failed.get(name)]
     # The active tokenizer's column is the tokens above (its merges slider applies): not encoded
     # again. The others use all their merges; a long text goes to a worker, beside the one above.
