@@ -103,10 +103,17 @@ def _raise(message: str) -> None:
     raise ChatTemplateError(f"the chat template refuses these messages: {message}")
 
 
+#: The widest indent ``tojson`` takes: templates indent by 2 or 4; a wide one is written at every
+#: line and every level of nesting (a list of 1,500 numbers at 900,000 spaces: 1.3 GB).
+MAX_JSON_INDENT = 16
+
+
 def _tojson(value: Any, indent: int | None = None, ensure_ascii: bool = False,
             sort_keys: bool = False) -> str:
     if indent is not None and type(indent) is not int:  # (a text would be written per line)
         raise TypeError("tojson's indent is a number of spaces")
+    if indent is not None and indent > MAX_JSON_INDENT:
+        raise ValueError(f"tojson's indent is at most {MAX_JSON_INDENT} spaces here")
     return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys)
 
 

@@ -159,6 +159,11 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 args = (self._check_total(args[0], sep=text), *args[1:])
             elif method == "replace" and len(args) >= 2:
                 self._check_replace(text, *args[:2])
+            elif method == "expandtabs":  # each tab may become that many spaces
+                size = next((a for a in [*args, *kwargs.values()] if type(a) is int), 8)
+                self.check_size(len(text) + text.count("\t") * max(size, 0))
+            elif method == "translate" and args:  # each character may become the longest value
+                self.check_size(len(text) * self._longest_value(args[0]))
         return self._measured(super().call(context, obj, *args, **kwargs))
 
     def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
@@ -223,6 +228,14 @@ class BoundedEnvironment(ImmutableSandboxedEnvironment):
                 total += 8
             self.check_size(total)
         return total
+
+    @staticmethod
+    def _longest_value(table: Any) -> int:
+        """The longest text ``str.translate`` may put for one character with ``table`` (a
+        mapping or a sequence; a character for anything else)."""
+        values = table.values() if isinstance(table, Mapping) else (
+            table if isinstance(table, (list, tuple, str)) else ())
+        return max((len(v) for v in values if isinstance(v, str)), default=1)
 
     def _check_replace(self, text: Any, old: Any, new: Any) -> None:
         if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import tracemalloc
 
 import pytest
 
@@ -107,6 +108,8 @@ WROTE = "the chat template produced more than 10,000 characters, more than a pro
     ("{% set s = '\\n' * 9000 %}{{ s|indent('x' * 9000) }}", TOO_BIG),
     ("{% set l = range(9000)|list %}{{ ([l] * 1000)|sum(start=[])|length }}", TOO_BIG),
     ("{% set s = 'x' * 9000 %}{{ s|wordwrap(1, wrapstring='y' * 9000) }}", TOO_BIG),
+    ("{{ range(500)|list|tojson(indent=9000) }}",
+     "the chat template failed: ValueError: tojson's indent is at most 16 spaces here"),
     # A list of references to one long text is small; its text is not.
     ("{% set l = ['x' * 9000] * 1000 %}{{ l }}", TOO_BIG),
     ("{% set l = ['x' * 9000] * 1000 %}{{ l|string|length }}", TOO_BIG),
@@ -137,6 +140,23 @@ def test_a_hostile_template_is_stopped_in_time_and_size(template, said):
     with pytest.raises(ChatTemplateError) as error:
         render(template, MESSAGES, seconds=0.2, max_chars=10_000)
     assert str(error.value) == said
+
+
+@pytest.mark.parametrize("template", [
+    "{{ ('\\t' * 5000).expandtabs(9000) }}",  # 45 million spaces
+    "{% set m = {97: 'b' * 9000} %}{{ ('a' * 9000).translate(m) }}",  # 81 million letters
+    "{{ ('a' * 9000).translate(['b' * 9000] * 200) }}",
+])
+def test_a_method_that_multiplies_is_refused_before_it_makes_its_text(template):
+    tracemalloc.start()
+    try:
+        with pytest.raises(ChatTemplateError) as error:
+            render(template, MESSAGES, seconds=5, max_chars=10_000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(error.value) == TOO_BIG
+    assert peak < 10 * 2**20  # the text was never made
 
 
 def test_a_template_too_long_to_read_is_refused_before_it_is_compiled():
