@@ -192,6 +192,26 @@ def test_a_cached_tokenizer_gets_its_missing_config_and_template_when_online(
                      ("chat_template.jinja", False)]
 
 
+@pytest.mark.parametrize("exc", [
+    hub_exception(errors.HfHubHTTPError, "500 Server Error"),
+    hub_exception(errors.GatedRepoError, "Access restricted: your token has expired"),
+    hub_exception(errors.LocalEntryNotFoundError, "connection dropped")])
+def test_a_cached_tokenizer_loads_when_what_it_lacks_cannot_be_had_now(cache, monkeypatch,
+                                                                        exc) -> None:
+    put_model(cache, "org/half", {"tokenizer.json": llama3_file()})
+    real = huggingface_hub.hf_hub_download
+
+    def download(repo_id, filename, *, local_files_only=False, **_):
+        if local_files_only:
+            return real(repo_id, filename, local_files_only=True)
+        raise exc
+
+    monkeypatch.setattr(hub, "unreachable", lambda: None)
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    model = load_model("org/half")  # the tokenizer in hand works without them
+    assert model.config == {} and model.tokenizer.name == "org/half"
+
+
 def test_a_cached_tokenizer_offline_loads_without_what_it_lacks(cache) -> None:
     put_model(cache, "org/half", {"tokenizer.json": llama3_file()})
     assert load_model("org/half").config == {}  # the suite's Hub cannot be reached
