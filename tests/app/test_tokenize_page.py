@@ -656,3 +656,26 @@ def test_the_compared_tokenizers_of_a_long_text_are_encoded_in_one_worker_that_c
         f"{n:,}" for n in counts]
     at.toggle(key="tok_compare_specials").set_value(True).run()
     assert at.session_state[background.COMPARE_JOB][1] is job  # BOS/EOS: no encoding again
+
+
+def test_a_comparison_whose_text_above_was_cancelled_shows_its_other_columns() -> None:
+    from tests.app.holding import Hold
+    from ui.tokenize import background, view
+
+    at = open_page()
+    text = "The lowest price is lower than the last one. " * 2_400  # 108,000 characters
+    tiny = bpe_core.train(text[:2_000], unit="char", pretokenizer="whitespace", max_merges=20,
+                          min_frequency=1, name="tiny char")
+    at.session_state["tokenizers"]["tiny char"] = tiny
+    at.run()
+    at.multiselect(key="tok_compare").set_value(["tiny char"]).run()
+    hold = Hold("tokenize")
+    type_text(at, text)
+    hold.cancel(at)  # the tokens above: cancelled
+    _, compared = at.session_state[background.COMPARE_JOB]
+    assert compared.wait(timeout=60) == "done"
+    at.run()
+    assert not at.exception
+    assert not any("they show with the tokens above" in c.value for c in at.caption)
+    assert [w.value for w in at.warning] == [view.NOT_TOKENIZED]  # the active one's column
+    assert any(f"**{len(tiny.encode(text)):,} tokens**" in c.value for c in at.caption)

@@ -519,6 +519,8 @@ def test_a_large_corpus_is_counted_in_a_worker_while_the_table_shows_and_kept_fo
     hold.cancel(at)
     assert [i.value for i in at.info] == [f"{what} was cancelled."]
     assert len(table(at)) == tok.vocab_size
+    assert any("occurrences not counted (see above) in the active corpus" in c.value
+               for c in at.caption)  # no longer "being counted"
     at.button(key=f"{FREQUENCY_JOB}_again").click().run()
     _, job = at.session_state[FREQUENCY_JOB]
     assert job.wait(timeout=60) == "done"

@@ -87,6 +87,14 @@ def outcome(slot: str, key: Hashable, kind: str, fn: Callable, *args: Any, what:
     return None
 
 
+def pending(slot: str) -> bool:
+    """Whether the job held under ``slot`` is still queued or running: a None from
+    :func:`outcome` then means "not yet", else "not at all" (it failed, was cancelled, or
+    could not start)."""
+    held = st.session_state.get(slot)
+    return held is not None and not held[1].finished
+
+
 def forget(slot: str) -> None:
     """Drop the job held under ``slot``, stopping it if it still runs: the next
     :func:`outcome` for it starts a new one."""

@@ -31,11 +31,19 @@ def sentence(exc: PatternError) -> str:
     return md_escape(text[:1].upper() + text[1:])
 
 
+def show(exc: PatternError) -> str:
+    """Show the sentence saying why a tokenizer's regex stopped, where the page is drawing;
+    that sentence (for the places that say it again, such as a comparison's column)."""
+    said = sentence(exc)
+    st.error(said, icon=":material/error:")
+    return said
+
+
 def attempt(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T | None:
     """``fn(*args, **kwargs)``, or None when a tokenizer's regex stopped it: the sentence saying
     why is then shown where the call is drawn."""
     try:
         return fn(*args, **kwargs)
     except PatternError as exc:
-        st.error(sentence(exc), icon=":material/error:")
+        show(exc)
         return None

@@ -12,9 +12,10 @@ import streamlit as st
 
 from bpe_core import PatternError, Tokenizer, TokenSpan
 
+from ..shared import slow_regex
 from ..shared.annotate import coloured_html, legend, md_literal
+from ..shared.background import pending
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
-from ..shared.slow_regex import sentence
 from ..shared.tokens import NOTATION_HELP
 from ..shared.wording import WHITESPACE_WORDS
 from . import background, browser
@@ -215,7 +216,8 @@ def chosen_position(spans: list[TokenSpan]) -> int | None:
 class Shown:
     """What the output shows: the text's tokens, the position of the framed one, and the
     positions drawn (the page of a long text); not ``ready`` while a worker tokenizes it;
-    ``stopped``, the sentence shown instead, when a regex of the tokenizer's file was stopped."""
+    ``stopped``, the sentence shown instead, when the text was not tokenized (a regex of the
+    tokenizer's file was stopped, or the worker failed or was cancelled)."""
 
     spans: list[TokenSpan]
     chosen: int | None
@@ -224,15 +226,22 @@ class Shown:
     stopped: str | None = None
 
 
+#: What the active tokenizer's column of a comparison says when the text above was not tokenized
+#: (its worker failed or was cancelled, or the tab had too many tasks to start it).
+NOT_TOKENIZED = ("Not tokenized: the work above stopped (see why there, with a button to start "
+                 "it again).")
+
+
 def output_panel(tok: Tokenizer, opts: Options) -> Shown:
     """Counts and the tokens in the chosen view (a long text's once a worker has them)."""
     try:
         found = background.spans(tok, opts.text, opts.upto, opts.method)
     except PatternError as exc:
-        st.error(sentence(exc), icon=":material/error:")
-        return Shown([], None, range(0), stopped=sentence(exc))
+        return Shown([], None, range(0), stopped=slow_regex.show(exc))
     if found is None:
-        return Shown([], None, range(0), ready=False)
+        if pending(background.JOB):  # a worker tokenizes it: its progress is drawn here
+            return Shown([], None, range(0), ready=False)
+        return Shown([], None, range(0), stopped=NOT_TOKENIZED)
     spans, rank = found
     counts_row(text_counts(opts.text, spans))
     if not spans:

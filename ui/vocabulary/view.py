@@ -17,7 +17,7 @@ import streamlit as st
 from bpe_core import Merge, Tokenizer
 from bpe_core.analysis.vocabulary import VocabularySearchError, built_from
 
-from ..shared import metrics
+from ..shared import background, metrics
 from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
@@ -26,6 +26,7 @@ from ..shared.tokens import NOTATION_HELP
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
                    default_token, frequencies_known, length_figure, longest, orders,
                    script_options, select, systems_table)
+from .tables import FREQUENCY_JOB
 
 #: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
 #: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.
@@ -126,7 +127,13 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
     if frequencies_known(df):
         metrics.count(cols[5], "Unused in corpus", int((df["frequency"] == 0).sum()), help=unused)
     else:
-        cols[5].metric("Unused in corpus", "…", help=f"{unused}: being counted.")
+        cols[5].metric("Unused in corpus", "…", help=f"{unused}: {_not_yet()}.")
+
+
+def _not_yet() -> str:
+    """Why the frequencies are missing: a worker counts them, or its count stopped (said above,
+    with a button to start it again)."""
+    return "being counted" if background.pending(FREQUENCY_JOB) else "not counted (see above)"
 
 
 # --- browsing -------------------------------------------------------------------------------
@@ -208,7 +215,7 @@ def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
         rank += ", pair count when learned unknown (the file records none)"
     st.markdown(f"### {inline_code(row['shown'])}")
     seen = (f"{row['frequency']:,} occurrences" if pd.notna(row["frequency"])
-            else "occurrences being counted")
+            else f"occurrences {_not_yet()}")
     st.caption(f"id {token_id} · bytes {row['hex'] or '—'} · script {row['script']}{rank} · "
                f"{seen} in the active corpus")
     shown = df.set_index("id")["shown"]
