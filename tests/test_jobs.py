@@ -222,15 +222,14 @@ def slow_start(pool, monkeypatch):
 def test_starting_a_worker_leaves_the_pool_to_other_sessions(pool, slow_start):
     job = pool.submit("square", "a", square, 3)
     assert slow_start.entered.wait(30)  # the pool thread is starting its worker
-    answered = threading.Event()
-    threading.Thread(target=lambda: (pool.submit("square", "b", square, 4), answered.set()),
-                     daemon=True).start()
+    answered, other = threading.Event(), []
+    threading.Thread(target=lambda: (other.append(pool.submit("square", "b", square, 4)),
+                                     answered.set()), daemon=True).start()
     # Another session is answered while that start is still held (it waited for it before).
     assert answered.wait(10) and not slow_start.go.is_set()
     slow_start.go.set()
     assert job.wait(timeout=60) == DONE and job.result == 9
-    [other] = pool.jobs("b") or [None]
-    assert other is None or other.wait(timeout=60) == DONE
+    assert other[0].wait(timeout=60) == DONE and other[0].result == 16
 
 
 def test_a_job_cancelled_while_its_worker_starts_has_that_worker_killed(pool, slow_start):
@@ -244,3 +243,11 @@ def test_a_job_cancelled_while_its_worker_starts_has_that_worker_killed(pool, sl
         time.sleep(0.02)
     [pid] = slow_start.pids
     assert gone(pid) and pool.jobs() == []
+
+
+def test_a_job_whose_worker_cannot_start_fails_and_the_pool_goes_on(pool):
+    job = pool.submit("square", "a", square, threading.Lock())  # cannot be sent to a process
+    assert job.wait(timeout=30) == FAILED
+    assert job.error == "its worker could not start (TypeError)"
+    after = pool.submit("square", "b", square, 7)
+    assert after.wait(timeout=60) == DONE and after.result == 49

@@ -163,7 +163,6 @@ class JobPool:
         self.workers = workers or os.cpu_count() or 1
         self.is_alive = is_alive
         self._jobs: list[Job] = []
-        self._starting: set[int] = set()  # ids of the jobs whose worker is being started
         self._lock = threading.Lock()
         self._wake_r, self._wake_w = get_context("spawn").Pipe(duplex=False)
         self._context = get_context("forkserver")
@@ -260,13 +259,10 @@ class JobPool:
 
     def _take_queued(self) -> list[Job]:
         """(Lock held.) The queued jobs to start now, oldest first, while a worker slot is free.
-        They stay queued, as the pages see them, until their worker runs; the pool counts
-        them as starting meanwhile (``_starting``, by job id)."""
-        busy = sum(1 for j in self._jobs if j.state == RUNNING) + len(self._starting)
-        taken = [j for j in self._jobs if j.state == QUEUED and j.id not in self._starting]
-        taken = taken[:max(0, self.workers - busy)]
-        self._starting.update(j.id for j in taken)
-        return taken
+        They stay queued, as the pages see them, until their worker runs (only this thread
+        starts workers, and it starts these before it looks again)."""
+        busy = sum(1 for j in self._jobs if j.state == RUNNING)
+        return [j for j in self._jobs if j.state == QUEUED][:max(0, self.workers - busy)]
 
     def _launch(self, job: Job) -> None:
         """Start ``job``'s worker, without the lock: handing its arguments to the new process
@@ -275,11 +271,20 @@ class JobPool:
         recv, send = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_work, args=(job.fn, job.args, send), daemon=True,
                                         name=f"bpe-job-{job.kind}")
-        with _bare_main():
-            process.start()
+        try:
+            with _bare_main():
+                process.start()
+        except Exception as exc:  # noqa: BLE001 - arguments that cannot be sent, no resources
+            recv.close()
+            send.close()
+            with self._lock:
+                job.args = ()
+                if not job.finished:  # (a job cancelled meanwhile stays cancelled)
+                    job.error = f"its worker could not start ({type(exc).__name__})"
+                    self._finish(job, FAILED)
+            return
         send.close()  # the worker holds the only writing end: EOF when it exits
         with self._lock:
-            self._starting.discard(job.id)
             job.args = ()  # the worker has them now (see Job)
             cancelled = job.finished
             if not cancelled:
