@@ -328,6 +328,7 @@ def test_every_tokenizer_in_one_chart_languages_sorted_by_their_mean_premium():
         assert trace["y"] == [rows.loc[x, "Premium"] for x in trace["x"]]
     means = df.groupby("Language").Premium.mean()
     assert grouped["data"][0]["x"] == sorted(means.index, key=lambda lang: means[lang])
+    assert chart(at, "lang_heatmap")["data"][0]["y"] == grouped["data"][0]["x"]  # one order
     assert grouped["layout"]["title"]["text"] == (
         f"Tokenization premium of {len(chosen)} tokenizers (baseline English)")
     # With one tokenizer there is nothing to group: the one chart, coloured by script.

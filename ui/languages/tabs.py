@@ -44,11 +44,9 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
     if n > 1 and st.radio("Bars for", ["focus", "all"], horizontal=True, key="lang_bars_for",
                           format_func=lambda o: choice.focus if o == "focus"
                           else f"all {n} tokenizers") == "all":
-        wide = table.pivot_table(index="Code", columns="Tokenizer", values="Premium",
-                                 sort=False)[list(choice.tokenizers)]
-        order = list(wide.mean(axis=1).sort_values(kind="stable").index)
+        wide = _by_language(table, choice)
         _chart(st, charts.premium_groups(
-            order, langs, wide.to_dict(), baseline=base,
+            list(wide.index), langs, wide.to_dict(), baseline=base,
             title=f"Tokenization premium of {n} tokenizers (baseline {base})"),
             key="lang_bars_all")
         st.caption(f"Tokens each language needs with each tokenizer, divided by {base}'s, for "
@@ -63,12 +61,20 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
                f"{base}'s, for the same {source.n_sentences} sentences. Colours are scripts.")
 
 
+def _by_language(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:
+    """The premiums with a row per language code, sorted by their mean over the tokenizers
+    (ties in the corpus's order), and a column per tokenizer, in the order chosen."""
+    wide = table.pivot_table(index="Code", columns="Tokenizer", values="Premium",
+                             sort=False)[list(choice.tokenizers)]
+    return wide.loc[wide.mean(axis=1).sort_values(kind="stable").index]
+
+
 def heatmap_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
-    wide = table.pivot_table(index="Language", columns="Tokenizer", values="Premium", sort=False)
-    wide = wide[list(choice.tokenizers)].loc[wide.mean(axis=1).sort_values().index]
+    wide = _by_language(table, choice)
     base = source.language(choice.baseline).label
     figure = charts.premium_heatmap(
-        list(wide.index), list(wide.columns), wide.values.tolist(), baseline=base,
+        [source.language(c).label for c in wide.index], list(wide.columns),
+        wide.values.tolist(), baseline=base,
         title=f"Tokenization premium of {len(wide.columns)} "
               f"tokenizer{'s' * (len(wide.columns) != 1)} in {len(wide.index)} languages "
               f"(baseline {base})")
