@@ -33,7 +33,7 @@ def corpus_size(corpus: state.SessionCorpus) -> str:
     if corpus.is_counts:
         return (f"{wording.count(len(corpus.counts), None, distinct=True)}, "
                 f"{sum(corpus.counts.values()):,} in all")
-    return (f"{sum(len(d) for d in corpus.documents):,} characters in "
+    return (f"{corpus.characters:,} characters in "
             f"{wording.documents(len(corpus.documents))}")
 
 

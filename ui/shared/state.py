@@ -49,6 +49,11 @@ class SessionCorpus:
         return self.counts if self.is_counts else list(self.documents)
 
     @property
+    def characters(self) -> int:
+        """How many characters it holds: its documents', or for word counts its words'."""
+        return sum(map(len, self.counts if self.is_counts else self.documents))
+
+    @property
     def text(self) -> str:
         """The whole text (for counts: the words repeated by count would be silly; words joined)."""
         if self.is_counts:
@@ -189,13 +194,6 @@ def overflow(sizes: Mapping[str, int], *, keep: Collection[str], most: int,
     return dropped
 
 
-def _own_size(corpus: SessionCorpus) -> int:
-    """How many characters a corpus of the session's own holds (word counts: their words')."""
-    if corpus.is_counts:
-        return sum(map(len, corpus.counts))
-    return sum(map(len, corpus.documents))
-
-
 def set_corpus(corpus: SessionCorpus) -> None:
     """Add ``corpus`` to the session (replacing one of the same name, as the newest) and make it
     active; past :data:`MAX_OWN_CORPORA` or :data:`MAX_OWN_CHARACTERS`, the oldest of the
@@ -204,7 +202,7 @@ def set_corpus(corpus: SessionCorpus) -> None:
     corpora.pop(corpus.name, None)
     corpora[corpus.name] = corpus
     st.session_state.corpus = corpus.name
-    own = {name: _own_size(c) for name, c in corpora.items() if c.source != "sample"}
+    own = {name: c.characters for name, c in corpora.items() if c.source != "sample"}
     _let_go(corpora, overflow(own, keep={corpus.name}, most=MAX_OWN_CORPORA,
                               most_size=MAX_OWN_CHARACTERS),
             what="corpora", bound=f"{MAX_OWN_CORPORA} corpora of its own, of "

@@ -54,7 +54,7 @@ def frequencies(tok: Tokenizer, corpus: SessionCorpus) -> Counter | None:
     found = store.get(key)
     if found is not None:
         return found
-    size = sum(len(d) for d in corpus.documents)
+    size = corpus.characters
     if size < jobs.BACKGROUND_CHARS:
         with st.spinner("Counting tokens in the active corpus…"):
             found = jobs.frequencies(tok, corpus.training_input, report=Reporter(None))
