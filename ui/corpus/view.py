@@ -144,8 +144,8 @@ def _upload_panel() -> None:
                              key="corpus_files", help=FORMATS_HELP)
     st.caption(FORMATS_HELP)
     upload_limit.note()
-    refused = upload_limit.too_big([(file.name, file.size) for file in files or []],
-                                   hint=GZIP_HINT)
+    refused = upload_limit.over_limit([(file.name, file.size) for file in files or []],
+                                      hint=GZIP_HINT)
     if refused:  # said before any file is read
         st.error(refused, icon=":material/block:")
         return

@@ -75,8 +75,8 @@ def corpus_picker() -> ParallelCorpus:
                                  accept_multiple_files=True, help=UPLOAD_HELP, key=key)
         st.caption(UPLOAD_HELP)
         upload_limit.note()
-        read = upload_limit.too_big([(f.name, f.size) for f in files or []],
-                                    what="a parallel corpus")  # said before any file is read
+        read = upload_limit.over_limit([(f.name, f.size) for f in files or []],
+                                       what="a parallel corpus")  # said before any file is read
         if files and not read:
             read = data.read_upload(tuple((f.name, f.getvalue()) for f in files))
         if source is not data.bundled_corpus():

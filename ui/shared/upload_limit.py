@@ -5,7 +5,7 @@ Streamlit refuses a file over ``server.maxUploadSize`` in the browser, before se
 file's name turns red with its size, and nothing says why. The limit and where to change it are
 therefore said beside each uploader, before the user tries. The same limit is what one corpus
 may have, whether it comes in one file or several loaded together (each of which the browser
-lets through on its own): :func:`too_big` says so before any of them is read.
+lets through on its own): :func:`over_limit` says so before any of them is read.
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ def note() -> None:
     st.caption(limit_note())
 
 
-def too_big(files: Sequence[tuple[str, int]], *, what: str = "a corpus",
+def over_limit(files: Sequence[tuple[str, int]], *, what: str = "a corpus",
             hint: str = "") -> str | None:
     """Why the ``(name, size in bytes)`` files of one corpus are refused before they are read:
     one of them, or all of them together, is over the upload limit (Markdown, the names shown
     as they are); None when they are not.
     ``hint`` says how else a big file could come (said after a file too big on its own).
 
-    >>> print(too_big([("a.txt", 150 * 2**20), ("b.txt", 90 * 2**20)]))  # doctest: +ELLIPSIS
+    >>> print(over_limit([("a.txt", 150 * 2**20), ("b.txt", 90 * 2**20)]))  # doctest: +ELLIPSIS
     Together, these 2 files are 240.0 MB, more than the 200 MB a corpus may have here. Load ...
     """
     limit = limit_mb() * 2**20
