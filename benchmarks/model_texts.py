@@ -86,7 +86,8 @@ def long_texts() -> dict[str, str]:
     """2 MB of English and 0.5 MB of CJK from linux-doc (the caller checked it is installed)."""
     from .corpus import read_text, translation
 
-    cjk = translation("ja_JP", 15_000) + translation("ko_KR", 15_000) + translation("zh_CN", 300_000)
+    cjk = (translation("ja_JP", 15_000) + translation("ko_KR", 15_000)
+           + translation("zh_CN", 300_000))
     return {"English": _cut(read_text("en-10mb"), ENGLISH_BYTES), "CJK": _cut(cjk, CJK_BYTES)}
 
 

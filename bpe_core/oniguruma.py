@@ -68,8 +68,9 @@ def pattern_from_dict(d: dict, *, where: str) -> tuple[str, bool]:
     reader turns it into its own error), not ``regex``'s error from deep inside a stage.
 
     >>> pattern_from_dict({"Regex": "(?<x"}, where="the Split pre-tokenizer")
+    ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: the regex '(?<x' of the Split pre-tokenizer does not compile: missing > at position 4
+    ValueError: the regex '(?<x' of the Split pre-tokenizer does not compile: missing > at ...
     """
     if "String" in d:
         return d["String"], True

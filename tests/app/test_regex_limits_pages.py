@@ -1,7 +1,8 @@
 """Every regex field of the pages, given a catastrophic pattern, answers with one clear sentence
 and the page goes on: the vocabulary search and the diff's search, training with a custom
-pre-tokenizer, and a loaded tokenizer.json whose Split, normalizer Replace or decoder Replace blows
-up, on the Tokenize, Vocabulary and Languages pages. (The Train page's preview: ``test_train_page``.)
+pre-tokenizer, and a loaded tokenizer.json whose Split, normalizer Replace or decoder Replace
+blows up, on the Tokenize, Vocabulary and Languages pages. (The Train page's preview:
+``test_train_page``.)
 
 ``(?:a|aa)+$`` on ``"a" * 46 + "!"`` takes minutes without a limit; the limit is set to 0.2 s
 here, so each test waits a fraction of a second for it (AppTest runs the app in this process).
@@ -24,7 +25,8 @@ from ui.shared.state import make_corpus
 
 TEXT = "a" * 46 + "!"
 #: What a stopped pattern says, Markdown's escapes taken out (the pattern as Python reads it).
-STOPPED = "The {stage} regex '(?:a|aa)+(?m:$)' took more than 0.2 s on 47 characters and was stopped"
+STOPPED = ("The {stage} regex '(?:a|aa)+(?m:$)' took more than 0.2 s on 47 characters and was "
+           "stopped")
 
 
 @pytest.fixture(autouse=True)

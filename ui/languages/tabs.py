@@ -201,5 +201,5 @@ def table_tab(table: pd.DataFrame) -> None:
         "Fallback share": st.column_config.NumberColumn(format="percent"),
     })
     st.download_button("Download CSV", table.to_csv(index=False).encode("utf-8"),
-                       file_name="tokenization-premium.csv", mime="text/csv", icon=":material/download:",
-                       on_click="ignore", key="lang_download")
+                       file_name="tokenization-premium.csv", mime="text/csv",
+                       icon=":material/download:", on_click="ignore", key="lang_download")
