@@ -44,7 +44,7 @@ def note() -> None:
 
 
 def over_limit(files: Sequence[tuple[str, int]], *, what: str = "a corpus",
-            hint: str = "") -> str | None:
+               hint: str = "") -> str | None:
     """Why the ``(name, size in bytes)`` files of one corpus are refused before they are read:
     one of them, or all of them together, is over the upload limit (Markdown, the names shown
     as they are); None when they are not.
