@@ -129,16 +129,21 @@ class Cutter:
                     if x in known and y in known and (x, y) not in joined]
         # The usual case, in C loops only: position i is no cut when its two characters are
         # joined, or the one before is never cut after, or the one at i never cut before.
-        stuck = map(self.joined.__contains__, zip(piece, piece[1:]))
+        # Each pass over a str makes a new object for each character beyond Latin-1 (and
+        # hashes it anew): with three passes, the characters are made once, in a list.
+        chars = list(piece) if self.no_after or self.no_before else piece
+        stuck = map(self.joined.__contains__, zip(chars, chars[1:]))
         if self.no_after:
-            stuck = map(or_, stuck, map(self.no_after.__contains__, piece))
+            stuck = map(or_, stuck, map(self.no_after.__contains__, chars))
         if self.no_before:
-            stuck = map(or_, stuck, map(self.no_before.__contains__, piece[1:]))
+            stuck = map(or_, stuck, map(self.no_before.__contains__, chars[1:]))
         return list(compress(range(1, len(piece)), map(not_, stuck)))
 
     def split(self, piece: str) -> list[str]:
         """``piece`` cut at every safe place."""
         cuts = self.positions(piece)
+        if len(cuts) == len(piece) - 1:  # cut everywhere (much Chinese): its characters, in C
+            return list(piece)
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
 
 
