@@ -42,7 +42,7 @@ import codecs
 import re
 from itertools import compress, repeat
 from operator import itemgetter, not_, or_
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .alphabet import BYTE_CHARS, spelled_bytes
 from .models import BPE
@@ -127,23 +127,40 @@ class Cutter:
             known, joined = self.known, self.joined
             return [i for i, (x, y) in enumerate(zip(piece, piece[1:]), 1)
                     if x in known and y in known and (x, y) not in joined]
-        # The usual case, in C loops only: position i is no cut when its two characters are
-        # joined, or the one before is never cut after, or the one at i never cut before.
-        # Each pass over a str makes a new object for each character beyond Latin-1 (and
-        # hashes it anew): with three passes, the characters are made once, in a list.
+        return list(compress(range(1, len(piece)), map(not_, self._stuck(piece)[1])))
+
+    def _stuck(self, piece: str) -> tuple[Sequence[str], Iterator[bool]]:
+        """The usual case (every character may be cut beside), in C loops only: the characters
+        and, for each place, whether it is no cut: its two characters are joined, or the one
+        before is never cut after, or the one at it never cut before. (Each pass over a str
+        makes a new object for each character beyond Latin-1, and hashes it anew: when there
+        are three passes, the characters are made once, in a list.)"""
         chars = list(piece) if self.no_after or self.no_before else piece
         stuck = map(self.joined.__contains__, zip(chars, chars[1:]))
         if self.no_after:
             stuck = map(or_, stuck, map(self.no_after.__contains__, chars))
         if self.no_before:
             stuck = map(or_, stuck, map(self.no_before.__contains__, chars[1:]))
-        return list(compress(range(1, len(piece)), map(not_, stuck)))
+        return chars, stuck
 
     def split(self, piece: str) -> list[str]:
         """``piece`` cut at every safe place."""
-        cuts = self.positions(piece)
-        if len(cuts) == len(piece) - 1:  # cut everywhere (much Chinese): its characters, in C
-            return list(piece)
+        if self._unknown is None and (self.no_after or self.no_before):
+            # A byte-level model's run of Chinese is cut at most places: its characters, in a
+            # list already, are glued back where they stick, in fewer steps than there are
+            # parts to slice (cl100k on 2.8 MB of mostly Chinese: 0.19 s -> 0.16 s).
+            parts, stuck = self._stuck(piece)
+            flags = list(stuck)
+            if 2 * flags.count(True) < len(flags):
+                for i in reversed(list(compress(range(1, len(piece)), flags))):
+                    parts[i - 1] += parts[i]
+                    del parts[i]
+                return parts
+            cuts = list(compress(range(1, len(piece)), map(not_, flags)))
+        else:
+            cuts = self.positions(piece)
+            if len(cuts) == len(piece) - 1:  # cut everywhere: its characters, in C
+                return list(piece)
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
 
 

@@ -93,6 +93,10 @@ def test_texts_longer_than_a_key_are_cut_before_lookup(pair):
     assert spans[0].start == 0 and spans[-1].end == len(text)
 
 
+_MODELS = {name: bpe_core.loads(BUILDERS[name]().to_str().encode(), source="tokenizer.json").model
+           for name in ("sentencepiece", "bytes")}
+
+
 def _model_ids(model: bpe_core.BPE, piece: str, byte_level: bool) -> list[int]:
     """The ids the model alone gives a whole piece, with no cut and no cache."""
     if not byte_level:
@@ -143,6 +147,19 @@ def test_a_merge_across_a_character_boundary_mid_bytes_is_never_cut():
     text = "中文中文abc中文"
     assert 1 not in cutter.positions(text)
     assert ours.encode(text) == theirs.encode(text).ids
+
+
+@pytest.mark.parametrize("name", ["sentencepiece", "bytes"])
+@given(text=LONG_TEXT)
+@settings(max_examples=60, deadline=None)
+def test_split_gives_the_slices_between_the_positions(name, text):
+    """``split`` builds its parts two ways (a byte-level model's mostly cut Chinese: characters
+    glued back where they stick; else slices): both are the slices between ``positions``."""
+    model = _MODELS[name]
+    cutter = Cutter.for_bytes(model) if name == "bytes" else Cutter.for_characters(model)
+    assert name == "sentencepiece" or cutter.no_before  # the glued way is taken
+    cuts = cutter.positions(text)
+    assert cutter.split(text) == [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
 
 
 def test_a_file_builds_its_cutter_at_load_and_a_trained_tokenizer_once_it_needs_it(monkeypatch):
