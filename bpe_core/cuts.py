@@ -59,6 +59,7 @@ class Cutter:
         self.joined = joined  # (x, y) where some merge joins a part ending in x to one starting y
         self.known = known  # the characters that may be cut beside (None: all)
         self.no_after, self.no_before = no_after, no_before  # never cut after / before these
+        self._open = dict.fromkeys(joined, False)  # (x, y) -> whether a cut (absent: True)
         # Python's re reads a large character class from a bitmap (the regex module does not).
         self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]")
 
@@ -127,15 +128,19 @@ class Cutter:
             known, joined = self.known, self.joined
             return [i for i, (x, y) in enumerate(zip(piece, piece[1:]), 1)
                     if x in known and y in known and (x, y) not in joined]
+        if not (self.no_after or self.no_before):
+            # The usual case, in C loops only: one lookup a place says whether it is a cut.
+            return list(compress(range(1, len(piece)), map(
+                self._open.get, zip(piece, piece[1:]), repeat(True))))
         return list(compress(range(1, len(piece)), map(not_, self._stuck(piece)[1])))
 
-    def _stuck(self, piece: str) -> tuple[Sequence[str], Iterator[bool]]:
-        """The usual case (every character may be cut beside), in C loops only: the characters
-        and, for each place, whether it is no cut: its two characters are joined, or the one
-        before is never cut after, or the one at it never cut before. (Each pass over a str
-        makes a new object for each character beyond Latin-1, and hashes it anew: when there
-        are three passes, the characters are made once, in a list.)"""
-        chars = list(piece) if self.no_after or self.no_before else piece
+    def _stuck(self, piece: str) -> tuple[list[str], Iterator[bool]]:
+        """For a byte-level model with characters never cut beside, in C loops only: the
+        characters and, for each place, whether it is no cut: its two characters are joined,
+        or the one before is never cut after, or the one at it never cut before. (Each pass
+        over a str makes a new object for each character beyond Latin-1, and hashes it anew:
+        the characters are made once, in a list, for the three passes.)"""
+        chars = list(piece)
         stuck = map(self.joined.__contains__, zip(chars, chars[1:]))
         if self.no_after:
             stuck = map(or_, stuck, map(self.no_after.__contains__, chars))
