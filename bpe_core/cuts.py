@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from itertools import compress, repeat
+from itertools import accumulate, chain, compress, repeat
 from operator import itemgetter, not_, or_
 from typing import Iterable, Sequence
 
@@ -164,6 +164,31 @@ class Cutter:
             if len(cuts) == len(piece) - 1:  # cut everywhere: its characters, in C
                 return list(piece)
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
+
+
+    def split_all(self, pieces: list[str]) -> tuple[list[str], list[int]]:
+        """The parts of many pieces at once, in order, and how many each piece has: the steps
+        of ``split``, taken once over all of them (a text's new pieces).
+
+        >>> from bpe_core.models import BPE
+        >>> model = BPE.from_vocab({"▁": 0, "a": 1, "b": 2, "▁a": 3}, [("▁", "a")])
+        >>> Cutter.for_characters(model).split_all(["▁a▁b", "ab"])
+        (['▁a', '▁', 'b', 'a', 'b'], [3, 2])
+        """
+        text = "".join(pieces)
+        if not text or self._unknown is not None and self._unknown.search(text) is not None:
+            split = list(map(self.split, pieces))
+            return list(chain.from_iterable(split)), list(map(len, split))
+        if self.no_after or self.no_before:
+            cut = list(map(not_, self._stuck(list(text))))
+        else:
+            cut = list(map(self._open.get, zip(text, text[1:]), repeat(True)))
+        ends = list(accumulate(map(len, pieces)))
+        for end in ends[:-1]:
+            cut[end - 1] = True  # where one piece ends and the next begins
+        cuts = list(compress(range(1, len(text)), cut))
+        return ([text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])],
+                [cut[a:b - 1].count(True) + 1 for a, b in zip([0, *ends], ends)])
 
 
 #: Each byte character -> its byte, for codecs.charmap_encode (a table in C).

@@ -162,6 +162,49 @@ def test_split_gives_the_slices_between_the_positions(name, text):
     assert cutter.split(text) == [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
 
 
+def bytes_with_regex(ignore_merges: bool) -> HFTokenizer:
+    """Byte-level with GPT-2's regex: a text of Chinese, Japanese, Korean falls into many
+    pieces, which ``Plan.cut_new`` encodes all at once."""
+    tok = HFTokenizer(models.BPE(ignore_merges=ignore_merges))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tok.decoder = decoders.ByteLevel()
+    return _train(tok, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+
+
+_WITH_REGEX = {flag: bytes_with_regex(flag) for flag in (False, True)}
+CJK_TEXT = st.lists(st.sampled_from(["中文", "分词", "很", "有趣", "日本語", "の", "テキスト",
+                                     "한국어", "🇫🇷", " ", "、", "x", "!"]),
+                    min_size=1, max_size=150).map("".join)
+
+
+@pytest.mark.parametrize("ignore_merges", [False, True])
+@settings(max_examples=40, deadline=None)
+@given(text=CJK_TEXT)
+def test_new_pieces_cut_all_at_once_give_the_ids_of_tokenizers(ignore_merges, text):
+    theirs = _WITH_REGEX[ignore_merges]
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids
+    assert ours.encode(text + text) == theirs.encode(text + text, add_special_tokens=False).ids
+
+
+def test_a_text_mostly_beyond_ascii_has_its_new_pieces_cut_all_at_once(monkeypatch):
+    calls = []
+    split_all = Cutter.split_all
+    monkeypatch.setattr(Cutter, "split_all", lambda self, pieces: calls.append(pieces) or
+                        split_all(self, pieces))
+    theirs = _WITH_REGEX[False]
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    text = " ".join(random.Random(3).choices(["中文分词很有趣", "日本語のテキスト", "한국어"], k=200))
+    assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids
+    # Once, on its distinct pieces of at least 4 characters (" 한국어", not "한국어" alone).
+    assert calls == [[p for p in dict.fromkeys(ours.pre_tokenize(text)) if len(p) >= 4]]
+    assert len(calls[0]) == 4
+    ours.encode(text)  # known now: nothing left to cut
+    english = "plain English text, " * 50
+    assert ours.encode(english) == theirs.encode(english, add_special_tokens=False).ids
+    assert len(calls) == 1
+
+
 def test_a_file_builds_its_cutter_at_load_and_a_trained_tokenizer_once_it_needs_it(monkeypatch):
     monkeypatch.setattr(encoding, "CUTTER_AFTER_CHARS", 100)
     loaded = bpe_core.loads(bytes_whole_text().to_str().encode(), source="tokenizer.json")
