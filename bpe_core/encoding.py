@@ -106,12 +106,20 @@ def _byte_table(model: BPE) -> bytes | list[int] | None:
     return bytes(ids) if max(ids) < 256 else ids
 
 
-def _mostly_beyond_ascii(text: str) -> bool:
-    """Is most of ``text`` beyond ASCII (its UTF-8 half again as long as its characters, as
-    in Chinese, Japanese, Korean)? Read from every 97th character: a hint for ``cut_new``."""
+#: Pieces this long on average are encoded new ones first (see ``Plan.cut_new``).
+CUT_FIRST_CHARS = 8
+
+
+def _worth_cutting_first(text: str, keys: list) -> bool:
+    """Are the new pieces of ``text`` worth cutting all at once, first (``Plan.cut_new``)? So
+    when its pieces are long (a SentencePiece model's lines) or when most of it is beyond
+    ASCII (its pieces are cut: Chinese, Japanese, Korean), read from every 97th character.
+    Short pieces of English are never cut, and gathering the new ones costs time."""
+    if len(text) >= CUT_FIRST_CHARS * len(keys):
+        return True
     if text.isascii():
         return False
-    sample = text[::97] or text
+    sample = text[::97]
     return len(sample.encode("utf-8", "surrogatepass")) > 1.5 * len(sample)
 
 
@@ -236,7 +244,7 @@ class Plan:
                     else:
                         keys += self.head_pieces(seg, first, ranges)
             return self.encode_pieces(keys, limit, piece_encoder, cut_first=(
-                self.byte_table is not None and limit is None and _mostly_beyond_ascii(text)))
+                limit is None and _worth_cutting_first(text, keys)))
 
     def encode_pieces(self, pieces: list[str | int], limit: int | None,
                       piece_encoder: PieceEncoder | None, *, cut_first: bool = False
@@ -274,10 +282,10 @@ class Plan:
 
     def cut_new(self, keys: list[str | int], cache: "_PieceCache") -> None:
         """Encode, into the cache, the new pieces of ``keys`` that may be cut, all of them at
-        once (``Cutter.split_all``): a byte-level model's pieces of Chinese, Japanese or
-        Korean, each of them a run of words of a few characters that no text repeats, cost
-        more in the steps taken for each of them than in the characters (Qwen 3 on 0.5 MB of
-        CJK: 0.25 -> 0.21 s). Pieces as ``encode_new`` cuts them, into the same parts."""
+        once (``Cutter.split_all``), as ``encode_new`` would one by one, into the same parts:
+        the steps taken for each piece cost more than its characters do (cold, 0.5 MB of CJK:
+        Qwen 3 0.25 -> 0.21 s, Gemma 3 0.16 -> 0.15 s; Gemma 3's 2 MB of English lines
+        0.66 -> 0.63 s)."""
         cutter = self.cutter(0)  # (one that is not built yet waits for ``encode_new``)
         if cutter is None:
             return

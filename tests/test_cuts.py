@@ -10,6 +10,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tokenizers import AddedToken
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import decoders, models, normalizers, pre_tokenizers
 from tokenizers.trainers import BpeTrainer
@@ -187,7 +188,28 @@ def test_new_pieces_cut_all_at_once_give_the_ids_of_tokenizers(ignore_merges, te
     assert ours.encode(text + text) == theirs.encode(text + text, add_special_tokens=False).ids
 
 
-def test_a_text_mostly_beyond_ascii_has_its_new_pieces_cut_all_at_once(monkeypatch):
+def sentencepiece_lines() -> HFTokenizer:
+    """Gemma's shape: a SentencePiece model whose added newline token cuts a text into lines,
+    long pieces that ``Plan.cut_new`` encodes all at once."""
+    tok = sentencepiece_like()
+    tok.add_tokens([AddedToken("\n", normalized=False)])
+    return tok
+
+
+_LINES = sentencepiece_lines()
+LINES_TEXT = st.lists(st.sampled_from(WORDS + ["\n", "\n", "\n", "the quick brown fox"]),
+                      min_size=1, max_size=150).map("".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=LINES_TEXT)
+def test_new_lines_cut_all_at_once_give_the_ids_of_tokenizers(text):
+    ours = bpe_core.loads(_LINES.to_str().encode(), source="tokenizer.json")
+    assert ours.encode(text) == _LINES.encode(text, add_special_tokens=False).ids
+    assert ours.encode(text + text) == _LINES.encode(text + text, add_special_tokens=False).ids
+
+
+def test_new_pieces_are_cut_all_at_once_when_mostly_beyond_ascii_or_long(monkeypatch):
     calls = []
     split_all = Cutter.split_all
     monkeypatch.setattr(Cutter, "split_all", lambda self, pieces: calls.append(pieces) or
@@ -202,7 +224,11 @@ def test_a_text_mostly_beyond_ascii_has_its_new_pieces_cut_all_at_once(monkeypat
     ours.encode(text)  # known now: nothing left to cut
     english = "plain English text, " * 50
     assert ours.encode(english) == theirs.encode(english, add_special_tokens=False).ids
-    assert len(calls) == 1
+    assert len(calls) == 1  # short pieces of ASCII: never cut, not looked for
+    lines = bpe_core.loads(_LINES.to_str().encode(), source="tokenizer.json")
+    text = "\n".join(" ".join(random.Random(k).choices(WORDS[:6], k=8)) for k in range(30))
+    assert lines.encode(text) == _LINES.encode(text, add_special_tokens=False).ids
+    assert len(calls) == 2 and len(calls[1]) == 30  # its lines, long pieces
 
 
 def test_a_file_builds_its_cutter_at_load_and_a_trained_tokenizer_once_it_needs_it(monkeypatch):
