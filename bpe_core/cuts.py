@@ -176,13 +176,19 @@ class Cutter:
         (['▁a', '▁', 'b', 'a', 'b'], [3, 2])
         """
         text = "".join(pieces)
-        if not text or self._unknown is not None and self._unknown.search(text) is not None:
-            split = list(map(self.split, pieces))
-            return list(chain.from_iterable(split)), list(map(len, split))
+        if not text:
+            return [], []
         if self.no_after or self.no_before:
             cut = list(map(not_, self._stuck(list(text))))
         else:
             cut = list(map(self._open.get, zip(text, text[1:]), repeat(True)))
+        if self._unknown is not None:  # never beside a character that is not a token
+            for m in self._unknown.finditer(text):
+                i = m.start()  # the places before and after it: i and i + 1
+                if i:
+                    cut[i - 1] = False
+                if i < len(cut):
+                    cut[i] = False
         ends = list(accumulate(map(len, pieces)))
         for end in ends[:-1]:
             cut[end - 1] = True  # where one piece ends and the next begins

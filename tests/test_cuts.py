@@ -155,12 +155,17 @@ def test_a_merge_across_a_character_boundary_mid_bytes_is_never_cut():
 @settings(max_examples=60, deadline=None)
 def test_split_gives_the_slices_between_the_positions(name, text):
     """``split`` builds its parts two ways (a byte-level model's mostly cut Chinese: characters
-    glued back where they stick; else slices): both are the slices between ``positions``."""
+    glued back where they stick; else slices): both are the slices between ``positions``; and
+    ``split_all`` gives the parts ``split`` gives each piece."""
     model = _MODELS[name]
     cutter = Cutter.for_bytes(model) if name == "bytes" else Cutter.for_characters(model)
     assert name == "sentencepiece" or cutter.no_before  # the glued way is taken
     cuts = cutter.positions(text)
     assert cutter.split(text) == [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    # Many pieces at once: each one's parts as split gives them, in order.
+    pieces = [text, text[::-1], text[len(text) // 2:]]
+    each = [cutter.split(p) for p in pieces]
+    assert cutter.split_all(pieces) == ([p for parts in each for p in parts], list(map(len, each)))
 
 
 def bytes_with_regex(ignore_merges: bool) -> HFTokenizer:
