@@ -165,7 +165,6 @@ class Cutter:
                 return list(piece)
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
 
-
     def split_all(self, pieces: list[str]) -> tuple[list[str], list[int]]:
         """The parts of many pieces at once, in order, and how many each piece has: the steps
         of ``split``, taken once over all of them (a text's new pieces).

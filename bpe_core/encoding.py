@@ -8,7 +8,8 @@ distinct piece. When the tail is ByteLevel alone, a piece's UTF-8 bytes map stra
 through a table, without building the byte-character string. A piece not seen before is cut
 where no merge can cross (cuts.py) and merged part by part, the parts cached apart: a whole text
 (for a model with no pre-tokenizer) or a run of Chinese becomes words and characters that
-repeat.
+repeat. Where a text's new pieces are many and long (lines) or mostly beyond ASCII, they are cut
+all at once before any is looked up (``Plan.cut_new``).
 
 >>> from bpe_core import train
 >>> tok = train("hug pug hugs", unit="byte", pretokenizer="gpt2", max_merges=2, min_frequency=1)
@@ -106,7 +107,8 @@ def _byte_table(model: BPE) -> bytes | list[int] | None:
     return bytes(ids) if max(ids) < 256 else ids
 
 
-#: Pieces this long on average are encoded new ones first (see ``Plan.cut_new``).
+#: From this many characters a piece on average, a text's new pieces are cut all at once,
+#: first (``Plan.cut_new``).
 CUT_FIRST_CHARS = 8
 
 
