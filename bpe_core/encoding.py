@@ -108,8 +108,10 @@ def _byte_table(model: BPE) -> bytes | list[int] | None:
 
 
 #: From this many characters a piece on average, a text's new pieces are cut all at once,
-#: first (``Plan.cut_new``).
+#: first (``Plan.cut_new``), this many pieces at a time: at most 256,000 characters, each
+#: an object in a list while it is cut (a byte-level model's Chinese).
 CUT_FIRST_CHARS = 8
+CUT_AT_ONCE = 1024
 
 
 def _worth_cutting_first(text: str, keys: list) -> bool:
@@ -297,12 +299,14 @@ class Plan:
                and (whole is None or p not in whole)]
         if len(new) < 2:
             return
-        parts, counts = cutter.split_all(new)
-        ids = list(map(cache.parts.__getitem__, parts))
-        k = 0
-        for piece, n in zip(new, counts):
-            cache[piece] = ids[k] if n == 1 else tuple(chain.from_iterable(ids[k:k + n]))
-            k += n
+        for start in range(0, len(new), CUT_AT_ONCE):  # (a bounded list of characters)
+            batch = new[start:start + CUT_AT_ONCE]
+            parts, counts = cutter.split_all(batch)
+            ids = list(map(cache.parts.__getitem__, parts))
+            k = 0
+            for piece, n in zip(batch, counts):
+                cache[piece] = ids[k] if n == 1 else tuple(chain.from_iterable(ids[k:k + n]))
+                k += n
 
     def encode_new(self, piece: str, cache: "_PieceCache") -> tuple[int, ...]:
         """Ids of a head piece not seen before. A piece that can be cut (cuts.py) is merged part

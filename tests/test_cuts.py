@@ -234,6 +234,11 @@ def test_new_pieces_are_cut_all_at_once_when_mostly_beyond_ascii_or_long(monkeyp
     text = "\n".join(" ".join(random.Random(k).choices(WORDS[:6], k=8)) for k in range(30))
     assert lines.encode(text) == _LINES.encode(text, add_special_tokens=False).ids
     assert len(calls) == 2 and len(calls[1]) == 30  # its lines, long pieces
+    # A few pieces at a time (the list of characters stays bounded): the same ids.
+    monkeypatch.setattr(encoding, "CUT_AT_ONCE", 7)
+    lines = bpe_core.loads(_LINES.to_str().encode(), source="tokenizer.json")
+    assert lines.encode(text) == _LINES.encode(text, add_special_tokens=False).ids
+    assert list(map(len, calls[2:])) == [7, 7, 7, 7, 2]
 
 
 def test_a_file_builds_its_cutter_at_load_and_a_trained_tokenizer_once_it_needs_it(monkeypatch):
