@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from itertools import compress, repeat
+from itertools import accumulate, chain, compress, repeat
 from operator import itemgetter, not_, or_
 from typing import Iterable, Sequence
 
@@ -59,6 +59,7 @@ class Cutter:
         self.joined = joined  # (x, y) where some merge joins a part ending in x to one starting y
         self.known = known  # the characters that may be cut beside (None: all)
         self.no_after, self.no_before = no_after, no_before  # never cut after / before these
+        self._open = dict.fromkeys(joined, False)  # (x, y) -> whether a cut (absent: True)
         # Python's re reads a large character class from a bitmap (the regex module does not).
         self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]")
 
@@ -127,19 +128,72 @@ class Cutter:
             known, joined = self.known, self.joined
             return [i for i, (x, y) in enumerate(zip(piece, piece[1:]), 1)
                     if x in known and y in known and (x, y) not in joined]
-        # The usual case, in C loops only: position i is no cut when its two characters are
-        # joined, or the one before is never cut after, or the one at i never cut before.
-        stuck = map(self.joined.__contains__, zip(piece, piece[1:]))
-        if self.no_after:
-            stuck = map(or_, stuck, map(self.no_after.__contains__, piece))
-        if self.no_before:
-            stuck = map(or_, stuck, map(self.no_before.__contains__, piece[1:]))
-        return list(compress(range(1, len(piece)), map(not_, stuck)))
+        if not (self.no_after or self.no_before):
+            # The usual case, in C loops only: one lookup a place says whether it is a cut.
+            return list(compress(range(1, len(piece)), map(
+                self._open.get, zip(piece, piece[1:]), repeat(True))))
+        return list(compress(range(1, len(piece)), map(not_, self._stuck(list(piece)))))
+
+    def _stuck(self, chars: list[str]) -> list[bool]:
+        """For a byte-level model with characters never cut beside, in C loops only: whether
+        each place between ``chars`` is no cut: its two characters are joined, or the one
+        before is never cut after, or the one at it never cut before. (Each pass over a str
+        makes a new object for each character beyond Latin-1, and hashes it anew: the caller
+        makes them once, in a list, for the three passes.)"""
+        after = chars[1:]
+        return list(map(or_, map(or_, map(self.joined.__contains__, zip(chars, after)),
+                                 map(self.no_after.__contains__, chars)),
+                        map(self.no_before.__contains__, after)))
 
     def split(self, piece: str) -> list[str]:
         """``piece`` cut at every safe place."""
-        cuts = self.positions(piece)
+        if self._unknown is None and (self.no_after or self.no_before):
+            # A byte-level model's run of Chinese is cut at most places: its characters are
+            # glued back where they stick, in fewer steps than there are parts to slice
+            # (cl100k on 2.8 MB of mostly Chinese: 0.19 s -> 0.16 s).
+            parts = list(piece)
+            stuck = self._stuck(parts)
+            if 2 * stuck.count(True) < len(stuck):
+                for i in reversed(list(compress(range(1, len(piece)), stuck))):
+                    parts[i - 1] += parts[i]
+                    del parts[i]
+                return parts
+            cuts = list(compress(range(1, len(piece)), map(not_, stuck)))
+        else:
+            cuts = self.positions(piece)
+            if len(cuts) == len(piece) - 1:  # cut everywhere: its characters, in C
+                return list(piece)
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
+
+    def split_all(self, pieces: list[str]) -> tuple[list[str], list[int]]:
+        """The parts of many pieces at once, in order, and how many each piece has: the steps
+        of ``split``, taken once over all of them (a text's new pieces).
+
+        >>> from bpe_core.models import BPE
+        >>> model = BPE.from_vocab({"▁": 0, "a": 1, "b": 2, "▁a": 3}, [("▁", "a")])
+        >>> Cutter.for_characters(model).split_all(["▁a▁b", "ab"])
+        (['▁a', '▁', 'b', 'a', 'b'], [3, 2])
+        """
+        text = "".join(pieces)
+        if not text:
+            return [], []
+        if self.no_after or self.no_before:
+            cut = list(map(not_, self._stuck(list(text))))
+        else:
+            cut = list(map(self._open.get, zip(text, text[1:]), repeat(True)))
+        if self._unknown is not None:  # never beside a character that is not a token
+            for m in self._unknown.finditer(text):
+                i = m.start()  # the places before and after it: i and i + 1
+                if i:
+                    cut[i - 1] = False
+                if i < len(cut):
+                    cut[i] = False
+        ends = list(accumulate(map(len, pieces)))
+        for end in ends[:-1]:
+            cut[end - 1] = True  # where one piece ends and the next begins
+        cuts = list(compress(range(1, len(text)), cut))
+        return ([text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])],
+                [cut[a:b - 1].count(True) + 1 for a, b in zip([0, *ends], ends)])
 
 
 #: Each byte character -> its byte, for codecs.charmap_encode (a table in C).

@@ -8,7 +8,8 @@ distinct piece. When the tail is ByteLevel alone, a piece's UTF-8 bytes map stra
 through a table, without building the byte-character string. A piece not seen before is cut
 where no merge can cross (cuts.py) and merged part by part, the parts cached apart: a whole text
 (for a model with no pre-tokenizer) or a run of Chinese becomes words and characters that
-repeat.
+repeat. Where a text's new pieces are many and long (lines) or mostly beyond ASCII, they are cut
+all at once before any is looked up (``Plan.cut_new``).
 
 >>> from bpe_core import train
 >>> tok = train("hug pug hugs", unit="byte", pretokenizer="gpt2", max_merges=2, min_frequency=1)
@@ -20,6 +21,7 @@ repeat.
 from __future__ import annotations
 
 import weakref
+from collections import deque
 from itertools import chain
 from typing import Callable, Sequence
 
@@ -105,6 +107,26 @@ def _byte_table(model: BPE) -> bytes | list[int] | None:
     return bytes(ids) if max(ids) < 256 else ids
 
 
+#: From this many characters a piece on average, a text's new pieces are cut all at once,
+#: first (``Plan.cut_new``), this many pieces at a time: at most 256,000 characters, each
+#: an object in a list while it is cut (a byte-level model's Chinese).
+CUT_FIRST_CHARS = 8
+CUT_AT_ONCE = 1024
+
+
+def _worth_cutting_first(text: str, keys: list) -> bool:
+    """Are the new pieces of ``text`` worth cutting all at once, first (``Plan.cut_new``)? So
+    when its pieces are long (a SentencePiece model's lines) or when most of it is beyond
+    ASCII (its pieces are cut: Chinese, Japanese, Korean), read from every 97th character.
+    Short pieces of English are never cut, and gathering the new ones costs time."""
+    if len(text) >= CUT_FIRST_CHARS * len(keys):
+        return True
+    if text.isascii():
+        return False
+    sample = text[::97]
+    return len(sample.encode("utf-8", "surrogatepass")) > 1.5 * len(sample)
+
+
 class Plan:
     """The encoding plan of one tokenizer: stages, caches (see the module docstring)."""
 
@@ -120,6 +142,9 @@ class Plan:
             self._texts = token_texts(model.tokens)
             self.whole = whole_tokens(self._texts)
         self.start_by_offsets = _metaspace_first_after_others(normalizer, self.head)
+        # Added tokens matched in normalized text, which ``segments`` looks for in each of its
+        # segments (Gemma 3 has none of them, and 49,000 segments in 2 MB of English).
+        self.normalized_added = any(t.normalized for t in added)
         self.plain = normalizer is None and not len(added) and not self.start_by_offsets
         self._caches: dict[int | None, _PieceCache] = {}
         # Pieces are cut where no merge can cross (cuts.py): as characters when the model sees
@@ -196,6 +221,9 @@ class Plan:
                     seg, ranges = normalizer.normalize_aligned(seg, ranges)
             elif normalizer is not None:
                 seg = normalizer.normalize_str(seg)
+            if not self.normalized_added:  # nothing to look for after normalizing
+                yield start == 0, seg, None, ranges
+                continue
             for s, e, t in self.added.split_normalized(seg, split_special_tokens=split_special):
                 yield (start == 0 and s == 0, seg[s:e] if t is None else None, t,
                        None if ranges is None or t is not None else ranges[s:e])
@@ -209,26 +237,36 @@ class Plan:
         # object of the process: 40-80 ms of a 0.7 s encode, with a second tokenizer loaded.)
         with gc_paused():
             if self.plain:
-                return self.encode_pieces(self.head_pieces(text, True), limit, piece_encoder)
-            # The pieces of every segment in one list, an added token as its id (an int key,
-            # which the cache maps to itself), so that all of them are looked up in one go.
-            keys: list[str | int] = []
-            for first, seg, tid, ranges in self.segments(text, split_special):
-                if seg is None:
-                    keys.append(tid)
-                else:
-                    keys += self.head_pieces(seg, first, ranges)
-            return self.encode_pieces(keys, limit, piece_encoder)
+                keys = self.head_pieces(text, True)
+            else:
+                # The pieces of every segment in one list, an added token as its id (an int
+                # key, which the cache maps to itself), so that all are looked up in one go.
+                keys: list[str | int] = []
+                for first, seg, tid, ranges in self.segments(text, split_special):
+                    if seg is None:
+                        keys.append(tid)
+                    else:
+                        keys += self.head_pieces(seg, first, ranges)
+            return self.encode_pieces(keys, limit, piece_encoder, cut_first=(
+                limit is None and _worth_cutting_first(text, keys)))
 
     def encode_pieces(self, pieces: list[str | int], limit: int | None,
-                      piece_encoder: PieceEncoder | None) -> list[int]:
-        """Ids of head pieces (and of added tokens, given as their ids)."""
+                      piece_encoder: PieceEncoder | None, *, cut_first: bool = False
+                      ) -> list[int]:
+        """Ids of head pieces (and of added tokens, given as their ids); ``cut_first``: the
+        new pieces that may be cut are encoded all at once first (see ``cut_new``)."""
         if piece_encoder is not None:
             return [i for p in pieces for i in (
                 (p,) if isinstance(p, int) else piece_encoder(self.to_model(p), limit))]
-        # Every piece is looked up with C loops only (map, chain); the cache encodes a piece it
-        # has not seen (__missing__).
-        return list(chain.from_iterable(map(self.cache(limit).__getitem__, pieces)))
+        cache = self.cache(limit)
+        if cut_first:
+            self.cut_new(pieces, cache)
+        # Every piece is looked up with C loops only; the cache encodes a piece it has not seen
+        # (__missing__). list.extend takes each piece's tuple of ids whole, where chain steps
+        # through it with an iterator of its own (cl100k, 2.3 million pieces: 0.025 s less).
+        ids: list[int] = []
+        deque(map(ids.extend, map(cache.__getitem__, pieces)), 0)
+        return ids
 
     def encode_piece(self, piece: str, limit: int | None) -> tuple[int, ...]:
         return self.cache(limit)[piece]
@@ -245,6 +283,30 @@ class Plan:
             cache.clear()
             cache.parts.clear()
         return cache
+
+    def cut_new(self, keys: list[str | int], cache: "_PieceCache") -> None:
+        """Encode, into the cache, the new pieces of ``keys`` that may be cut, all of them at
+        once (``Cutter.split_all``), as ``encode_new`` would one by one, into the same parts:
+        the steps taken for each piece cost more than its characters do (cold, 0.5 MB of CJK:
+        Qwen 3 0.25 -> 0.21 s, Gemma 3 0.16 -> 0.15 s; Gemma 3's 2 MB of English lines
+        0.66 -> 0.63 s)."""
+        cutter = self.cutter(0)  # (one that is not built yet waits for ``encode_new``)
+        if cutter is None:
+            return
+        whole = self.whole
+        new = [p for p in dict.fromkeys(keys) if p.__class__ is str and not p.isascii()
+               and MIN_CUT_CHARS <= len(p) < LONG_PIECE_CHARS and p not in cache
+               and (whole is None or p not in whole)]
+        if len(new) < 2:
+            return
+        for start in range(0, len(new), CUT_AT_ONCE):  # (a bounded list of characters)
+            batch = new[start:start + CUT_AT_ONCE]
+            parts, counts = cutter.split_all(batch)
+            ids = list(map(cache.parts.__getitem__, parts))
+            k = 0
+            for piece, n in zip(batch, counts):
+                cache[piece] = ids[k] if n == 1 else tuple(chain.from_iterable(ids[k:k + n]))
+                k += n
 
     def encode_new(self, piece: str, cache: "_PieceCache") -> tuple[int, ...]:
         """Ids of a head piece not seen before. A piece that can be cut (cuts.py) is merged part

@@ -10,6 +10,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tokenizers import AddedToken
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import decoders, models, normalizers, pre_tokenizers
 from tokenizers.trainers import BpeTrainer
@@ -93,6 +94,10 @@ def test_texts_longer_than_a_key_are_cut_before_lookup(pair):
     assert spans[0].start == 0 and spans[-1].end == len(text)
 
 
+_MODELS = {name: bpe_core.loads(BUILDERS[name]().to_str().encode(), source="tokenizer.json").model
+           for name in ("sentencepiece", "bytes")}
+
+
 def _model_ids(model: bpe_core.BPE, piece: str, byte_level: bool) -> list[int]:
     """The ids the model alone gives a whole piece, with no cut and no cache."""
     if not byte_level:
@@ -143,6 +148,97 @@ def test_a_merge_across_a_character_boundary_mid_bytes_is_never_cut():
     text = "中文中文abc中文"
     assert 1 not in cutter.positions(text)
     assert ours.encode(text) == theirs.encode(text).ids
+
+
+@pytest.mark.parametrize("name", ["sentencepiece", "bytes"])
+@given(text=LONG_TEXT)
+@settings(max_examples=60, deadline=None)
+def test_split_gives_the_slices_between_the_positions(name, text):
+    """``split`` builds its parts two ways (a byte-level model's mostly cut Chinese: characters
+    glued back where they stick; else slices): both are the slices between ``positions``; and
+    ``split_all`` gives the parts ``split`` gives each piece."""
+    model = _MODELS[name]
+    cutter = Cutter.for_bytes(model) if name == "bytes" else Cutter.for_characters(model)
+    assert name == "sentencepiece" or cutter.no_before  # the glued way is taken
+    cuts = cutter.positions(text)
+    assert cutter.split(text) == [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    # Many pieces at once: each one's parts as split gives them, in order.
+    pieces = [text, text[::-1], text[len(text) // 2:]]
+    each = [cutter.split(p) for p in pieces]
+    assert cutter.split_all(pieces) == ([p for parts in each for p in parts], list(map(len, each)))
+
+
+def bytes_with_regex(ignore_merges: bool) -> HFTokenizer:
+    """Byte-level with GPT-2's regex: a text of Chinese, Japanese, Korean falls into many
+    pieces, which ``Plan.cut_new`` encodes all at once."""
+    tok = HFTokenizer(models.BPE(ignore_merges=ignore_merges))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tok.decoder = decoders.ByteLevel()
+    return _train(tok, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+
+
+_WITH_REGEX = {flag: bytes_with_regex(flag) for flag in (False, True)}
+CJK_TEXT = st.lists(st.sampled_from(["中文", "分词", "很", "有趣", "日本語", "の", "テキスト",
+                                     "한국어", "🇫🇷", " ", "、", "x", "!"]),
+                    min_size=1, max_size=150).map("".join)
+
+
+@pytest.mark.parametrize("ignore_merges", [False, True])
+@settings(max_examples=40, deadline=None)
+@given(text=CJK_TEXT)
+def test_new_pieces_cut_all_at_once_give_the_ids_of_tokenizers(ignore_merges, text):
+    theirs = _WITH_REGEX[ignore_merges]
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids
+    assert ours.encode(text + text) == theirs.encode(text + text, add_special_tokens=False).ids
+
+
+def sentencepiece_lines() -> HFTokenizer:
+    """Gemma's shape: a SentencePiece model whose added newline token cuts a text into lines,
+    long pieces that ``Plan.cut_new`` encodes all at once."""
+    tok = sentencepiece_like()
+    tok.add_tokens([AddedToken("\n", normalized=False)])
+    return tok
+
+
+_LINES = sentencepiece_lines()
+LINES_TEXT = st.lists(st.sampled_from(WORDS + ["\n", "\n", "\n", "the quick brown fox"]),
+                      min_size=1, max_size=150).map("".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=LINES_TEXT)
+def test_new_lines_cut_all_at_once_give_the_ids_of_tokenizers(text):
+    ours = bpe_core.loads(_LINES.to_str().encode(), source="tokenizer.json")
+    assert ours.encode(text) == _LINES.encode(text, add_special_tokens=False).ids
+    assert ours.encode(text + text) == _LINES.encode(text + text, add_special_tokens=False).ids
+
+
+def test_new_pieces_are_cut_all_at_once_when_mostly_beyond_ascii_or_long(monkeypatch):
+    calls = []
+    split_all = Cutter.split_all
+    monkeypatch.setattr(Cutter, "split_all", lambda self, pieces: calls.append(pieces) or
+                        split_all(self, pieces))
+    theirs = _WITH_REGEX[False]
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    text = " ".join(random.Random(3).choices(["中文分词很有趣", "日本語のテキスト", "한국어"], k=200))
+    assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids
+    # Once, on its distinct pieces of at least 4 characters (" 한국어", not "한국어" alone).
+    assert calls == [[p for p in dict.fromkeys(ours.pre_tokenize(text)) if len(p) >= 4]]
+    assert len(calls[0]) == 4
+    ours.encode(text)  # known now: nothing left to cut
+    english = "plain English text, " * 50
+    assert ours.encode(english) == theirs.encode(english, add_special_tokens=False).ids
+    assert len(calls) == 1  # short pieces of ASCII: never cut, not looked for
+    lines = bpe_core.loads(_LINES.to_str().encode(), source="tokenizer.json")
+    text = "\n".join(" ".join(random.Random(k).choices(WORDS[:6], k=8)) for k in range(30))
+    assert lines.encode(text) == _LINES.encode(text, add_special_tokens=False).ids
+    assert len(calls) == 2 and len(calls[1]) == 30  # its lines, long pieces
+    # A few pieces at a time (the list of characters stays bounded): the same ids.
+    monkeypatch.setattr(encoding, "CUT_AT_ONCE", 7)
+    lines = bpe_core.loads(_LINES.to_str().encode(), source="tokenizer.json")
+    assert lines.encode(text) == _LINES.encode(text, add_special_tokens=False).ids
+    assert list(map(len, calls[2:])) == [7, 7, 7, 7, 2]
 
 
 def test_a_file_builds_its_cutter_at_load_and_a_trained_tokenizer_once_it_needs_it(monkeypatch):
