@@ -82,8 +82,14 @@ def peers(path: Path, real: bool) -> dict[str, Encode]:
         return out
     from tokenizers import Tokenizer
 
-    hf = Tokenizer.from_file(str(locate(next(m for m in MODELS if m.label == "GPT-4"))))
-    out["tokenizers"] = lambda text: hf.encode(text, add_special_tokens=False).ids
+    gpt4 = next(m for m in MODELS if m.label == "GPT-4")
+    found = locate(gpt4)
+    if found is None:
+        print(f"skipped tokenizers: GPT-4's tokenizer.json is not installed "
+              f"({gpt4.install()})")
+    else:
+        hf = Tokenizer.from_file(str(found))
+        out["tokenizers"] = lambda text: hf.encode(text, add_special_tokens=False).ids
     try:
         from rs_bpe.bpe import openai
     except ImportError:
