@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import weakref
 from collections import deque
-from itertools import chain
+from itertools import chain, filterfalse
 from typing import Callable, Sequence
 
 from . import pre_tokenizers
@@ -112,6 +112,8 @@ def _byte_table(model: BPE) -> bytes | list[int] | None:
 #: an object in a list while it is cut (a byte-level model's Chinese).
 CUT_FIRST_CHARS = 8
 CUT_AT_ONCE = 1024
+#: One piece in this many is looked up to tell a text met before (see ``Plan.cut_new``).
+SAMPLE_EVERY = 64
 
 
 def _worth_cutting_first(text: str, keys: list) -> bool:
@@ -292,6 +294,11 @@ class Plan:
         0.66 -> 0.63 s)."""
         cutter = self.cutter(0)  # (one that is not built yet waits for ``encode_new``)
         if cutter is None:
+            return
+        # A text met before (a page's rerun) has next to nothing new: one piece in 64, looked
+        # up first, says so before every piece is gone through (2.8 MB of multilingual text,
+        # warm: 0.21 s, of which that pass was 0.02 s). The few new ones go one by one.
+        if not any(filterfalse(cache.__contains__, keys[::SAMPLE_EVERY])):
             return
         whole = self.whole
         new = [p for p in dict.fromkeys(keys) if p.__class__ is str and not p.isascii()

@@ -227,6 +227,13 @@ def test_new_pieces_are_cut_all_at_once_when_mostly_beyond_ascii_or_long(monkeyp
     assert calls == [[p for p in dict.fromkeys(ours.pre_tokenize(text)) if len(p) >= 4]]
     assert len(calls[0]) == 4
     ours.encode(text)  # known now: nothing left to cut
+    # Met before but for two new pieces that the sample (one piece in 64) does not look up: no
+    # pass over every piece for them, they are encoded one by one, to the same ids.
+    n = len(ours.pre_tokenize(text))
+    assert n % encoding.SAMPLE_EVERY and (n + 1) % encoding.SAMPLE_EVERY
+    again = text + " 新しい文章 새로운문장"
+    assert ours.encode(again) == theirs.encode(again, add_special_tokens=False).ids
+    assert len(calls) == 1
     english = "plain English text, " * 50
     assert ours.encode(english) == theirs.encode(english, add_special_tokens=False).ids
     assert len(calls) == 1  # short pieces of ASCII: never cut, not looked for
