@@ -17,6 +17,7 @@ characters (see ``normalizers``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 import regex
@@ -50,6 +51,9 @@ _PUNCTUATION = (
     r"\U00016e97-\U00016e9a\U00016fe2\U0001e5ff\U0001e95e-\U0001e95f])"
     r"[\p{P}\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]|[\u166d\U000111c9]")
 _NUMERIC = r"\p{N}"
+# A pattern that is one run of one character class: a set without sets inside, a property or
+# a class escape, then "+".
+_ONE_RUN = regex.compile(r"(?:\[\^?\]?(?:\\.|[^\[\]\\])*\]|\\[pP]\{\w+\}|\\[dswDSW])\+")
 _SPACE = r"\p{White_Space}"
 
 
@@ -125,15 +129,21 @@ class Split(_Splitter):
         object.__setattr__(self, "_bounded", bounded)
         # Isolated keeps the gaps between matches too: ``split`` on the pattern as one group
         # gives gaps and matches in turn, in C (DeepSeek's digits and CJK runs leave gaps in
-        # almost every piece). Our presets keep findall, which has a faster twin in ``re``.
+        # almost every piece). A pattern that leaves no gap (the presets) keeps findall, which
+        # has a faster twin in ``re``: this is only for the pieces after one with a gap.
         isolate = None
-        if bounded and fast is not None and self.behavior == "Isolated":
+        if not self.literal and fast is not None and self.behavior == "Isolated":
             try:
                 isolate = regex.compile(f"({self.pattern})").split
             except regex.error:  # (a pattern that only compiles alone, such as a global flag)
                 pass
         object.__setattr__(self, "_findall", fast)
         object.__setattr__(self, "_isolate", isolate)
+        # One run of a character class (DeepSeek's CJK runs, "[一-龥぀-ゟ゠-ヿ]+") matches in
+        # each piece exactly what it matches in all of them joined, cut where they meet: one
+        # call for every piece (see ``_split_runs``).
+        object.__setattr__(self, "_runs", isolate is not None and _ONE_RUN.fullmatch(
+            self.pattern) is not None)
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         try:
@@ -148,6 +158,8 @@ class Split(_Splitter):
             # No match leaves a piece whole, whatever the behavior: Gemma's Split(" ") after its
             # normalizer turned every space into "▁".
             return [p for p in pieces if p]
+        if self._runs:
+            return self._split_runs(pieces)
         findall = self._findall
         if findall is None:
             return super().split(pieces, first)
@@ -160,16 +172,39 @@ class Split(_Splitter):
                                         or sum(map(len, found)) == len(p)):
                     out += found
                     continue
+                if not found and p:  # no match at all: an isolated piece is one gap
+                    out.append(p)  # (DeepSeek's digits, between its words)
+                    continue
                 gaps = self._isolate is not None
             # Gaps to keep, or empty matches (which Hugging Face iterates otherwise).
             found = self._isolated(p) if gaps else None
             out += [p[a:b] for a, b in self._spans(p)] if found is None else found
         return out
 
+    def _split_runs(self, pieces: list[str]) -> list[str]:
+        """``split`` for a pattern that is one run of a character class: gaps and runs of the
+        pieces joined, cut again where the pieces met (DeepSeek's 2 MB of English: 72,000
+        pieces, 0.21 s one by one, 0.02 s so).
+
+        >>> Split("[a-z]+").split(["ab1", "cd", "2e"])
+        ['ab', '1', 'cd', '2', 'e']
+        """
+        text = "".join(pieces)
+        found = self._isolated(text) or []  # (a run is never empty)
+        cuts = set(accumulate(map(len, found)))
+        ends = list(accumulate(map(len, pieces)))
+        if not cuts.issuperset(ends):  # some pieces met inside a gap or a run
+            cuts.update(ends)
+            cuts.discard(0)
+            ends = sorted(cuts)
+            found = list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+        return found
+
     def _isolated(self, text: str) -> list[str] | None:
         """Gaps and matches in turn, the empty ones dropped; None if a match is empty."""
-        try:
-            found = self._isolate(text, timeout=time_limit(len(text)))  # gap, match, ..., gap
+        try:  # gap, match, ..., gap
+            found = (self._isolate(text, timeout=time_limit(len(text))) if self._bounded
+                     else self._isolate(text))
         except TimeoutError:
             raise too_slow(self.pattern, text) from None
         return None if "" in found[1::2] else list(filter(None, found))

@@ -59,6 +59,31 @@ PRESETS: dict[str, str] = {
     "o200k": O200K_PATTERN,
 }
 
+#: The pre-tokenizer regexes of well-known models, exactly as their ``tokenizer.json`` files
+#: write them (GPT-4o's and GPT-OSS's are the "o200k" preset). Like the presets they cannot
+#: backtrack far: each alternative is a run of one class, optionally after one character of
+#: another, and the whitespace ones give up on a run at most once before another consumes it,
+#: so they run without the time limit (``needs_limit``), and each has an ASCII twin below.
+MODEL_PATTERNS: dict[str, str] = {
+    # Llama 3 and 3.1, GPT-4's tokenizer.json, OLMo 2: cl100k before tiktoken made it possessive.
+    "llama3": r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"""
+              r"""| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+    # Qwen 2, 2.5 and 3: the same with each digit a piece.
+    "qwen2": r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}"""
+             r"""| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+    # DeepSeek V3 and V4: digits in threes, then runs of CJK ideographs and kana, then the rest
+    # (their file writes \r and \n in the last one as the characters themselves).
+    "deepseek-v3-digits": r"\p{N}{1,3}",
+    "deepseek-v3-cjk": "[一-龥\u3040-ゟ゠-ヿ]+",
+    "deepseek-v3": (r"""[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+"""
+                    "|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*"
+                    "|\\s*[\r\n]+|\\s+(?!\\S)|\\s+"),
+    # Mistral's Tekken (Mistral NeMo): o200k's word shapes without contractions, single digits.
+    "tekken": (r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
+               r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
+               r"""|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"""),
+}
+
 #: Presets whose pieces concatenate back to the exact input.
 LOSSLESS_PRESETS = frozenset({"none", "space-prefix", "gpt2", "cl100k", "o200k"})
 
@@ -84,6 +109,19 @@ _ASCII_TWINS: dict[str, str] = {
     ]),
     PRESETS["space-prefix"]: PRESETS["space-prefix"],
     PRESETS["whitespace"]: PRESETS["whitespace"],
+    # In ASCII, \p{P} and \p{S} together are its punctuation, !-/ :-@ [-` {-~.
+    MODEL_PATTERNS["llama3"]:
+        r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\nA-Za-z0-9]?[A-Za-z]+|[0-9]{1,3}"""
+        r"""| ?[^\sA-Za-z0-9]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+    MODEL_PATTERNS["qwen2"]:
+        r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\nA-Za-z0-9]?[A-Za-z]+|[0-9]"""
+        r"""| ?[^\sA-Za-z0-9]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+    MODEL_PATTERNS["deepseek-v3"]:
+        r"""[!-/:-@\[-`{-~][A-Za-z]+|[^\r\nA-Za-z!-/:-@\[-`{-~]?[A-Za-z]+"""
+        r"""| ?[!-/:-@\[-`{-~]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
+    MODEL_PATTERNS["tekken"]:
+        r"""[^\r\nA-Za-z0-9]?[A-Z]*[a-z]+|[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*|[0-9]"""
+        r"""| ?[^\sA-Za-z0-9]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
 }
 
 # Runs of non-ASCII characters, joined across short ASCII gaps so that mostly non-ASCII text is
@@ -132,8 +170,8 @@ def too_slow(pattern: str, text: str, *, stage: str = "pre-tokenizer") -> Patter
 
 
 def needs_limit(pattern: str) -> bool:
-    r"""Whether ``pattern`` runs with a time limit: every pattern but our presets, whose every
-    repetition is possessive or alone in its branch (they never backtrack far).
+    r"""Whether ``pattern`` runs with a time limit: every pattern but our presets and the
+    well-known models' (:data:`MODEL_PATTERNS`), which never backtrack far.
 
     A pattern typed by a user or read from a tokenizer file may take time that grows
     exponentially with the text (``(a+)+``, ``(?:a|aa)+$``) or as a high power of it
@@ -147,7 +185,7 @@ def needs_limit(pattern: str) -> bool:
     return pattern not in _TRUSTED
 
 
-_TRUSTED = frozenset(PRESETS.values())
+_TRUSTED = frozenset([*PRESETS.values(), *MODEL_PATTERNS.values()])
 
 
 def _findall_bounded(compiled: regex.Pattern, text: str, pos: int = 0,
@@ -217,11 +255,18 @@ def piece_finder(pattern: str) -> Callable[[str], list[str]]:
     return functools.partial(_findall_mixed, fast, full)  # a partial pickles; a closure not
 
 
+#: A text beyond ASCII shorter than this goes to ``regex`` whole: looking for its ASCII
+#: stretches would cost more than ``re`` saves on them.
+MIXED_MIN_CHARS = 128
+
+
 def _findall_mixed(fast, full, text: str) -> list[str]:
     """Pieces of ``text``: ASCII stretches by ``fast``, stretches around other characters by
     ``full``, each stretch ending at a cut (``findall``'s endpos then acts as the text's end)."""
     if text.isascii():
         return fast(text)
+    if len(text) < MIXED_MIN_CHARS:  # (DeepSeek's runs of Chinese, one by one)
+        return full(text)
     out, pos = [], 0
     for m in _NON_ASCII.finditer(text):
         start, end = m.span()

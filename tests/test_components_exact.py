@@ -30,6 +30,7 @@ from tokenizers.trainers import BpeTrainer
 
 import bpe_core
 from bpe_core import encoding
+from bpe_core.presets import MODEL_PATTERNS
 
 ADDED = ["<tool>", "[x]", "Hello", "<b>", "end", "<|x|>", "ﬁ", "The", "<a><b>", "<a>"]
 TRICKY = [
@@ -163,9 +164,18 @@ CASES["normalizer-Llama2-no-pre-tokenizer"] = lambda: char_level(
 for behavior in BEHAVIORS:
     for invert in (False, True):
         for kind, pattern in (("string", " "), ("regex", Regex(r"\s+|\p{N}+")),
-                              ("regex-empty-matches", Regex(r"a*|(?=\p{N})"))):
+                              ("regex-empty-matches", Regex(r"a*|(?=\p{N})")),
+                              ("regex-one-class-run", Regex(r"[\p{N}\s]+"))):
             CASES[f"Split-{behavior}-{kind}{'-invert' if invert else ''}"] = (
                 lambda p=pattern, b=behavior, i=invert: char_level(pre=P.Split(p, b, invert=i)))
+# the well-known models' patterns (run without a time limit, with ASCII twins), byte-level
+for name, pattern in MODEL_PATTERNS.items():
+    CASES[f"Split-model-{name}"] = lambda p=pattern: byte_level(pre=P.Sequence([
+        P.Split(Regex(p), "isolated"), P.ByteLevel(add_prefix_space=False, use_regex=False)]))
+CASES["Sequence-DeepSeek-V3"] = lambda: byte_level(pre=P.Sequence([
+    *(P.Split(Regex(MODEL_PATTERNS[k]), "isolated")
+      for k in ("deepseek-v3-digits", "deepseek-v3-cjk", "deepseek-v3")),
+    P.ByteLevel(add_prefix_space=False, use_regex=False)]))
 for prefix in (False, True):
     for use_regex in (False, True):
         CASES[f"ByteLevel-prefix={prefix}-regex={use_regex}"] = lambda a=prefix, u=use_regex: (

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import bpe_core
 from bpe_core import workers
 from bpe_core.encoders import merge_pair
-from bpe_core.presets import compile_pattern, piece_finder
+from bpe_core.presets import MODEL_PATTERNS, compile_pattern, piece_finder
 from bpe_core.training import counting as words
 
 CORPUS = ("lower lowest newer newest wider widest 你好你好 naïve naïve café 👩‍👩‍👧 aaaa aaa\n"
@@ -124,25 +124,32 @@ def test_worker_processes_start_safely_from_a_thread(monkeypatch):
 
 # -- pre-tokenization: ASCII stretches through Python's `re`, the rest through `regex` --------
 
-# Everything the presets tell apart: each ASCII class, apostrophes, newlines, the Unicode
-# spaces (NEL, NBSP, ideographic), letters and marks of other scripts, digits of others, emoji.
+# Everything the presets and the models' patterns tell apart: each ASCII class, apostrophes,
+# newlines, the Unicode spaces (NEL, NBSP, ideographic), letters and marks of other scripts,
+# digits of others, punctuation, kana, emoji.
 MIXED = st.text(alphabet=st.one_of(
     st.characters(max_codepoint=127),
     st.sampled_from("'’sStTdDmM llL\r\n\t  \x0b\x0c\x1c\x85\xa0\u2028\u3000éÉßſKİ"
-                    "你好ăẮ\u0301\u0915\u093f١٢٣²½Ⅻ👩\u200d🦰\U0001F600\u200b\u202e")),
+                    "你好ăẮ\u0301\u0915\u093f١٢٣²½Ⅻ👩\u200d🦰\U0001F600\u200b\u202e"
+                    "—«»。カなǅ")),
     max_size=120)
 
 
 # Whole fragments, so that runs of ASCII and Unicode spaces meet often.
 FRAGMENTS = st.lists(st.sampled_from(
     [" ", "  ", "\n", "\r\n", "\t", "\xa0", "\u3000", "\x85", "\u2028", "é", "Naïve", "word",
-     "'s", "'LL", "12345", "你好", "١٢", "--", "/", "!?", "👩\u200d🦰"]), max_size=30).map("".join)
+     "'s", "'LL", "12345", "你好", "カナ", "١٢", "--", "/", "!?", "—", "👩\u200d🦰"]),
+    max_size=30).map("".join)
 
 
-@settings(max_examples=300)
-@given(text=st.one_of(MIXED, FRAGMENTS), preset=st.sampled_from(sorted(bpe_core.PRESETS)))
+# Our presets and the well-known models' patterns: each has an ASCII twin.
+TRUSTED = {**bpe_core.PRESETS, **MODEL_PATTERNS}
+
+
+@settings(max_examples=500)
+@given(text=st.one_of(MIXED, FRAGMENTS), preset=st.sampled_from(sorted(TRUSTED)))
 def test_piece_finder_gives_exactly_the_regex_pieces(text, preset):
-    pattern = bpe_core.PRESETS[preset]
+    pattern = TRUSTED[preset]
     expected = compile_pattern(pattern).findall(text)
     assert piece_finder(pattern)(text) == expected
     # The same text inside a long ASCII one: cut into stretches, not taken whole.
@@ -155,14 +162,14 @@ def test_piece_finder_gives_exactly_the_regex_pieces(text, preset):
 def test_stretches_are_cut_only_where_pieces_end(text):
     # Unicode spaces beside ASCII ones: a cut after a space would split a run of spaces.
     text = "plain words " * 3 + text + " more plain words"
-    for preset, pattern in bpe_core.PRESETS.items():
+    for preset, pattern in TRUSTED.items():
         assert piece_finder(pattern)(text) == compile_pattern(pattern).findall(text), preset
 
 
 def test_every_ascii_character_pair_splits_as_in_regex():
     chars = [chr(c) for c in range(128)]
     text = " ".join(a + b + a for a in chars for b in chars)
-    for preset, pattern in bpe_core.PRESETS.items():
+    for preset, pattern in TRUSTED.items():
         assert piece_finder(pattern)(text) == compile_pattern(pattern).findall(text), preset
 
 

@@ -120,6 +120,22 @@ def test_every_pattern_but_the_presets_runs_with_a_limit(pattern):
     assert not any(map(presets.needs_limit, presets.PRESETS.values()))
 
 
+@pytest.mark.parametrize("name", sorted(presets.MODEL_PATTERNS))
+def test_the_well_known_models_patterns_run_without_a_limit_and_never_need_one(name):
+    # They are trusted as the presets are: on long runs of what makes a pattern backtrack
+    # (spaces before a letter, newlines after spaces, apostrophes, capitals, punctuation),
+    # each finishes well within the limit a user's pattern gets (0.4 s on 100,000
+    # characters here; a pattern that backtracks quadratically would take minutes).
+    pattern = presets.MODEL_PATTERNS[name]
+    assert not presets.needs_limit(pattern)
+    n = 100_000
+    for text in ("a" * n, " " * n, " " * n + "a", "\n" * n, " \n" * n, "  \t" * n + "x",
+                 "'" * n, "'s" * n, "A" * n, "Ab" * n, "1" * n, "!" * n, " !" * n, "a " * n,
+                 "中" * n, "カ" * n, "\u0301" * n, "\x00" * n, "é " * n):
+        found = presets.compile_pattern(pattern).findall(text, timeout=presets.time_limit(n))
+        assert "".join(found) == text or name.startswith("deepseek"), (name, text[:9])
+
+
 def test_a_chain_of_lazy_repetitions_stops_too():
     # No group is repeated, yet its time grows as a high power of the text: 10 s on 500
     # letters without a limit.
