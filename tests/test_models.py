@@ -78,14 +78,35 @@ def test_a_limit_uses_the_first_merges_only():
     assert model.merge([0, 1, 1] * 100, 1) == [5, 1] * 100  # the long-piece path agrees
 
 
-def test_long_pieces_take_the_heap_path_with_the_same_result():
+def test_long_pieces_take_the_bucket_path_with_the_same_result():
     theirs = _hf()
     model = models.from_dict(json.loads(theirs.to_str())["model"])
     text = "".join(random.Random(3).choice("abc") for _ in range(5000))
-    assert len(text) > LONG_PIECE  # one piece (no pre-tokenizer), merged by the heap
+    assert len(text) > LONG_PIECE  # one piece (no pre-tokenizer), merged by _merge_long
     assert model.tokenize(text) == theirs.encode(text, add_special_tokens=False).ids
     short = [model.tokenize(text[k:k + 100]) for k in range(0, 5000, 100)]
     assert short == [theirs.encode(text[k:k + 100]).ids for k in range(0, 5000, 100)]
+
+
+@settings(max_examples=60)
+@given(text=st.text(st.sampled_from("abcd"), min_size=LONG_PIECE - 5, max_size=3 * LONG_PIECE),
+       order=st.permutations(range(7)))
+def test_merges_in_any_order_as_hugging_face_on_long_pieces(text, order):
+    # A merge may use a token before the merge that makes it ("ab" + "a" ranked before
+    # "a" + "b"): the pair it makes then has a lower rank than the merge just made, which
+    # Hugging Face makes first ("abab": "aba" + "b", not "ab" + "ab"), also on long pieces,
+    # where _merge_long keeps a bucket per merge.
+    merges = [["a", "b"], ["ab", "c"], ["c", "d"], ["b", "cd"], ["abc", "d"], ["a", "a"],
+              ["ab", "a"]]
+    merges = [merges[k] for k in order]
+    vocab = {t: i for i, t in enumerate(["a", "b", "c", "d", "ab", "abc", "cd", "bcd", "abcd",
+                                         "aa", "aba"])}
+    d = {"type": "BPE", "vocab": vocab, "merges": merges}
+    theirs = HFTokenizer.from_str(json.dumps({"version": "1.0", "model": d}))
+    ours = models.from_dict(d)
+    want = theirs.encode(text, add_special_tokens=False).ids
+    assert ours.tokenize(text) == want
+    assert [i for i, _, _ in ours.tokenize_with_offsets(text)] == want
 
 
 def test_byte_fallback_spells_unknown_characters_as_bytes():
