@@ -24,8 +24,9 @@ from .merges import MergeList
 
 #: Pieces longer than this (in symbols) are merged over a linked list, each merge's places in
 #: a bucket of their own (``BPE._merge_long``); shorter ones by scanning a list of ranks,
-#: which is faster for small n.
-LONG_PIECE = 128
+#: which is faster below about 64 (cl100k on prose: 8.8 against 14.1 us for 16 bytes, equal
+#: at 64, 119 against 171 us for 128).
+LONG_PIECE = 64
 
 
 @dataclass(frozen=True, eq=False)
