@@ -20,6 +20,7 @@ import bpe_core
 from bpe_core import TokenizerFileError
 from bpe_core.alphabet import CHAR_BYTES, byte_base
 from bpe_core.formats import openai as references
+from bpe_core.formats import tiktoken_file
 from bpe_core.presets import PRESETS
 from bpe_core.recipes import build
 from bpe_core.tokenizer import Tokenizer
@@ -198,6 +199,15 @@ def test_malformed_rank_files_get_clear_errors(tmp_path, content, message):
     path.write_bytes(content)
     with pytest.raises(TokenizerFileError, match=message):
         bpe_core.load(path, pretokenizer="gpt2")
+
+
+@pytest.mark.parametrize("variant", [
+    lambda d: d, lambda d: d.rstrip(b"\n"), lambda d: d.replace(b"\n", b"\r\n"),
+    lambda d: d + b"\n\n", lambda d: d.replace(b" ", b"\t"), lambda d: b"\n" + d])
+def test_rank_files_as_tiktoken_writes_them_and_others_read_alike(english, variant):
+    # The usual form is read in C loops, any other line by line: tiktoken's ranks either way.
+    data = variant(bpe_core.dumps(english, format="tiktoken"))
+    assert tiktoken_file.parse(data) == load_tiktoken_bpe_bytes(data)
 
 
 def test_a_rank_file_needs_its_pretokenizer(english):
