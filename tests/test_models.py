@@ -14,7 +14,8 @@ from tokenizers import models as hf_models
 from tokenizers.trainers import BpeTrainer
 
 from bpe_core import models
-from bpe_core.models import BPE, LONG_PIECE
+from bpe_core.merging import LONG_PIECE
+from bpe_core.models import BPE
 
 CORPUS = ["".join(random.Random(k).choice("abcab é") for _ in range(300)) for k in range(40)]
 
@@ -82,20 +83,20 @@ def test_long_pieces_take_the_bucket_path_with_the_same_result():
     theirs = _hf()
     model = models.from_dict(json.loads(theirs.to_str())["model"])
     text = "".join(random.Random(3).choice("abc") for _ in range(5000))
-    assert len(text) > LONG_PIECE  # one piece (no pre-tokenizer), merged by _merge_long
+    assert len(text) > LONG_PIECE  # one piece (no pre-tokenizer), merged by merge_long
     assert model.tokenize(text) == theirs.encode(text, add_special_tokens=False).ids
     short = [model.tokenize(text[k:k + 100]) for k in range(0, 5000, 100)]
     assert short == [theirs.encode(text[k:k + 100]).ids for k in range(0, 5000, 100)]
 
 
 @settings(max_examples=60)
-@given(text=st.text(st.sampled_from("abcd"), min_size=LONG_PIECE - 5, max_size=3 * LONG_PIECE),
-       order=st.permutations(range(7)))
+@given(text=st.text(st.sampled_from("abcd"), min_size=LONG_PIECE - 5,
+                    max_size=3 * LONG_PIECE), order=st.permutations(range(7)))
 def test_merges_in_any_order_as_hugging_face_on_long_pieces(text, order):
     # A merge may use a token before the merge that makes it ("ab" + "a" ranked before
     # "a" + "b"): the pair it makes then has a lower rank than the merge just made, which
     # Hugging Face makes first ("abab": "aba" + "b", not "ab" + "ab"), also on long pieces,
-    # where _merge_long keeps a bucket per merge.
+    # where merge_long keeps a bucket per merge.
     merges = [["a", "b"], ["ab", "c"], ["c", "d"], ["b", "cd"], ["abc", "d"], ["a", "a"],
               ["ab", "a"]]
     merges = [merges[k] for k in order]
