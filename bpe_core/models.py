@@ -22,6 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .merges import MergeList
 from .merging import LONG_PIECE, merge_long, merge_short
 
+
 @dataclass(frozen=True, eq=False)
 class BPE:
     """Hugging Face's BPE model (see the module docstring). Build with :meth:`from_vocab` from a

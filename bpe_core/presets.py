@@ -63,7 +63,8 @@ PRESETS: dict[str, str] = {
 #: write them (GPT-4o's and GPT-OSS's are the "o200k" preset). Like the presets they cannot
 #: backtrack far: each alternative is a run of one class, optionally after one character of
 #: another, and the whitespace ones give up on a run at most once before another consumes it,
-#: so they run without the time limit (``needs_limit``), and each has an ASCII twin below.
+#: so they run without the time limit (``needs_limit``); the four whole patterns have an ASCII
+#: twin below.
 MODEL_PATTERNS: dict[str, str] = {
     # Llama 3 and 3.1, GPT-4's tokenizer.json, OLMo 2: cl100k before tiktoken made it possessive.
     "llama3": r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"""
