@@ -61,8 +61,9 @@ class Cutter:
         self.known = known  # the characters that may be cut beside (None: all)
         self.no_after, self.no_before = no_after, no_before  # never cut after / before these
         self._open = dict.fromkeys(joined, False)  # (x, y) -> whether a cut (absent: True)
-        # Python's re reads a large character class from a bitmap (the regex module does not).
-        self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]")
+        # Runs of characters that are not tokens. Python's re reads a large character class
+        # from a bitmap (the regex module does not).
+        self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]+")
 
     @classmethod
     def for_characters(cls, model: BPE) -> "Cutter | None":
@@ -125,15 +126,24 @@ class Cutter:
 
     def positions(self, piece: str) -> list[int]:
         """The offsets, inside ``piece``, where it may be cut, in order."""
-        if self._unknown is not None and self._unknown.search(piece) is not None:
-            known, joined = self.known, self.joined
-            return [i for i, (x, y) in enumerate(zip(piece, piece[1:]), 1)
-                    if x in known and y in known and (x, y) not in joined]
-        if not (self.no_after or self.no_before):
-            # The usual case, in C loops only: one lookup a place says whether it is a cut.
-            return list(compress(range(1, len(piece)), map(
-                self._open.get, zip(piece, piece[1:]), repeat(True))))
-        return list(compress(range(1, len(piece)), map(not_, self._stuck(list(piece)))))
+        return list(compress(range(1, len(piece)), self._places(piece)))
+
+    def _places(self, text: str) -> list[bool]:
+        """Whether each place between two characters of ``text`` is a cut (item k: the place
+        before ``text[k + 1]``), in C loops: one lookup a place, or the three passes of
+        ``_stuck``; then no cut beside a run of characters that are not tokens, one slice a
+        run (Llama 2 on 0.5 MB of Chinese, whose vocabulary lacks most of it: a loop over
+        every place took 0.05 s of its 0.12 s)."""
+        if self.no_after or self.no_before:
+            cut = list(map(not_, self._stuck(list(text))))
+        else:
+            cut = list(map(self._open.get, zip(text, text[1:]), repeat(True)))
+        if self._unknown is not None:
+            for m in self._unknown.finditer(text):
+                start, end = m.span()  # no cut before it, inside it or after it
+                a, b = max(start - 1, 0), min(end, len(cut))
+                cut[a:b] = [False] * (b - a)
+        return cut
 
     def _stuck(self, chars: list[str]) -> list[bool]:
         """For a byte-level model with characters never cut beside, in C loops only: whether
@@ -178,17 +188,7 @@ class Cutter:
         text = "".join(pieces)
         if not text:
             return [], []
-        if self.no_after or self.no_before:
-            cut = list(map(not_, self._stuck(list(text))))
-        else:
-            cut = list(map(self._open.get, zip(text, text[1:]), repeat(True)))
-        if self._unknown is not None:  # never beside a character that is not a token
-            for m in self._unknown.finditer(text):
-                i = m.start()  # the places before and after it: i and i + 1
-                if i:
-                    cut[i - 1] = False
-                if i < len(cut):
-                    cut[i] = False
+        cut = self._places(text)
         ends = list(accumulate(map(len, pieces)))
         for end in ends[:-1]:
             cut[end - 1] = True  # where one piece ends and the next begins

@@ -150,6 +150,18 @@ def test_a_merge_across_a_character_boundary_mid_bytes_is_never_cut():
     assert ours.encode(text) == theirs.encode(text).ids
 
 
+@given(text=LONG_TEXT)
+@settings(max_examples=60, deadline=None)
+def test_characters_are_cut_wherever_two_tokens_no_merge_joins_meet(text):
+    # A SentencePiece model's vocabulary lacks some characters (here Chinese, kana, emoji):
+    # never cut beside them, in runs or alone; everywhere else, cut unless a merge joins them.
+    cutter = Cutter.for_characters(_MODELS["sentencepiece"])
+    assert any(c not in cutter.known for c in "".join(WORDS))
+    known, joined = cutter.known, cutter.joined
+    assert cutter.positions(text) == [i for i, (x, y) in enumerate(zip(text, text[1:]), 1)
+                                      if x in known and y in known and (x, y) not in joined]
+
+
 @pytest.mark.parametrize("name", ["sentencepiece", "bytes"])
 @given(text=LONG_TEXT)
 @settings(max_examples=60, deadline=None)
