@@ -183,8 +183,8 @@ class Split(_Splitter):
 
     def _split_runs(self, pieces: list[str]) -> list[str]:
         """``split`` for a pattern that is one run of a character class: gaps and runs of the
-        pieces joined, cut again where the pieces met (DeepSeek's 2 MB of English: 72,000
-        pieces, 0.21 s one by one, 0.02 s so).
+        pieces joined, cut again where the pieces met (DeepSeek's CJK runs on 2 MB of English,
+        36,000 pieces after its digits: 0.031 s one by one, 0.020 s so).
 
         >>> Split("[a-z]+").split(["ab1", "cd", "2e"])
         ['ab', '1', 'cd', '2', 'e']
@@ -197,7 +197,7 @@ class Split(_Splitter):
             cuts.update(ends)
             cuts.discard(0)
             ends = sorted(cuts)
-            found = list(map(text.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+            found = [text[a:b] for a, b in zip([0, *ends[:-1]], ends)]
         return found
 
     def _isolated(self, text: str) -> list[str] | None:

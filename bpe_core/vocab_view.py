@@ -100,8 +100,9 @@ class VocabView:
     def _made_by(self) -> dict[int, int]:
         """Token id -> the first merge that makes it (several may, in files converted from
         SentencePiece); made when first asked, not at load (cl100k: 8 ms of 0.3 s)."""
-        result = self.model.merges.result  # (filled from the last merge back, in C: the first
-        return dict(zip(reversed(result), range(len(result) - 1, -1, -1)))  # wins)
+        result = self.model.merges.result
+        # Filled from the last merge back, in C: the first one wins.
+        return dict(zip(reversed(result), range(len(result) - 1, -1, -1)))
 
     @functools.cached_property
     def n_base(self) -> int:
