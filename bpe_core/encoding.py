@@ -141,7 +141,7 @@ class Plan:
         self.whole: dict[str, int] | None = None
         self._texts: list[str | None] | None = None  # for the cutter, until it is built
         if self.byte_table is not None and model.ignore_merges:
-            self._texts = token_texts(model.tokens)
+            self._texts = model.texts or token_texts(model.tokens)
             self.whole = whole_tokens(self._texts)
         self.start_by_offsets = _metaspace_first_after_others(normalizer, self.head)
         # Added tokens matched in normalized text, which ``segments`` looks for in each of its

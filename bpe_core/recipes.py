@@ -20,7 +20,7 @@ recipe turns the result into the one tokenizer shape, Hugging Face's pipeline:
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 from . import decoders, pre_tokenizers
 from .added_vocabulary import AddedToken
@@ -77,9 +77,10 @@ def stages(base: Base, pattern: str) -> tuple:
 def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
           preset: str | None, special_tokens: Iterable[str] | Mapping[str, int] = (),
           name: str = "bpe", stop_reason: str | None = None, config: dict | None = None,
-          ignore_merges: bool = False) -> Tokenizer:
+          ignore_merges: bool = False, texts: Sequence[str] | None = None) -> Tokenizer:
     """A tokenizer from training's ids: ``pairs`` are ``(left, right, count)`` in merge order,
-    merge ``r`` making id ``len(base) + r``; special tokens come after (or at the given ids)."""
+    merge ``r`` making id ``len(base) + r``; special tokens come after (or at the given ids).
+    ``texts``: what each of those tokens stands for, when at hand (see ``BPE.texts``)."""
     tokens = base_strings(base)
     pairs = list(pairs)
     n = len(tokens)
@@ -102,7 +103,7 @@ def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
                        shown=shown)
     model = BPE(shown, merges, spelled=True,
                 unk_token=UNK if base.unit == "char" and not base.byte_fallback else None,
-                byte_fallback=base.byte_fallback, ignore_merges=ignore_merges)
+                byte_fallback=base.byte_fallback, ignore_merges=ignore_merges, texts=texts)
     if not isinstance(special_tokens, Mapping):
         special_tokens = {s: len(tokens) + k for k, s in enumerate(dict.fromkeys(special_tokens))}
     if any(i < len(tokens) for i in special_tokens.values()):

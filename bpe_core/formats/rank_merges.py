@@ -17,7 +17,7 @@ too late ends the search early: below it, the pairs are those of that merge's ow
 which was checked.
 
 >>> table = {bytes([b]): b for b in range(256)} | {b"bc": 256, b"ab": 257, b"abc": 258}
->>> order, left, right = recover(table)
+>>> tokens, left, right = recover(table)
 >>> left, right  # "bc" comes first, so "abc" is a + bc, not ab + c
 ([98, 97, 97], [99, 98, 256])
 
@@ -83,10 +83,11 @@ def by_rank(table: Mapping[bytes, int], *, source: str = "the ranks") -> list[by
 
 
 def recover(table: Mapping[bytes, int], *, source: str = "the ranks"
-            ) -> tuple[list[int], list[int], list[int]]:
-    """``(byte order, left parts, right parts)``: ``order[i]`` is the byte of rank i, and the
-    token of rank ``256 + k`` is the merge of ranks ``left[k]`` and ``right[k]`` (see the
-    module docstring). Raises TokenizerFileError for ranks no merge list reproduces.
+            ) -> tuple[list[bytes], list[int], list[int]]:
+    """``(tokens, left parts, right parts)``: ``tokens[i]`` is the token of rank i (the 256
+    bytes first, see :func:`by_rank`), and the token of rank ``256 + k`` is the merge of ranks
+    ``left[k]`` and ``right[k]`` (see the module docstring). Raises TokenizerFileError for
+    ranks no merge list reproduces.
     """
     tokens = by_rank(table, source=source)
     n = len(tokens)
@@ -135,4 +136,4 @@ def recover(table: Mapping[bytes, int], *, source: str = "the ranks"
         left.append(a)
         right.append(b)
         merged[a * n + b] = r
-    return list(b"".join(tokens[:256])), left[256:], right[256:]
+    return tokens, left[256:], right[256:]

@@ -135,13 +135,15 @@ def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
     ``pretokenizer`` is a preset name ("gpt2", "cl100k", "o200k", ...) or tiktoken's ``pat_str``.
     """
     preset, pattern = resolve(pretokenizer)
-    order, left, right = recover(table, source=source)
+    tokens, left, right = recover(table, source=source)
     # tiktoken looks a piece that is a whole token up before merging (ignore_merges). For these
     # ranks that gives the ids merging would: recover() found every token to be, from lower
     # ranks alone, exactly its own pair, so each token merges, alone, into itself.
-    return recipes.build(byte_base(order=order), zip(left, right, repeat(0)), pattern=pattern,
-                         preset=preset, name=name, special_tokens=dict(special_tokens or {}),
-                         ignore_merges=True)
+    return recipes.build(byte_base(order=b"".join(tokens[:256])), zip(left, right, repeat(0)),
+                         pattern=pattern, preset=preset, name=name,
+                         special_tokens=dict(special_tokens or {}), ignore_merges=True,
+                         texts=list(map(bytes.decode, tokens, repeat("utf-8"),
+                                        repeat("surrogateescape"))))
 
 
 def loads(data: bytes, *, pretokenizer: str, special_tokens: Mapping[str, int] | None = None,
