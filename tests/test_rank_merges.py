@@ -96,3 +96,15 @@ def test_whole_tokens_are_the_texts_of_complete_characters():
     assert whole_tokens(token_texts(tokens)) == {"a": 0, " b": 1, "中": 3, "  ": 7, "😀": 8}
     assert whole_tokens(token_texts([t for t in tokens if t is not None and t != "中"])) == \
            {"a": 0, " b": 1, "中": 3, "  ": 5, "😀": 6}
+
+
+def test_a_rank_file_gives_the_texts_its_byte_characters_spell():
+    # from_ranks decodes each token's bytes itself (BPE.texts) instead of reading them back out
+    # of GPT-2's byte characters: the same texts, halves of characters included.
+    from bpe_core.formats.tiktoken_file import from_ranks
+
+    zhong = "中".encode()
+    table = BYTES | {b" b": 256, zhong[:2]: 257, zhong: 258, b"\xff\xfe": 259}
+    model = from_ranks(table, pretokenizer="gpt2").model
+    assert model.texts == token_texts(model.tokens)
+    assert model.texts[256:] == [" b", "\udce4\udcb8", "中", "\udcff\udcfe"]
