@@ -50,6 +50,9 @@ from .models import BPE
 
 #: Pieces shorter than this are encoded whole: looking for cuts would cost more than it saves.
 MIN_CUT_CHARS = 4
+#: What SentencePiece writes for a space, which begins most words, and the most characters a
+#: word may have on average for pieces to be cut into words first (``Cutter.split_words``).
+WORD_MARKER, WORD_CHARS = "▁", 16
 
 
 class Cutter:
@@ -64,6 +67,13 @@ class Cutter:
         # Runs of characters that are not tokens. Python's re reads a large character class
         # from a bitmap (the regex module does not).
         self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]+")
+        # The places before SentencePiece's word marker that are cuts: after a character that
+        # is a token and that no merge joins to the marker (Gemma 3 has two: "▁" and ">").
+        self._words = None
+        if known is not None and WORD_MARKER in known:
+            glued = _chars({x for x, y in joined if y == WORD_MARKER})
+            self._words = re.compile(f"(?<=[{_chars(known)}])" + (f"(?<![{glued}])" if glued
+                                     else "") + f"(?={WORD_MARKER})").split
 
     @classmethod
     def for_characters(cls, model: BPE) -> "Cutter | None":
@@ -176,6 +186,27 @@ class Cutter:
                 return list(piece)
         return [piece[a:b] for a, b in zip([0, *cuts], [*cuts, len(piece)])]
 
+    def split_words(self, pieces: list[str]) -> tuple[list[str], list[int]] | None:
+        """The words of many pieces, in order, and how many each piece has: the pieces cut
+        only at the cuts before SentencePiece's word marker, ``▁``, found by one regex. Words
+        repeat where pieces do not (a text's lines): only the new ones need ``split_all``,
+        which looks at every place. None for a model without the marker, or pieces with
+        few of them (Chinese: the words would be the pieces, found at a cost).
+
+        >>> from bpe_core.models import BPE
+        >>> model = BPE.from_vocab({"▁": 0, "a": 1, "b": 2, "▁a": 3, "▁▁": 4},
+        ...                        [("▁", "a"), ("▁", "▁")])
+        >>> Cutter.for_characters(model).split_words(["▁a▁b", "ab▁▁a"])  # "▁" joins "▁"
+        (['▁a', '▁b', 'ab', '▁▁a'], [2, 2])
+        >>> print(Cutter.for_characters(model).split_words(["▁" + "ab" * 9]))  # a 19-letter word
+        None
+        """
+        if self._words is None or "".join(pieces).count(WORD_MARKER) * WORD_CHARS < sum(
+                map(len, pieces)):
+            return None
+        each = list(map(self._words, pieces))
+        return list(chain.from_iterable(each)), list(map(len, each))
+
     def split_all(self, pieces: list[str]) -> tuple[list[str], list[int]]:
         """The parts of many pieces at once, in order, and how many each piece has: the steps
         of ``split``, taken once over all of them (a text's new pieces).
@@ -198,6 +229,23 @@ class Cutter:
         last = [*map(bisect_left, repeat(cuts), ends[:-1]), len(cuts)]
         return ([text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])],
                 list(map(sub, last, [-1, *last[:-1]])))
+
+
+def assemble(keys: list[str], parts: list[str], counts: list[int], ids_of: dict,
+             into: dict) -> None:
+    """``into[key]``: the ids of the key's parts (the next ``counts[k]`` of ``parts``), for
+    each key in turn, the parts looked up in ``ids_of`` in C loops.
+
+    >>> into = {}
+    >>> assemble(["ab", "c"], ["a", "b", "c"], [2, 1], {"a": (1,), "b": (2,), "c": (3,)}, into)
+    >>> into
+    {'ab': (1, 2), 'c': (3,)}
+    """
+    ids = list(map(ids_of.__getitem__, parts))
+    k = 0
+    for key, n in zip(keys, counts):
+        into[key] = ids[k] if n == 1 else tuple(chain.from_iterable(ids[k:k + n]))
+        k += n
 
 
 #: Each byte character -> its byte, for codecs.charmap_encode (a table in C).

@@ -27,7 +27,7 @@ from typing import Callable, Sequence
 
 from . import pre_tokenizers
 from .alphabet import BYTE_CHARS
-from .cuts import MIN_CUT_CHARS, Cutter, token_texts, whole_tokens
+from .cuts import MIN_CUT_CHARS, Cutter, assemble, token_texts, whole_tokens
 from .gc_pause import gc_paused
 from .identity import flatten
 from .models import BPE
@@ -306,14 +306,23 @@ class Plan:
                and (whole is None or p not in whole)]
         if len(new) < 2:
             return
+        parts, by_words = cache.parts, True
         for start in range(0, len(new), CUT_AT_ONCE):  # (a bounded list of characters)
             batch = new[start:start + CUT_AT_ONCE]
-            parts, counts = cutter.split_all(batch)
-            ids = list(map(cache.parts.__getitem__, parts))
-            k = 0
-            for piece, n in zip(batch, counts):
-                cache[piece] = ids[k] if n == 1 else tuple(chain.from_iterable(ids[k:k + n]))
-                k += n
+            words = cutter.split_words(batch) if by_words else None
+            if words is None:
+                assemble(batch, *cutter.split_all(batch), parts, cache)
+                continue
+            # Cut into words first, where a regex finds the cuts: only the words not met
+            # before are cut at every place (Gemma 3's 2 MB of English lines: 1,794,730
+            # characters looked at there, 517,852 so; the text 0.56 -> 0.51 s). That pays
+            # while most words are met before: at most a third are new in each 1,024 lines
+            # of English, 58-76 % of its Chinese, Japanese and Korean, which go on directly.
+            fresh = list(filterfalse(parts.__contains__, dict.fromkeys(words[0])))
+            if fresh:
+                assemble(fresh, *cutter.split_all(fresh), parts, parts)
+            assemble(batch, *words, parts, cache)
+            by_words = 2 * len(fresh) <= len(words[0])
 
     def encode_new(self, piece: str, cache: "_PieceCache") -> tuple[int, ...]:
         """Ids of a head piece not seen before. A piece that can be cut (cuts.py) is merged part

@@ -303,3 +303,66 @@ def test_a_vocabulary_without_the_bytes_utf8_never_uses_still_reads_bytes_by_tab
         del d2["model"]["vocab"][BYTE_CHARS[b]]
         d2["model"]["merges"] = []
         assert bpe_core.loads(json.dumps(d2).encode(), source="t.json")._plan.byte_table is None
+
+
+
+def gemma_like() -> HFTokenizer:
+    """Gemma's shape: merges learned within words (Metaspace), then read with no pre-tokenizer,
+    spaces made "▁" and lines cut apart by an added newline: its pieces are lines, which
+    ``Cutter.split_words`` cuts before each word."""
+    tok = HFTokenizer(models.BPE(unk_token="<unk>", fuse_unk=True))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    d = json.loads(_train(tok, special_tokens=["<unk>"]).to_str())
+    d["pre_tokenizer"] = None
+    d["normalizer"] = {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}
+    d["decoder"] = {"type": "Replace", "pattern": {"String": "▁"}, "content": " "}
+    theirs = HFTokenizer.from_str(json.dumps(d))
+    theirs.add_tokens([AddedToken("\n", normalized=False)])
+    return theirs
+
+
+_GEMMA = gemma_like()
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=LINES_TEXT)
+def test_lines_cut_into_words_first_give_the_ids_of_tokenizers(text):
+    ours = bpe_core.loads(_GEMMA.to_str().encode(), source="tokenizer.json")
+    assert ours.encode(text) == _GEMMA.encode(text, add_special_tokens=False).ids
+    assert ours.encode(text + text) == _GEMMA.encode(text + text, add_special_tokens=False).ids
+
+
+def test_only_words_not_met_before_are_cut_at_every_place(monkeypatch):
+    calls = []
+    split_all = Cutter.split_all
+    monkeypatch.setattr(Cutter, "split_all", lambda self, pieces: calls.append(pieces) or
+                        split_all(self, pieces))
+    ours = bpe_core.loads(_GEMMA.to_str().encode(), source="tokenizer.json")
+    lines = [" ".join(random.Random(k).choices(WORDS[:6], k=8)) for k in range(30)]
+    text = "\n".join(lines)
+    assert ours.encode(text) == _GEMMA.encode(text, add_special_tokens=False).ids
+    # The 30 lines are cut before each of their words, and only the distinct words go on.
+    # (A line's first word has no "▁" before it.)
+    words = {"▁" + w for w in WORDS[:6]} | set(WORDS[:6])
+    assert len(calls) == 1 and len(calls[0]) == len(set(calls[0])) and set(calls[0]) <= words
+    # New lines of the same words: nothing left to cut at every place.
+    again = "\n".join(" ".join(random.Random(k).choices(WORDS[:6], k=9)) for k in range(30))
+    assert ours.encode(again) == _GEMMA.encode(again, add_special_tokens=False).ids
+    assert len(calls) == 1
+
+
+def test_pieces_whose_words_are_mostly_new_go_on_without_cutting_into_words(monkeypatch):
+    calls = []
+    for name in ("split_all", "split_words"):
+        method = getattr(Cutter, name)
+        monkeypatch.setattr(Cutter, name, lambda self, pieces, name=name, method=method:
+                            calls.append((name, len(pieces))) or method(self, pieces))
+    monkeypatch.setattr(encoding, "CUT_AT_ONCE", 10)
+    ours = bpe_core.loads(_GEMMA.to_str().encode(), source="tokenizer.json")
+    rng = random.Random(5)
+    text = "\n".join(" ".join("".join(rng.choices("bcefhiknoqrtuw", k=8)) for _ in range(6))
+                     for _ in range(40))
+    assert ours.encode(text) == _GEMMA.encode(text, add_special_tokens=False).ids
+    # The first 10 lines are cut into 60 words, all new: the next 30 lines go on directly.
+    assert calls == [("split_words", 10), ("split_all", 60), ("split_all", 10),
+                     ("split_all", 10), ("split_all", 10)]
