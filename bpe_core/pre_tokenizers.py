@@ -25,14 +25,14 @@ import regex
 from .alphabet import BYTE_CHARS
 from .end_of_word import EndOfWord
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
-from .presets import needs_limit, piece_finder, time_limit, too_slow
+from .presets import MODEL_PATTERNS, needs_limit, piece_finder, time_limit, too_slow
 
 Ranges = list[tuple[int, int]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 SUPPORTED = ("Split, ByteLevel, Metaspace, Digits, Punctuation, Whitespace, WhitespaceSplit and "
              "Sequence")
 #: The regex Hugging Face's ByteLevel splits with (GPT-2's, as ``tokenizers`` writes it).
-BYTE_LEVEL_REGEX = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"
+BYTE_LEVEL_REGEX = MODEL_PATTERNS["byte-level"]
 # Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
 _W = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}"
 _WHITESPACE_REGEX = rf"[{_W}]+|[^{_W}\p{{White_Space}}]+"

@@ -63,9 +63,12 @@ PRESETS: dict[str, str] = {
 #: write them (GPT-4o's and GPT-OSS's are the "o200k" preset). Like the presets they cannot
 #: backtrack far: each alternative is a run of one class, optionally after one character of
 #: another, and the whitespace ones give up on a run at most once before another consumes it,
-#: so they run without the time limit (``needs_limit``); the four whole patterns have an ASCII
+#: so they run without the time limit (``needs_limit``); the five whole patterns have an ASCII
 #: twin below.
 MODEL_PATTERNS: dict[str, str] = {
+    # Hugging Face's ByteLevel pre-tokenizer (``use_regex``): GPT-2's before tiktoken made it
+    # possessive (GPT-2, RoBERTa, GPT-NeoX and OLMo 1, Claude 1-2, Command R+).
+    "byte-level": r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
     # Llama 3 and 3.1, GPT-4's tokenizer.json, OLMo 2: cl100k before tiktoken made it possessive.
     "llama3": r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"""
               r"""| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",
@@ -110,6 +113,8 @@ _ASCII_TWINS: dict[str, str] = {
     ]),
     PRESETS["space-prefix"]: PRESETS["space-prefix"],
     PRESETS["whitespace"]: PRESETS["whitespace"],
+    MODEL_PATTERNS["byte-level"]:
+        r"'s|'t|'re|'ve|'m|'ll|'d| ?[A-Za-z]+| ?[0-9]+| ?[^\sA-Za-z0-9]+|\s+(?!\S)|\s+",
     # In ASCII, \p{P} and \p{S} together are its punctuation, !-/ :-@ [-` {-~.
     MODEL_PATTERNS["llama3"]:
         r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\nA-Za-z0-9]?[A-Za-z]+|[0-9]{1,3}"""
