@@ -380,7 +380,8 @@ class _PieceCache(dict):
 
 class _PartCache(dict):
     """The parts of cut pieces -> ids at one merge limit, merged on first lookup and never cut
-    again (no cut is left in them). Apart from pieces: with ``ignore_merges`` a whole piece is
+    again (no cut is left in them); ``cut_new`` also keeps words there, made of their parts'
+    ids (``Cutter.split_words``). Apart from pieces: with ``ignore_merges`` a whole piece is
     looked up as a token, a part is not."""
 
     def __init__(self, plan: "weakref.ref[Plan]", limit: int | None):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from itertools import accumulate
 
 import pytest
 from hypothesis import given, settings
@@ -305,7 +306,6 @@ def test_a_vocabulary_without_the_bytes_utf8_never_uses_still_reads_bytes_by_tab
         assert bpe_core.loads(json.dumps(d2).encode(), source="t.json")._plan.byte_table is None
 
 
-
 def gemma_like() -> HFTokenizer:
     """Gemma's shape: merges learned within words (Metaspace), then read with no pre-tokenizer,
     spaces made "▁" and lines cut apart by an added newline: its pieces are lines, which
@@ -324,8 +324,28 @@ def gemma_like() -> HFTokenizer:
 _GEMMA = gemma_like()
 
 
+#: Lines of words between spaces, which the normalizer makes "▁": enough of them to be cut
+#: into words first; "ü" and "Ω" are in no vocabulary here.
+SPACED_LINES = st.lists(st.sampled_from(WORDS + ["\n", "\n", "the quick brown fox", "zü", "Ω"]),
+                        min_size=1, max_size=150).map(" ".join)
+
+
+@given(text=SPACED_LINES)
 @settings(max_examples=60, deadline=None)
-@given(text=LINES_TEXT)
+def test_words_are_cut_only_where_a_piece_may_be_cut(text):
+    # Before "▁" only, and never after a character a merge joins to "▁" (this model joins
+    # many) nor after one that is not a token ("ü", "Ω": byte fallback).
+    cutter = Cutter.for_characters(_MODELS["sentencepiece"])
+    assert any(y == "▁" for _, y in cutter.joined) and not {"ü", "Ω"} & cutter.known
+    text = "▁" + text.replace(" ", "▁")  # (as Llama 2's normalizer has it)
+    words, counts = cutter.split_words([text])
+    assert "".join(words) == text and counts == [len(words)]
+    ends = list(accumulate(map(len, words)))[:-1]
+    assert set(ends) <= set(cutter.positions(text)) and all(text[e] == "▁" for e in ends)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=SPACED_LINES)
 def test_lines_cut_into_words_first_give_the_ids_of_tokenizers(text):
     ours = bpe_core.loads(_GEMMA.to_str().encode(), source="tokenizer.json")
     assert ours.encode(text) == _GEMMA.encode(text, add_special_tokens=False).ids
