@@ -45,7 +45,8 @@ TRICKY = [
     "\u212a", "ǅ", "ß", "İ", "ẞ", "Σ", "ΣΑΣ ",
     # characters Hugging Face's Unicode tables are older than (normalization: 9.0, punctuation:
     # 8.0): a mark, one that composes, compatibility characters, punctuation that moved
-    "a\u0898\u0300", "a\u0301\u07fd\u0300", "\U00011935\U00011930", "㋿", "\U0001fbf1", "\u2e43", "\u166d", "\U000111c9",
+    "a\u0898\u0300", "a\u0301\u07fd\u0300", "\U00011935\U00011930", "㋿", "\U0001fbf1", "\u2e43",
+    "\u166d", "\U000111c9",
     # zero-width, direction marks, BOM, soft hyphen
     "\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u202e", "\u2066", "\ufeff", "\u00ad",
     # emoji sequences and other astral characters
