@@ -99,6 +99,8 @@ def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
         raise ValueError(f"merge {late} refers to token {max(left[late], right[late])}, which "
                          f"does not exist before it")
     shown = tuple(tokens)
+    if texts is not None and len(texts) != len(shown):
+        raise ValueError(f"{len(texts)} token texts for {len(shown)} tokens")
     merges = MergeList(left=left, right=right, result=range(n, n + len(pairs)), count=counts,
                        shown=shown)
     model = BPE(shown, merges, spelled=True,
