@@ -108,3 +108,9 @@ def test_a_rank_file_gives_the_texts_its_byte_characters_spell():
     model = from_ranks(table, pretokenizer="gpt2").model
     assert model.texts == token_texts(model.tokens)
     assert model.texts[256:] == [" b", "\udce4\udcb8", "中", "\udcff\udcfe"]
+    # Texts that do not match the tokens one for one are refused.
+    from bpe_core import recipes
+    from bpe_core.alphabet import byte_base
+
+    with pytest.raises(ValueError, match="255 token texts for 256 tokens"):
+        recipes.build(byte_base(), [], pattern=r"\S+", preset=None, texts=model.texts[:255])
