@@ -219,19 +219,32 @@ LINES_TEXT = st.lists(st.sampled_from(WORDS + ["\n", "\n", "\n", "the quick brow
                       min_size=1, max_size=150).map("".join)
 
 
+def assert_ids_of(theirs: HFTokenizer, text: str) -> None:
+    """Ours read from ``theirs``' file give its ids, on the text and on it twice (met before)."""
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    for t in (text, text + text):
+        assert ours.encode(t) == theirs.encode(t, add_special_tokens=False).ids
+
+
 @settings(max_examples=40, deadline=None)
 @given(text=LINES_TEXT)
 def test_new_lines_cut_all_at_once_give_the_ids_of_tokenizers(text):
-    ours = bpe_core.loads(_LINES.to_str().encode(), source="tokenizer.json")
-    assert ours.encode(text) == _LINES.encode(text, add_special_tokens=False).ids
-    assert ours.encode(text + text) == _LINES.encode(text + text, add_special_tokens=False).ids
+    assert_ids_of(_LINES, text)
 
 
-def test_new_pieces_are_cut_all_at_once_when_mostly_beyond_ascii_or_long(monkeypatch):
-    calls = []
+@pytest.fixture
+def split_all_calls(monkeypatch) -> list[list[str]]:
+    """The pieces of each call of ``Cutter.split_all``, as the test goes."""
+    calls: list[list[str]] = []
     split_all = Cutter.split_all
     monkeypatch.setattr(Cutter, "split_all", lambda self, pieces: calls.append(pieces) or
                         split_all(self, pieces))
+    return calls
+
+
+def test_new_pieces_are_cut_all_at_once_when_mostly_beyond_ascii_or_long(monkeypatch,
+                                                                          split_all_calls):
+    calls = split_all_calls
     theirs = _WITH_REGEX[False]
     ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
     text = " ".join(random.Random(3).choices(["中文分词很有趣", "日本語のテキスト", "한국어"], k=200))
@@ -347,16 +360,11 @@ def test_words_are_cut_only_where_a_piece_may_be_cut(text):
 @settings(max_examples=60, deadline=None)
 @given(text=SPACED_LINES)
 def test_lines_cut_into_words_first_give_the_ids_of_tokenizers(text):
-    ours = bpe_core.loads(_GEMMA.to_str().encode(), source="tokenizer.json")
-    assert ours.encode(text) == _GEMMA.encode(text, add_special_tokens=False).ids
-    assert ours.encode(text + text) == _GEMMA.encode(text + text, add_special_tokens=False).ids
+    assert_ids_of(_GEMMA, text)
 
 
-def test_only_words_not_met_before_are_cut_at_every_place(monkeypatch):
-    calls = []
-    split_all = Cutter.split_all
-    monkeypatch.setattr(Cutter, "split_all", lambda self, pieces: calls.append(pieces) or
-                        split_all(self, pieces))
+def test_only_words_not_met_before_are_cut_at_every_place(split_all_calls):
+    calls = split_all_calls
     ours = bpe_core.loads(_GEMMA.to_str().encode(), source="tokenizer.json")
     lines = [" ".join(random.Random(k).choices(WORDS[:6], k=8)) for k in range(30)]
     text = "\n".join(lines)
