@@ -4,6 +4,7 @@ ignore_merges, and exactly the ids of Hugging Face ``tokenizers``."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from itertools import accumulate
@@ -26,7 +27,8 @@ WORDS = ["the", "quick", "brown", "fox", "naïve", "café", "中文", "分词", 
          "の", "テキスト", "한국어", "👩‍👩‍👧", "🇫🇷", "x", "  ", "\n", "1234", "-", "=="]
 CORPUS = [" ".join(random.Random(k).choices(WORDS, k=60)) + "".join(
     random.Random(k).choices(WORDS, k=30)) for k in range(60)]
-LONG_TEXT = st.lists(st.sampled_from(WORDS + list("abc 中文の!")), min_size=1,
+#: (with "Ω" and "ü", which no vocabulary here holds)
+LONG_TEXT = st.lists(st.sampled_from(WORDS + list("abc 中文の!Ωü")), min_size=1,
                      max_size=220).map("".join)
 
 
@@ -36,8 +38,11 @@ def _train(tok: HFTokenizer, **options) -> HFTokenizer:
     return tok
 
 
-def sentencepiece_like() -> HFTokenizer:
-    """Llama 2's shape: spaces become "▁", no pre-tokenizer, byte fallback."""
+def sentencepiece_like(fallback: str = "all") -> HFTokenizer:
+    """Llama 2's shape: spaces become "▁", no pre-tokenizer, byte fallback. ``fallback``: "all"
+    (every byte's <0xNN> token, as Llama 2 has them: a character the vocabulary lacks, such as
+    "Ω", stands alone in them), "one missing" (no <0xCE>: "Ω" is <unk>, which fuses with the
+    unknowns around it) or "merged" (<0xCE> + <0xA9> is a merge: "Ω" is one token)."""
     tok = HFTokenizer(models.BPE(unk_token="<unk>", fuse_unk=True))
     tok.normalizer = normalizers.Sequence([normalizers.Prepend("▁"),
                                            normalizers.Replace(" ", "▁")])
@@ -45,10 +50,20 @@ def sentencepiece_like() -> HFTokenizer:
                                      decoders.Fuse()])
     tok = _train(tok, special_tokens=["<unk>"])
     d = json.loads(tok.to_str())
+    model = d["model"]
     for b in range(256):
-        d["model"]["vocab"].setdefault(f"<0x{b:02X}>", len(d["model"]["vocab"]))
-    d["model"]["byte_fallback"] = True
+        if not (fallback == "one missing" and b == 0xCE):
+            model["vocab"].setdefault(f"<0x{b:02X}>", len(model["vocab"]))
+    if fallback == "merged":
+        model["vocab"]["<0xCE><0xA9>"] = len(model["vocab"])
+        model["merges"].append(["<0xCE>", "<0xA9>"])
+    model["byte_fallback"] = True
     return HFTokenizer.from_str(json.dumps(d))
+
+
+#: The three ways a SentencePiece-like model may have its byte-fallback tokens.
+SENTENCEPIECE = {"sentencepiece": "all", "sentencepiece, a byte missing": "one missing",
+                 "sentencepiece, bytes merged": "merged"}
 
 
 def bytes_whole_text(ignore_merges: bool = False) -> HFTokenizer:
@@ -66,7 +81,8 @@ def cut_from_the_first_piece(monkeypatch):
     monkeypatch.setattr(encoding, "CUTTER_AFTER_CHARS", 0)
 
 
-BUILDERS = {"sentencepiece": sentencepiece_like, "bytes": bytes_whole_text,
+BUILDERS = {**{name: functools.partial(sentencepiece_like, f) for name, f in SENTENCEPIECE.items()},
+            "bytes": bytes_whole_text,
             "bytes+ignore_merges": lambda: bytes_whole_text(ignore_merges=True)}
 
 
@@ -96,7 +112,7 @@ def test_texts_longer_than_a_key_are_cut_before_lookup(pair):
 
 
 _MODELS = {name: bpe_core.loads(BUILDERS[name]().to_str().encode(), source="tokenizer.json").model
-           for name in ("sentencepiece", "bytes")}
+           for name in (*SENTENCEPIECE, "bytes")}
 
 
 def _model_ids(model: bpe_core.BPE, piece: str, byte_level: bool) -> list[int]:
@@ -106,17 +122,17 @@ def _model_ids(model: bpe_core.BPE, piece: str, byte_level: bool) -> list[int]:
     return model.merge([model.vocab[BYTE_CHARS[b]] for b in piece.encode()])
 
 
-@pytest.mark.parametrize("name", ["sentencepiece", "bytes"])
+@pytest.mark.parametrize("name", [*SENTENCEPIECE, "bytes"])
 def test_every_position_found_is_safe(name):
     """Cut anywhere the cutter says and the two sides merge to the ids of the whole."""
-    model = bpe_core.loads(BUILDERS[name]().to_str().encode(), source="tokenizer.json").model
+    model = _MODELS[name]
     byte_level = name == "bytes"
     cutter = Cutter.for_bytes(model) if byte_level else Cutter.for_characters(model)
     rng = random.Random(11)
     checked = 0
     for _ in range(40):
-        text = "".join(rng.choices(WORDS, k=12))
-        piece = text.replace(" ", "▁") if name == "sentencepiece" else text
+        text = "".join(rng.choices(WORDS + ["Ω", "ü", "Ωü"], k=12))
+        piece = text if byte_level else text.replace(" ", "▁")
         whole = _model_ids(model, piece, byte_level)
         for i in cutter.positions(piece):
             assert (_model_ids(model, piece[:i], byte_level)
@@ -151,16 +167,53 @@ def test_a_merge_across_a_character_boundary_mid_bytes_is_never_cut():
     assert ours.encode(text) == theirs.encode(text).ids
 
 
+@pytest.mark.parametrize("name", SENTENCEPIECE)
 @given(text=LONG_TEXT)
 @settings(max_examples=60, deadline=None)
-def test_characters_are_cut_wherever_two_tokens_no_merge_joins_meet(text):
-    # A SentencePiece model's vocabulary lacks some characters (here Chinese, kana, emoji):
-    # never cut beside them, in runs or alone; everywhere else, cut unless a merge joins them.
-    cutter = Cutter.for_characters(_MODELS["sentencepiece"])
-    assert any(c not in cutter.known for c in "".join(WORDS))
+def test_characters_are_cut_wherever_two_tokens_no_merge_joins_meet(name, text):
+    # A character the vocabulary lacks ("Ω", "ü") is its bytes' <0xNN> tokens: cut beside like
+    # any other, unless a byte has no token (<unk> then, which fuses across its neighbours) or
+    # a merge joins two of them; then never cut beside, in runs or alone. Everywhere else, cut
+    # unless a merge joins the two characters.
+    cutter = Cutter.for_characters(_MODELS[name])
     known, joined = cutter.known, cutter.joined
+    if SENTENCEPIECE[name] == "all":
+        assert known is None
+        known = set(text)
+    else:
+        assert not {"Ω", "ü"} & known
     assert cutter.positions(text) == [i for i, (x, y) in enumerate(zip(text, text[1:]), 1)
                                       if x in known and y in known and (x, y) not in joined]
+
+
+def test_unknown_characters_stand_alone_only_where_their_bytes_always_do():
+    base = {"▁": 0, "a": 1, "b": 2, "▁a": 3, "<unk>": 4}
+
+    def model(missing: tuple[int, ...] = (), merged: tuple[str, str] | None = None,
+              byte_fallback: bool = True) -> bpe_core.BPE:
+        vocab, merges = dict(base), [("▁", "a")]
+        for b in set(range(256)) - set(missing):
+            vocab[f"<0x{b:02X}>"] = len(vocab)
+        if merged:
+            vocab["".join(merged)] = len(vocab)
+            merges.append(merged)
+        return bpe_core.BPE.from_vocab(vocab, merges, unk_token="<unk>", fuse_unk=True,
+                                       byte_fallback=byte_fallback)
+
+    def stand_alone(m: bpe_core.BPE) -> bool:
+        return Cutter.for_characters(m).known is None
+
+    assert Cutter.for_characters(model()).split("▁aΩ▁aΩΩb") == ["▁a", "Ω", "▁a", "Ω", "Ω", "b"]
+    # "a" is a token: no text needs <0x61> (Gemma lacks <0x09>, and has "\t").
+    assert stand_alone(model()) and stand_alone(model(missing=(0x61,)))
+    assert not stand_alone(model(missing=(0x63,)))  # "c" is not: it would be <unk>
+    assert not stand_alone(model(missing=(0xCE,)))
+    assert not stand_alone(model(merged=("<0xCE>", "<0xA9>")))
+    assert not stand_alone(model(merged=("a", "<0xCE>")))
+    assert not stand_alone(model(merged=("<0xA9>", "a")))
+    assert not stand_alone(model(byte_fallback=False))  # <unk>, with <0xNN> tokens unused
+    stuck = Cutter.for_characters(model(merged=("<0xCE>", "<0xA9>")))
+    assert stuck.split("▁aΩ▁aΩΩb") == ["▁aΩ▁aΩΩb"]  # never cut beside "Ω"
 
 
 @pytest.mark.parametrize("name", ["sentencepiece", "bytes"])
@@ -343,13 +396,15 @@ SPACED_LINES = st.lists(st.sampled_from(WORDS + ["\n", "\n", "the quick brown fo
                         min_size=1, max_size=150).map(" ".join)
 
 
+@pytest.mark.parametrize("name", ["sentencepiece", "sentencepiece, a byte missing"])
 @given(text=SPACED_LINES)
 @settings(max_examples=60, deadline=None)
-def test_words_are_cut_only_where_a_piece_may_be_cut(text):
+def test_words_are_cut_only_where_a_piece_may_be_cut(name, text):
     # Before "▁" only, and never after a character a merge joins to "▁" (this model joins
-    # many) nor after one that is not a token ("ü", "Ω": byte fallback).
-    cutter = Cutter.for_characters(_MODELS["sentencepiece"])
-    assert any(y == "▁" for _, y in cutter.joined) and not {"ü", "Ω"} & cutter.known
+    # many) nor, with a byte's token missing, after one that is not a token ("ü", "Ω").
+    cutter = Cutter.for_characters(_MODELS[name])
+    assert any(y == "▁" for _, y in cutter.joined)
+    assert cutter.known is None or not {"ü", "Ω"} & cutter.known
     text = "▁" + text.replace(" ", "▁")  # (as Llama 2's normalizer has it)
     words, counts = cutter.split_words([text])
     assert "".join(words) == text and counts == [len(words)]
