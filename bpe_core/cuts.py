@@ -49,6 +49,7 @@ from operator import itemgetter, not_, or_, sub
 from typing import Iterable, Sequence
 
 from .alphabet import BYTE_CHARS, spelled_bytes
+from .merging import runs
 from .models import BPE
 
 #: Pieces shorter than this are encoded whole: looking for cuts would cost more than it saves.
@@ -265,10 +266,7 @@ def assemble(keys: list[str], parts: list[str], counts: list[int], ids_of: dict,
     {'ab': (1, 2), 'c': (3,)}
     """
     ids = list(map(ids_of.__getitem__, parts))
-    k = 0
-    for key, n in zip(keys, counts):
-        into[key] = ids[k] if n == 1 else tuple(chain.from_iterable(ids[k:k + n]))
-        k += n
+    into.update(zip(keys, map(tuple, map(chain.from_iterable, runs(ids, counts)))))
 
 
 #: Each byte character -> its byte, for codecs.charmap_encode (a table in C).

@@ -15,12 +15,12 @@ adjacent pair of lowest merge rank is merged, leftmost first, until no pair has 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, count, repeat
+from itertools import chain, count, repeat
 from operator import itemgetter, lshift, or_
 from typing import Any, Iterable, Mapping, Sequence
 
 from .merges import MergeList
-from .merging import LONG_PIECE, merge_long, merge_short
+from .merging import LONG_PIECE, merge_long, merge_short, runs
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,7 +137,7 @@ class BPE:
         if self.continuing_subword_prefix is None and self.end_of_word_suffix is None:
             ids = list(map(self.vocab.get, "".join(pieces)))
             if None not in ids:
-                return _runs(ids, map(len, pieces))
+                return runs(ids, map(len, pieces))
         return list(map(self.symbols, pieces))
 
     def symbols_with_offsets(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]:
@@ -264,16 +264,6 @@ class _CharSymbols(dict):
             "<0x{:02X}>".format, ch.encode("utf-8"))))
         ids = self[ch] = None if None in ids else ids
         return ids
-
-
-def _runs(items: list, lengths: Iterable[int]) -> list[list]:
-    """``items`` cut into consecutive runs of the given lengths, in C loops.
-
-    >>> _runs([1, 2, 3, 4, 5, 6], [1, 3, 2])
-    [[1], [2, 3, 4], [5, 6]]
-    """
-    ends = list(accumulate(lengths))
-    return list(map(items.__getitem__, map(slice, [0, *ends[:-1]], ends)))
 
 
 def from_dict(d: Mapping[str, Any]) -> BPE:
