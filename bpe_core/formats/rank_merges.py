@@ -28,6 +28,8 @@ parts, so merging with lower ranks only ever joins a token's two parts, in rank 
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import itemgetter
 from typing import Mapping
 
 from .errors import TokenizerFileError
@@ -95,10 +97,37 @@ def recover(table: Mapping[bytes, int], *, source: str = "the ranks"
     left, right = list(range(256)), list(range(256))
     merged: dict[int, int] = {}  # left * n + right -> the rank of the token they make
     rank_of, made = table.get, merged.get
+    # The first candidate of every token, its last byte apart, looked up at once in C loops:
+    # a third of the look-ups, and half the time the parts.
+    firsts = list(map(rank_of, map(itemgetter(slice(None, -1)), tokens), repeat(n)))
+    byte_rank = [table[bytes([v])] for v in range(256)]
     for r in range(256, n):
         token = tokens[r]
-        cut = len(token)
+        cut = len(token) - 1
+        a, b = firsts[r], byte_rank[token[cut]]
         while True:  # the candidates, longest left part first
+            if a < r and b < r:
+                # Back in time from a|b: x ends the left side, y begins the right one; the
+                # later made is undone, and the pair left meeting must not merge before
+                # `until`. (Inline: this runs some 150,000 times for cl100k.)
+                x, y = a, b
+                while True:
+                    if x > y:
+                        if x < 256:
+                            crosses = False
+                            break
+                        until, x = x, right[x]
+                    elif y >= 256:
+                        until, y = y + 1, left[y]
+                    else:
+                        crosses = False
+                        break
+                    rank = made(x * n + y)
+                    if rank is not None:  # a merge: it crosses now, or the rest was checked
+                        crosses = rank < until
+                        break
+                if not crosses:
+                    break
             cut -= 1
             if not cut:
                 parts = bpe_split(token, table, r)
@@ -107,32 +136,7 @@ def recover(table: Mapping[bytes, int], *, source: str = "the ranks"
                     f"(lower ranks split it into {len(parts)} parts), so no merge list "
                     f"reproduces it")
             a = rank_of(token[:cut], r)
-            if a >= r:
-                continue
-            b = rank_of(token[cut:], r)
-            if b >= r:
-                continue
-            # Back in time from a|b: x ends the left side, y begins the right one; the later
-            # made is undone, and the pair left meeting must not merge before `until`. (Inline:
-            # this runs some 150,000 times for cl100k.)
-            x, y = a, b
-            while True:
-                if x > y:
-                    if x < 256:
-                        crosses = False
-                        break
-                    until, x = x, right[x]
-                elif y >= 256:
-                    until, y = y + 1, left[y]
-                else:
-                    crosses = False
-                    break
-                rank = made(x * n + y)
-                if rank is not None:  # a merge: it crosses now, or the rest was checked
-                    crosses = rank < until
-                    break
-            if not crosses:
-                break
+            b = rank_of(token[cut:], r) if a < r else r
         left.append(a)
         right.append(b)
         merged[a * n + b] = r
