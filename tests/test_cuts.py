@@ -111,6 +111,17 @@ def test_texts_longer_than_a_key_are_cut_before_lookup(pair):
     assert spans[0].start == 0 and spans[-1].end == len(text)
 
 
+@pytest.mark.parametrize("limit", [0, 1, 5, 50, 200])
+def test_a_long_piece_encoded_with_the_first_merges_only(limit):
+    """``upto``: a piece of ``LONG_PIECE_CHARS`` or more is cut, and its new parts merged all
+    at once (``_PartCache.fill``), with the first merges only."""
+    ours = bpe_core.loads(sentencepiece_like().to_str().encode(), source="tokenizer.json")
+    text = "".join(random.Random(7).choices(WORDS + ["Ω", "ü", "Ωü"], k=300))
+    assert len(text) >= LONG_PIECE_CHARS
+    whole = ours.model.tokenize("▁" + text.replace(" ", "▁"), limit)  # (no cut, no cache)
+    assert ours.encode(text, upto=limit) == whole and ours.encode(text, upto=limit) == whole
+
+
 _MODELS = {name: bpe_core.loads(BUILDERS[name]().to_str().encode(), source="tokenizer.json").model
            for name in (*SENTENCEPIECE, "bytes")}
 
@@ -187,7 +198,7 @@ def test_characters_are_cut_wherever_two_tokens_no_merge_joins_meet(name, text):
 
 
 def test_unknown_characters_stand_alone_only_where_their_bytes_always_do():
-    base = {"▁": 0, "a": 1, "b": 2, "▁a": 3, "<unk>": 4}
+    base = {"▁": 0, "a": 1, "b": 2, "▁a": 3, "<unk>": 4, "æ": 5}
 
     def model(missing: tuple[int, ...] = (), merged: tuple[str, str] | None = None,
               byte_fallback: bool = True) -> bpe_core.BPE:
@@ -208,6 +219,7 @@ def test_unknown_characters_stand_alone_only_where_their_bytes_always_do():
     assert stand_alone(model()) and stand_alone(model(missing=(0x61,)))
     assert not stand_alone(model(missing=(0x63,)))  # "c" is not: it would be <unk>
     assert not stand_alone(model(missing=(0xCE,)))
+    assert not stand_alone(model(missing=(0xE6,)))  # "æ" is a token, but 新 needs <0xE6>
     assert not stand_alone(model(merged=("<0xCE>", "<0xA9>")))
     assert not stand_alone(model(merged=("a", "<0xCE>")))
     assert not stand_alone(model(merged=("<0xA9>", "a")))
