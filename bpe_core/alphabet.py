@@ -129,18 +129,25 @@ class Base:
                 object.__setattr__(self, "_table", table)
             ids = list(data.translate(table) if table else data)
         else:
-            ids = []
-            get = self.char_ids.get
-            for ch in piece:
-                i = get(ch)
-                if i is not None:
-                    ids.append(i)
-                elif self.byte_fallback:  # ids 0-255 are the byte tokens
-                    ids.extend(ch.encode("utf-8"))
-                else:
-                    ids.append(0)  # [UNK]
+            ids = list(map(self.char_ids.get, piece))  # every character known: in C
+            if None in ids:
+                ids = self._char_symbols(piece)
         if self.end_of_word:
             ids.append(len(self.tokens) - 1)
+        return ids
+
+    def _char_symbols(self, piece: str) -> list[int]:
+        """Char-unit ids of a piece holding characters outside the alphabet."""
+        ids: list[int] = []
+        get = self.char_ids.get
+        for ch in piece:
+            i = get(ch)
+            if i is not None:
+                ids.append(i)
+            elif self.byte_fallback:  # ids 0-255 are the byte tokens
+                ids.extend(ch.encode("utf-8"))
+            else:
+                ids.append(0)  # [UNK]
         return ids
 
     def display(self, i: int) -> str:

@@ -42,7 +42,7 @@ from __future__ import annotations
 import heapq
 import operator
 from array import array
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Iterator
 from itertools import chain, compress, pairwise, repeat
 
@@ -73,16 +73,22 @@ class PairState:
         # word sets are then made per pair, in C. Each word's appends run in C too (map over its
         # pairs, drained by a zero-length deque): a Python loop per pair costs twice as much.
         found: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
-        append, lists = list.append, found.__getitem__
+        append, list_of = list.append, found.__getitem__
         for wi, w in enumerate(words):
-            deque(map(append, map(lists, pairwise(w)), repeat(wi)), maxlen=0)
-        count_of = wcounts.__getitem__
-        counts = {p: sum(map(count_of, ws)) for p, ws in found.items()}
-        keys = {p: chr(p[0]) + chr(p[1]) for p in counts}
-        self.counts = {keys[p]: c for p, c in counts.items() if c >= self.keep}
+            deque(map(append, map(list_of, pairwise(w)), repeat(wi)), maxlen=0)
+        # Every pair's count, its str (see the module docstring) and, if it can win, its words,
+        # side by side in C loops (510,000 pairs in SuperBPE's stage 2 on 10 MB).
+        pairs, lists = list(found), list(found.values())
+        counts = list(map(sum, map(map, repeat(wcounts.__getitem__), lists)))
+        keys = list(map(str.__add__, map(chr, map(operator.itemgetter(0), pairs)),
+                        map(chr, map(operator.itemgetter(1), pairs))))
+        kept = zip(keys, counts)
+        self.counts = dict(kept if self.keep <= 1 else  # (every pair is counted once at least)
+                           compress(kept, map(operator.ge, counts, repeat(self.keep))))
         # Only a pair that can win needs to know its words.
-        self.where = {keys[p]: array('I', ws) for p, ws in found.items()
-                      if counts[p] >= floor}
+        wins = list(map(operator.ge, counts, repeat(floor)))
+        self.where = dict(zip(compress(keys, wins),
+                              map(array, repeat('I'), compress(lists, wins))))
         self.total = sum(map(operator.mul, map(len, words), wcounts))
         # Each word as a str of one character per token id: a merge is then str.partition or
         # str.replace, its sites str.find (C loops over two bytes a token), and a word takes a
@@ -94,13 +100,16 @@ class PairState:
         self.freq: dict[int, int] | None = None
         self.hist: dict[int, int] | None = None
         if watched:
+            # A token occurs as the left of a pair or at the end of a word: counted so, from
+            # the pairs and the words, rather than symbol by symbol (SuperBPE's stage 2 on
+            # 10 MB: 0.9 -> 0.3 s; a whole document, with "none").
             self.freq = freq = {}
+            for (a, _), c in zip(pairs, counts):
+                freq[a] = freq.get(a, 0) + c
             for w, c in zip(words, wcounts):
-                for s in w:
-                    freq[s] = freq.get(s, 0) + c
-            self.hist = hist = {}
-            for c in counts.values():
-                hist[c] = hist.get(c, 0) + 1
+                if len(w):
+                    freq[w[-1]] = freq.get(w[-1], 0) + c
+            self.hist = dict(Counter(counts))
         # Heap entries: (-count, k1, k2, pair, inexact). For "first", (k1, k2) is the
         # (word index, offset in base symbols) of the pair's earliest occurrence, or a lower
         # bound of it while inexact is 1; for "lowest-id" it is (pair, 0). Before any
@@ -108,13 +117,11 @@ class PairState:
         # pair in its first word is its index there.
         self.heap = heap = []
         firsts: dict[int, dict[tuple[int, int], int]] = {}  # word index -> pair -> first index
-        for p, c in counts.items():
-            if c < floor:
-                continue
+        for p, c, key, ws in compress(zip(pairs, counts, keys, lists), wins):
             if not self.first:
-                heap.append((-c, keys[p], 0, keys[p], 0))
+                heap.append((-c, key, 0, key, 0))
                 continue
-            wi = found[p][0]
+            wi = ws[0]
             at = firsts.get(wi)
             if at is None:
                 # Every pair's first index in the word at once, in C (the last write of a key
@@ -123,7 +130,7 @@ class PairState:
                 w = words[wi]
                 at = firsts[wi] = dict(zip(reversed(list(pairwise(w))),
                                            range(len(w) - 2, -1, -1)))
-            heap.append((-c, wi, at[p], keys[p], 0))
+            heap.append((-c, wi, at[p], key, 0))
         heapq.heapify(self.heap)
         # Every pair waiting in `pending` (count -> its heap entries) has a count below `bar`:
         # a top with at least `bar` beats them all.
