@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import chain, count, repeat
-from operator import itemgetter, lshift, or_
+from operator import itemgetter, lshift, lt, or_
 from typing import Any, Iterable, Mapping, Sequence
 
 from .merges import MergeList
@@ -40,6 +40,9 @@ class BPE:
     #: Does every merge make the token its two parts spell (``left + right``)? None: not known
     #: yet, see :meth:`spells_merges`.
     spelled: bool | None = field(default=None, repr=False, compare=False)
+    #: Does every merge come after all the merges that make its two parts, as a trained merge
+    #: list does? None: not known yet, see :meth:`merges_in_order`.
+    in_order: bool | None = field(default=None, repr=False, compare=False)
     #: What each token stands for, given by a maker that has its bytes at hand (a rank file):
     #: ``cuts.token_texts`` of the tokens, which the encoding plan of a byte-level model
     #: otherwise works out from GPT-2's byte characters (cl100k: 27 ms; from bytes, 8 ms).
@@ -117,6 +120,23 @@ class BPE:
                        == list(map(get, m.result)))
             object.__setattr__(self, "spelled", spelled)
         return self.spelled
+
+    def merges_in_order(self) -> bool:
+        """Does every merge come after all the merges that make its parts (``in_order``)? Then
+        merging a piece is making each merge in rank order wherever it occurs, leftmost first:
+        a merge never makes a pair that a lower one joins. Found out once, in C loops.
+
+        >>> BPE.from_vocab({"a": 0, "b": 1, "ab": 2, "abb": 3},
+        ...                [("ab", "b"), ("a", "b")]).merges_in_order()  # "ab" used, then made
+        False
+        """
+        if self.in_order is None:
+            m = self.merges
+            made = dict(zip(m.result, range(len(m))))  # token -> the last merge that makes it
+            in_order = all(map(lt, map(made.get, m.left, repeat(-1)), count())) and all(
+                map(lt, map(made.get, m.right, repeat(-1)), count()))
+            object.__setattr__(self, "in_order", in_order)
+        return self.in_order
 
     # -- from a piece to its first symbols ---------------------------------------------------
 

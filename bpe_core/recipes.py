@@ -103,7 +103,7 @@ def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
         raise ValueError(f"{len(texts)} token texts for {len(shown)} tokens")
     merges = MergeList(left=left, right=right, result=range(n, n + len(pairs)), count=counts,
                        shown=shown)
-    model = BPE(shown, merges, spelled=True,
+    model = BPE(shown, merges, spelled=True, in_order=True,  # (each merge's parts made before)
                 unk_token=UNK if base.unit == "char" and not base.byte_fallback else None,
                 byte_fallback=base.byte_fallback, ignore_merges=ignore_merges, texts=texts)
     if not isinstance(special_tokens, Mapping):
