@@ -17,6 +17,7 @@ characters (see ``normalizers``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache, cached_property
 from itertools import accumulate
 from typing import Any
 
@@ -26,6 +27,7 @@ from .alphabet import BYTE_CHARS
 from .end_of_word import EndOfWord
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 from .presets import MODEL_PATTERNS, needs_limit, piece_finder, time_limit, too_slow
+from .unicode16 import as_unicode16, holds_changed
 
 Ranges = list[tuple[int, int]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
@@ -55,6 +57,8 @@ _NUMERIC = r"\p{N}"
 # a class escape, then "+".
 _ONE_RUN = regex.compile(r"(?:\[\^?\]?(?:\\.|[^\[\]\\])*\]|\\[pP]\{\w+\}|\\[dswDSW])\+")
 _SPACE = r"\p{White_Space}"
+# Escapes and classes whose meaning comes from Unicode's tables (see unicode16.py).
+_READS_UNICODE = regex.compile(r"\\[pPwWdDsSbB]|\[:")
 
 
 def _cuts(text: str, compiled, behavior: str, invert: bool,
@@ -144,6 +148,10 @@ class Split(_Splitter):
         # call for every piece (see ``_split_runs``).
         object.__setattr__(self, "_runs", isolate is not None and _ONE_RUN.fullmatch(
             self.pattern) is not None)
+        # Only a regex with a class from Unicode's tables may read a text otherwise by Unicode
+        # 16 (see _unicode16); the texts of the others are not looked at.
+        object.__setattr__(self, "_by_unicode", not self.literal and _READS_UNICODE.search(
+            self.pattern) is not None)
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         try:
@@ -152,7 +160,17 @@ class Split(_Splitter):
         except TimeoutError:
             raise too_slow(self.pattern, text) from None
 
+    @cached_property
+    def _unicode16(self) -> Split | None:
+        """This split with its regex read by Unicode 16, as Hugging Face's and OpenAI's
+        engines read it (unicode16.py), or None where that reads no character otherwise."""
+        pattern = self.pattern if self.literal else as_unicode16(self.pattern)
+        return None if pattern == self.pattern else _read16(Split(pattern, self.behavior,
+                                                                  self.invert))
+
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        if self._by_unicode and holds_changed("".join(pieces)) and self._unicode16 is not None:
+            return self._unicode16.split(pieces, first)
         if self.literal and self.pattern and not self.invert and not any(
                 self.pattern in p for p in pieces):
             # No match leaves a piece whole, whatever the behavior: Gemma's Split(" ") after its
@@ -209,6 +227,12 @@ class Split(_Splitter):
             raise too_slow(self.pattern, text) from None
         return None if "" in found[1::2] else list(filter(None, found))
 
+    def split_aligned(self, pieces):
+        if (self._by_unicode and holds_changed("".join(p for p, _ in pieces))
+                and self._unicode16 is not None):
+            return self._unicode16.split_aligned(pieces)
+        return super().split_aligned(pieces)
+
     def to_dict(self) -> dict:
         return {"type": "Split", "pattern": pattern_to_dict(self.pattern, self.literal),
                 "behavior": self.behavior,
@@ -246,6 +270,16 @@ class Whitespace(_Splitter):
     def _spans(self, text):
         return _cuts(text, _compiled(_WHITESPACE_REGEX), "Removed", True)
 
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        if holds_changed("".join(pieces)):  # (Hugging Face's \w is Oniguruma's: see Split)
+            return _whitespace16().split(pieces, first)
+        return super().split(pieces, first)
+
+    def split_aligned(self, pieces):
+        if holds_changed("".join(p for p, _ in pieces)):
+            return _whitespace16().split_aligned(pieces)
+        return super().split_aligned(pieces)
+
     def to_dict(self) -> dict:
         return {"type": "Whitespace"}
 
@@ -257,6 +291,17 @@ class WhitespaceSplit(_Splitter):
 
     def to_dict(self) -> dict:
         return {"type": "WhitespaceSplit"}
+
+
+def _read16(split: Split) -> Split:
+    """A split whose regex reads by Unicode 16 already: it has no twin of its own."""
+    split.__dict__["_unicode16"] = None  # (the cached_property's place)
+    return split
+
+
+@cache
+def _whitespace16() -> Split:
+    return _read16(Split(as_unicode16(_WHITESPACE_REGEX), "Removed", invert=True))
 
 
 _CACHE: dict[str, Any] = {}
@@ -299,8 +344,7 @@ class ByteLevel:
             if self.add_prefix_space and p and not p.startswith(" "):
                 p, r = " " + p, [r[0]] + list(r)
             if self.use_regex:
-                out += [(p[a:b], r[a:b]) for a, b in
-                        _cuts(p, _compiled(BYTE_LEVEL_REGEX), "Isolated", False)]
+                out += _BYTE_LEVEL_SPLIT.split_aligned([(p, r)])
             elif p:
                 out.append((p, r))
         return out

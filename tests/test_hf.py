@@ -19,7 +19,7 @@ from bpe_core.formats import gpt2, hf
 from bpe_core.presets import PRESETS
 from bpe_core.recipes import build
 from bpe_core.tokenizer import Tokenizer
-from tests.test_tiktoken_format import ENGLISH, GPT2_ORDER, STABLE_TEXT, gpt2_ordered_ranks
+from tests.test_tiktoken_format import ENGLISH, GPT2_ORDER, ANY_TEXT, gpt2_ordered_ranks
 
 CUSTOM = r"[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+|\s+$|\s+"
 SETTINGS = [dict(unit="byte", pretokenizer=p) for p in
@@ -27,7 +27,9 @@ SETTINGS = [dict(unit="byte", pretokenizer=p) for p in
 SETTINGS += [dict(unit="char", pretokenizer=p, byte_fallback=b)
              for p in ["whitespace", "gpt2", "cl100k", "space-prefix"] for b in (False, True)]
 SETTINGS += [dict(unit="char", pretokenizer="end-of-word")]
-CORPUS = st.text(st.sampled_from("aaab c\n1.é中\ufdd0"), min_size=1, max_size=300)
+# (With letters that Unicode 16 and 17 class differently: see bpe_core/unicode16.py.)
+CORPUS = st.text(st.sampled_from("aaab c\n1.é中\ufdd0ʕB\u088f\U000323b0"), min_size=1,
+                 max_size=300)
 
 
 def hf_ids(h: HFTokenizer, text: str) -> list[int]:
@@ -36,7 +38,7 @@ def hf_ids(h: HFTokenizer, text: str) -> list[int]:
 
 @settings(max_examples=80)
 @given(corpus=CORPUS, setting=st.sampled_from(SETTINGS), merges=st.integers(0, 60),
-       texts=st.lists(STABLE_TEXT | st.text(st.sampled_from("ab c\ufdd0\ufdd1<|x|>"), max_size=30),
+       texts=st.lists(ANY_TEXT | st.text(st.sampled_from("ab c\ufdd0\ufdd1<|x|>"), max_size=30),
                       max_size=5))
 def test_hugging_face_gives_our_ids(corpus, setting, merges, texts):
     try:
@@ -101,7 +103,7 @@ def gpt2_layout(tok: Tokenizer) -> tuple[dict[str, int], list[tuple[str, str]]]:
     return {text[t]: i for t, i in ranks.items()}, merges
 
 
-@given(text=STABLE_TEXT)
+@given(text=ANY_TEXT)
 def test_gpt2_byte_order_files_give_tiktokens_ids(english, text):
     vocab, merges = gpt2_layout(english)
     vocab["<|endoftext|>"] = len(vocab)
@@ -165,7 +167,7 @@ def test_files_made_by_the_tokenizers_library(tmp_path, pre_tokenizer):
     ours = bpe_core.load(path)
     assert [CHAR_BYTES[ours.model.tokens[i]] for i in range(256)] == GPT2_ORDER
 
-    @given(text=STABLE_TEXT | st.text(st.sampled_from("ab 12\n"), max_size=30))
+    @given(text=ANY_TEXT | st.text(st.sampled_from("ab 12\n"), max_size=30))
     def same_ids(text):
         assert ours.encode(text) == hf_ids(theirs, text)
 

@@ -21,7 +21,7 @@ import bpe_core
 from bpe_core import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
 from bpe_core.formats.openai import cache_path
 from bpe_core.presets import PRESETS
-from tests.test_tiktoken_format import ENGLISH, STABLE_TEXT, gpt2_ordered_ranks
+from tests.test_tiktoken_format import ENGLISH, ANY_TEXT, gpt2_ordered_ranks
 
 
 @pytest.fixture()
@@ -98,7 +98,7 @@ def test_fetched_encodings_give_tiktokens_ids(online):
            ("o200k_base", "o200k", REFERENCE_ENCODINGS["o200k_base"].special_tokens)
     assert [tok.token_bytes(i) for i in range(3)] == [b"!", b'"', b"#"]  # GPT-2's byte order
 
-    @given(text=STABLE_TEXT)
+    @given(text=ANY_TEXT)
     def same_ids(text):
         for t in (text, text + "<|endoftext|>" + ENGLISH[:300]):
             assert tok.encode(t) == enc.encode(t, allowed_special="all")

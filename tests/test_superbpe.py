@@ -14,7 +14,7 @@ import bpe_core
 from bpe_core.presets import PRESETS, compile_pattern
 from bpe_core.training.superbpe import stage1, stage_report, superword_pattern, train_superbpe
 from bpe_core.training.textbook import count_pairs, merge_pair
-from tests.test_tiktoken_format import ENGLISH, STABLE_TEXT
+from tests.test_tiktoken_format import ENGLISH, ANY_TEXT
 
 WORDS = ["the", "cat", "sat", "on", "mat", "of", "a", "dog", "123", "don't"]
 
@@ -122,7 +122,7 @@ def test_superbpe_tokenizers_survive_saving(english, tmp_path):
     bpe_core.save(english, hf_path, format="hf")
     theirs = HFTokenizer.from_file(str(hf_path))
 
-    @given(text=STABLE_TEXT | st.text(st.sampled_from("the cat, sat.\n "), max_size=40))
+    @given(text=ANY_TEXT | st.text(st.sampled_from("the cat, sat.\n "), max_size=40))
     def same_ids(text):
         assert back.encode(text) == english.encode(text) == theirs.encode(text).ids
 

@@ -1,0 +1,86 @@
+"""Pre-tokenizer regexes read by Unicode 16, as Hugging Face's and OpenAI's engines read them
+(bpe_core/unicode16.py), checked against `tokenizers` and against Unicode's own tables."""
+
+from __future__ import annotations
+
+import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Regex
+from tokenizers import pre_tokenizers as hf
+
+from bpe_core import pre_tokenizers, unicode16
+from bpe_core.oniguruma import convert_pattern
+from bpe_core.presets import MODEL_PATTERNS, PRESETS
+
+CHANGED = sorted(unicode16.CHANGED_CHARS)
+TEXT = st.text(st.sampled_from(["a", "Z", " ", "1", "\n", "'", "s", "中", "é", ".", "\u0378",
+                                "😀", "\u0300", "٣", "ɐ"]) | st.sampled_from(CHANGED),
+               min_size=1, max_size=16)
+PATTERNS = [PRESETS["gpt2"], PRESETS["cl100k"], PRESETS["o200k"], *MODEL_PATTERNS.values(),
+            r"\p{N}{1,3}", r"[^\p{L}]+", r"[\p{Ll}\p{Lo}]+", r"[a-z\p{Lu}]+|\P{L}",
+            r"[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+"]
+BEHAVIORS = {"Isolated": "isolated", "Removed": "removed",
+             "MergedWithPrevious": "merged_with_previous", "Contiguous": "contiguous"}
+GC = "Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn"
+
+
+def test_the_tables_are_unicode_17_against_16():
+    """Remake NEW_IN_17 and RECLASSED from this test's sets when ``regex`` moves on."""
+    unicodedata2 = pytest.importorskip("unicodedata2")  # (requirements-test.txt: Unicode 16)
+    if unicodedata2.unidata_version != "16.0.0":
+        pytest.skip(f"unicodedata2 {unicodedata2.unidata_version} installed; the tables are "
+                    "checked against 16.0.0, the peers' version")
+    everything = "".join(map(chr, range(0x110000)))
+    now = {}
+    for gc in GC.split():
+        for m in regex.finditer(rf"\p{{gc={gc}}}+", everything):
+            now.update(dict.fromkeys(m.group(), gc))
+    then = {c: unicodedata2.category(c) for c in everything}
+    new = {c for c in everything if then[c] == "Cn" != now[c]}
+    reclassed = {c for c in everything if "Cn" != then[c] != now[c]}
+    assert new == unicode16.CHANGED_CHARS - set(unicode16.RECLASSED)
+    assert reclassed == set(unicode16.RECLASSED)
+    for c, stand_in in unicode16.RECLASSED.items():
+        assert now[stand_in] == then[stand_in] == then[c]
+    assert now[unicode16.UNASSIGNED] == then[unicode16.UNASSIGNED] == "Cn"
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TEXT, pattern=st.sampled_from(PATTERNS), behavior=st.sampled_from(list(BEHAVIORS)))
+def test_split_cuts_as_tokenizers_does(text, pattern, behavior):
+    theirs = hf.Split(Regex(convert_pattern(pattern, to_onig=True)), BEHAVIORS[behavior])
+    ours = pre_tokenizers.Split(pattern, behavior)
+    expected = [p for p, _ in theirs.pre_tokenize_str(text)]
+    assert ours.split([text]) == expected
+    ranges = [(i, i + 1) for i in range(len(text))]
+    assert [p for p, _ in ours.split_aligned([(text, ranges)])] == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TEXT)
+def test_whitespace_and_byte_level_cut_as_tokenizers_does(text):
+    ranges = [(i, i + 1) for i in range(len(text))]
+    for theirs, ours in [(hf.Whitespace(), pre_tokenizers.Whitespace()),
+                         (hf.ByteLevel(add_prefix_space=False),
+                          pre_tokenizers.ByteLevel(add_prefix_space=False))]:
+        expected = [p for p, _ in theirs.pre_tokenize_str(text)]
+        assert ours.split([text]) == expected
+        assert [p for p, _ in ours.split_aligned([(text, ranges)])] == expected
+
+
+@pytest.mark.parametrize("text, pieces", [
+    ("ab\u088fcd", ["ab", "\u088fcd"]),  # a letter new in 17, no letter in 16: "cd"'s head
+    ("ʕB", ["ʕ", "B"]),  # ʕ: a lowercase letter in 16, an "other" one (Lo) in 17
+    ("x\U000323b0\U000323b1y", ["x", "\U000323b0\U000323b1", "y"]),  # CJK Extension J
+])
+def test_the_changed_characters_read_as_in_unicode_16(text, pieces):
+    assert pre_tokenizers.Split(PRESETS["o200k"]).split([text]) == pieces
+    assert unicode16.holds_changed(text)
+    assert not unicode16.holds_changed("ab cd ɐ中文 😀 \u0378")
+
+
+def test_a_regex_that_reads_no_changed_character_otherwise_is_kept():
+    assert unicode16.as_unicode16(r"\s+|[a-z]+") == r"\s+|[a-z]+"
+    assert pre_tokenizers.Split(r"[a-z]+")._unicode16 is None
