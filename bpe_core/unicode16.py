@@ -91,6 +91,8 @@ def as_unicode16(pattern: str) -> str:
     >>> as_unicode16(r"\\s+|[a-z]+")
     '\\\\s+|[a-z]+'
     """
+    if regex.compile(pattern).flags & regex.VERSION1:
+        return pattern  # (set operations and nested sets, which this reading does not follow)
     out = []
     for m in _TOKEN.finditer(pattern):
         prop, boundary, cls = m.groups()

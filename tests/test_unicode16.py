@@ -84,3 +84,9 @@ def test_the_changed_characters_read_as_in_unicode_16(text, pieces):
 def test_a_regex_that_reads_no_changed_character_otherwise_is_kept():
     assert unicode16.as_unicode16(r"\s+|[a-z]+") == r"\s+|[a-z]+"
     assert pre_tokenizers.Split(r"[a-z]+")._unicode16 is None
+
+
+def test_a_regex_the_rewriting_cannot_follow_is_read_as_it_is(monkeypatch):
+    assert unicode16.as_unicode16(r"(?V1)[\p{L}--\p{Ll}]+") == r"(?V1)[\p{L}--\p{Ll}]+"
+    monkeypatch.setattr(pre_tokenizers, "as_unicode16", lambda pattern: pattern + "(")
+    assert pre_tokenizers.Split(r"\p{L}+").split(["ab\u088fcd"]) == ["ab\u088fcd"]
