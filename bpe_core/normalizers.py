@@ -33,20 +33,42 @@ _LEADING, _TRAILING = regex.compile(r"^\p{White_Space}+"), regex.compile(r"\p{Wh
 # Hugging Face normalizes with Unicode 9.0's tables (the unicode-normalization-alignments crate).
 # To it, the later characters below have no decomposition, no combining class and no composition,
 # so they stay as they are and nothing composes or reorders across them; Python's database gives
-# them one (found by comparing the two on every code point, with Python 3.11's Unicode 14).
-_UNKNOWN_TO_HF = regex.compile(
-    r"([\u07fd\u0898-\u089f\u08ca-\u08d3\u09fe\u0c3c\u0d3b-\u0d3c\u0eba\u1715\u1abf-\u1ace"
-    r"\u1df6-\u1dfa\u32ff\ua7f2-\ua7f4\ua82c\uab69\U00010781-\U00010785\U00010787-\U000107b0"
-    r"\U000107b2-\U000107ba\U00010d24-\U00010d27\U00010eab-\U00010eac\U00010f46-\U00010f50"
-    r"\U00010f82-\U00010f85\U00011070\U0001133b\U0001145e\U00011839-\U0001183a\U00011930"
-    r"\U00011938\U0001193d-\U0001193e\U00011943\U000119e0\U00011a34\U00011a47\U00011a99"
-    r"\U00011d42\U00011d44-\U00011d45\U00011d97\U00016ff0-\U00016ff1\U0001e130-\U0001e136"
-    r"\U0001e2ae\U0001e2ec-\U0001e2ef\U0001f16c\U0001fbf0-\U0001fbf9])")
-
-
-# They are all from U+07FD on: a text is looked for them in what is left without the runs of
-# characters below, which Python's re drops in a C loop (2 MB of English: 87 ms -> 2 ms).
+# them one (found by comparing the two on every code point, with Python 3.11's Unicode 14). The
+# last line's are those Unicode 15 to 17 added with a decomposition or a combining class, or as
+# part of another's decomposition (unicodedata2 17.0): Python 3.11 does not know them, and leaves
+# them as they are anyway; Python 3.12 (Unicode 15) to 3.14 (16) know some.
+_UNKNOWN_BMP = (
+    r"\u07fd\u0897-\u089f\u08ca-\u08d3\u09fe\u0c3c\u0d3b-\u0d3c\u0eba\u1715\u1abf-\u1add"
+    r"\u1ae0-\u1aeb\u1df6-\u1dfa\u32ff\ua7f1-\ua7f4\ua82c\uab69")
+_UNKNOWN_BEYOND = (
+    r"\U00010781-\U00010785\U00010787-\U000107b0\U000107b2-\U000107ba\U00010d24-\U00010d27"
+    r"\U00010eab-\U00010eac\U00010f46-\U00010f50\U00010f82-\U00010f85\U00011070\U0001133b"
+    r"\U0001145e\U00011839-\U0001183a\U00011930\U00011938\U0001193d-\U0001193e\U00011943"
+    r"\U000119e0\U00011a34\U00011a47\U00011a99\U00011d42\U00011d44-\U00011d45\U00011d97"
+    r"\U00016ff0-\U00016ff1\U0001e130-\U0001e136\U0001e2ae\U0001e2ec-\U0001e2ef\U0001f16c"
+    r"\U0001fbf0-\U0001fbf9"
+    r"\U000105c9\U000105d2\U000105da\U000105e4\U00010d69-\U00010d6d\U00010efa-\U00010efb"
+    r"\U00010efd-\U00010eff\U00011382-\U00011385\U0001138b\U0001138e\U00011390-\U00011391"
+    r"\U000113b8\U000113bb\U000113c2\U000113c5\U000113c7-\U000113c9\U000113ce-\U000113d0"
+    r"\U00011f41-\U00011f42\U0001611e-\U00016129\U0001612f\U00016d63\U00016d67-\U00016d6a"
+    r"\U0001ccd6-\U0001ccf9\U0001e030-\U0001e06d\U0001e08f\U0001e4ec-\U0001e4ef"
+    r"\U0001e5ee-\U0001e5ef\U0001e6e3\U0001e6e6\U0001e6ee-\U0001e6ef\U0001e6f5")
+_UNKNOWN_TO_HF = regex.compile(f"([{_UNKNOWN_BMP}{_UNKNOWN_BEYOND}])")
+# They are looked for with Python's re, which tests a character of the BMP against a bitmap
+# (0.5 MB of CJK: 13 ms with regex, which walks the ranges, 1 ms so); beyond the BMP, where
+# re walks them too, only the characters it picks up are (emoji, mostly).
+_MAYBE_UNKNOWN = re.compile(f"[{_UNKNOWN_BMP}\\U00010000-\\U0010ffff]")
+# They are all from U+07FD on: first, the runs of characters below go, which re drops in a C
+# loop (2 MB of English: 87 ms -> 2 ms).
 _BELOW_UNKNOWN = re.compile("[\x00-\u07fc]+")
+
+
+def _holds_unknown(text: str) -> bool:
+    """Does ``text`` hold a character of ``_UNKNOWN_TO_HF``?"""
+    rest = _BELOW_UNKNOWN.sub("", text)
+    m = _MAYBE_UNKNOWN.search(rest)
+    return m is not None and _UNKNOWN_TO_HF.search(
+        "".join(_MAYBE_UNKNOWN.findall(rest, m.start()))) is not None
 
 
 def _normalize(form: str, text: str) -> str:
@@ -57,7 +79,7 @@ def _normalize(form: str, text: str) -> str:
     >>> _UNKNOWN_TO_HF.search("".join(map(chr, range(0x7FD)))) is None
     True
     """
-    if _UNKNOWN_TO_HF.search(_BELOW_UNKNOWN.sub("", text)) is None:
+    if not _holds_unknown(text):
         return unicodedata.normalize(form, text)
     # split() keeps the characters it cuts at, at the odd places: they stay as they are.
     return "".join(part if k % 2 else unicodedata.normalize(form, part)
@@ -129,16 +151,41 @@ class NFKD(_Unicode):
     pass
 
 
+# Capital letters of Unicode 16 and 17, which Rust's char::to_lowercase lowers and Python's
+# str.lower does not before Python has their Unicode (3.11: Unicode 14): (first, last, the
+# first one's lowercase; the others' follow it).
+_NEWER_CAPITALS = [("\u1c89", "\u1c89", "\u1c8a"), ("\ua7cb", "\ua7cb", "\u0264"),
+                   ("\ua7cc", "\ua7cc", "\ua7cd"), ("\ua7ce", "\ua7ce", "\ua7cf"),
+                   ("\ua7d2", "\ua7d2", "\ua7d3"), ("\ua7d4", "\ua7d4", "\ua7d5"),
+                   ("\ua7da", "\ua7da", "\ua7db"), ("\ua7dc", "\ua7dc", "\u019b"),
+                   ("\U00010d50", "\U00010d65", "\U00010d70"),
+                   ("\U00016ea0", "\U00016eb8", "\U00016ebb")]
+_LOWER_NEWER = {c: ord(low) + c - ord(first) for first, last, low in _NEWER_CAPITALS
+                for c in range(ord(first), ord(last) + 1)}
+_NEWER_CAPITAL = re.compile("[" + "".join(f"{a}-{b}" for a, b, _ in _NEWER_CAPITALS) + "]")
+
+
+def _lower(ch: str) -> str:
+    return chr(_LOWER_NEWER[ord(ch)]) if ord(ch) in _LOWER_NEWER else ch.lower()
+
+
 @dataclass(frozen=True)
 class Lowercase:
     """Each character lowercased on its own, as Rust's ``char::to_lowercase`` does (Python's
-    ``str.lower`` would end a word's "Σ" as "ς"; per character it is always "σ")."""
+    ``str.lower`` would end a word's "Σ" as "ς"; per character it is always "σ"), with Rust's
+    Unicode (see ``_NEWER_CAPITALS``).
+
+    >>> Lowercase().normalize_str("ΑΣ \ua7cb")
+    'ασ ɤ'
+    """
 
     def normalize_str(self, text: str) -> str:
+        if not text.isascii() and _NEWER_CAPITAL.search(text):
+            text = text.translate(_LOWER_NEWER)
         return text.lower() if "Σ" not in text else "".join(ch.lower() for ch in text)
 
     def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
-        return _per_char(text, ranges, str.lower)
+        return _per_char(text, ranges, _lower)
 
     def to_dict(self) -> dict:
         return {"type": "Lowercase"}

@@ -468,6 +468,24 @@ def test_unicode_tables_as_tokenizers_has_them():
     for form in ("NFC", "NFD", "NFKC", "NFKD"):
         want = getattr(N, form)().normalize_str(marked)
         assert getattr(bpe_core.normalizers, form)().normalize_str(marked) == want, form
+    # Lowercase, as Rust's Unicode has it (Unicode 16 and 17's capitals too).
+    want = N.Lowercase().normalize_str(every)
+    assert bpe_core.normalizers.Lowercase().normalize_str(every) == want
+    ranges = [(i, i + 1) for i in range(len(every))]
+    assert bpe_core.normalizers.Lowercase().normalize_aligned(every, ranges)[0] == want
+
+
+def test_normal_forms_on_a_python_with_a_later_unicode(monkeypatch):
+    """Python 3.12 to 3.14 know Unicode 15 to 16 (and a later one 17): the characters they
+    added with a decomposition or a combining class stay as Hugging Face's tables leave them.
+    Such a Python is played by unicodedata2 (requirements-test.txt)."""
+    later = pytest.importorskip("unicodedata2")
+    monkeypatch.setattr(bpe_core.normalizers, "unicodedata", later)
+    marked = "".join("a" + chr(c) + "\u0316" for c in range(0x110000)
+                     if later.decomposition(chr(c)) or later.combining(chr(c)))
+    for form in ("NFC", "NFD", "NFKC", "NFKD"):
+        want = getattr(N, form)().normalize_str(marked)
+        assert getattr(bpe_core.normalizers, form)().normalize_str(marked) == want, form
 
 
 @pytest.mark.parametrize("part, component, name", [
