@@ -41,10 +41,11 @@ _WHITESPACE_REGEX = rf"[{_W}]+|[^{_W}\p{{White_Space}}]+"
 # Character predicates: each matching character is a match of its own.
 # Hugging Face's punctuation is ASCII's and Unicode 8.0's P categories (the unicode_categories
 # crate): the characters made punctuation since are not, and two that have left it still are
-# (found by comparing the two on every code point).
+# (found by comparing the two on every code point; those added after Unicode 16 are left to
+# the stage's Unicode 16 twin, see unicode16.py).
 _PUNCTUATION = (
     r"(?![\u061d\u09fd\u0a76\u0c77\u0c84\u1b4e-\u1b4f\u1b7d-\u1b7f\u2e43-\u2e4f\u2e52-\u2e5d"
-    r"\U00010d6e\U00010ead\U00010ed0\U00010f55-\U00010f59\U00010f86-\U00010f89"
+    r"\U00010d6e\U00010ead\U00010f55-\U00010f59\U00010f86-\U00010f89"
     r"\U000113d4-\U000113d5\U000113d7-\U000113d8\U0001144b-\U0001144f\U0001145a-\U0001145b"
     r"\U0001145d\U00011660-\U0001166c\U000116b9\U0001183b\U00011944-\U00011946\U000119e2"
     r"\U00011a3f-\U00011a46\U00011a9a-\U00011a9c\U00011a9e-\U00011aa2\U00011b00-\U00011b09"
@@ -253,6 +254,16 @@ class Punctuation(_Splitter):
     def _spans(self, text):
         return _cuts(text, _compiled(_PUNCTUATION), self.behavior, False)
 
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        if holds_changed("".join(pieces)):  # (punctuation added since: see unicode16.py)
+            return _punctuation16(self.behavior).split(pieces, first)
+        return super().split(pieces, first)
+
+    def split_aligned(self, pieces):
+        if holds_changed("".join(p for p, _ in pieces)):
+            return _punctuation16(self.behavior).split_aligned(pieces)
+        return super().split_aligned(pieces)
+
     def to_dict(self) -> dict:
         return {"type": "Punctuation", "behavior": self.behavior}
 
@@ -306,6 +317,11 @@ def _read16(split: Split) -> Split:
 @cache
 def _whitespace16() -> Split:
     return _read16(Split(as_unicode16(_WHITESPACE_REGEX), "Removed", invert=True))
+
+
+@cache
+def _punctuation16(behavior: str) -> Split:
+    return _read16(Split(as_unicode16(_PUNCTUATION), behavior))
 
 
 _CACHE: dict[str, Any] = {}

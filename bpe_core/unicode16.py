@@ -1,17 +1,18 @@
 """Pre-tokenizer regexes read as Hugging Face's and OpenAI's regex engines read them: by
 Unicode 16.
 
-``regex`` classes characters by Unicode 17 (September 2025). Oniguruma, which runs the regexes
-of ``tokenizers`` (Split, ByteLevel's GPT-2 regex, Whitespace), and tiktoken's regex engine
-still class them by Unicode 16. The two differ on 4,804 characters: the 4,803 that Unicode 17
-added (CJK Extension J, new scripts, new letters in old ones; unassigned in 16) and U+0295
-"ʕ", a lowercase letter in 16 and an "other" letter (Lo) in 17. A regex may cut a text holding
-one of them elsewhere than the peers do, and the ids then differ.
+Oniguruma, which runs the regexes of ``tokenizers`` (Split, ByteLevel's GPT-2 regex,
+Whitespace), and tiktoken's regex engine class characters by Unicode 16. ``regex`` classes them
+by its own, later version (17 or 18 as of late 2026). The two differ on the characters added
+since, unassigned in 16 (4,803 in Unicode 17: CJK Extension J, new scripts, new letters in old
+ones; 13,007 more in 18), and on U+0295 "ʕ", a lowercase letter in 16 and an "other" letter
+(Lo) since. A regex may cut a text holding one of them elsewhere than the peers do, and the ids
+then differ.
 
 So a pre-tokenizer keeps a twin of its regex, rewritten to read those characters as Unicode 16
 does (:func:`as_unicode16`), and runs it on the rare text that holds one (:func:`holds_changed`):
-each class or property of the regex matches a new character as it matches an unassigned one,
-and "ʕ" as it matches a lowercase letter. Every other character reads the same in both.
+each class or property of the regex matches a character unassigned in 16 as it matches an
+unassigned one, and "ʕ" as it matches a lowercase letter. Every other character reads the same.
 
 >>> import regex
 >>> text = "ab\\u088fcd"  # U+088F: a letter new in Unicode 17
@@ -20,47 +21,82 @@ and "ʕ" as it matches a lowercase letter. Every other character reads the same 
 >>> holds_changed(text), holds_changed("naïve 中文 😀")
 (True, False)
 
-The tables below are Unicode 17 against Unicode 16 (``unicodedata2`` 16.0.0); the tests check
-them against the ``regex`` installed and say how to remake them when it moves on.
+What Unicode 16 leaves unassigned is ``unassigned16.txt``; the tests check it, and the
+characters ``regex`` classes otherwise, against Unicode 16's own tables (``unicodedata2``).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
+from importlib import resources
 
 import regex
 
-#: The characters Unicode 17 added, as ranges of a character class.
-NEW_IN_17 = (
-    "\u088f\u0c5c\u0cdc\u1acf-\u1add\u1ae0-\u1aeb\u20c1\u2b96\ua7ce-\ua7cf\ua7d2\ua7d4\ua7f1"
-    "\ufbc3-\ufbd2\ufd90-\ufd91\ufdc8-\ufdce"
-    "\U00010940-\U00010959\U00010ec5-\U00010ec7\U00010ed0-\U00010ed8\U00010efa-\U00010efb"
-    "\U00011b60-\U00011b67\U00011db0-\U00011ddb\U00011de0-\U00011de9\U00016ea0-\U00016eb8"
-    "\U00016ebb-\U00016ed3\U00016ff2-\U00016ff6\U000187f8-\U000187ff\U00018d09-\U00018d1e"
-    "\U00018d80-\U00018df2\U0001ccfa-\U0001ccfc\U0001ceba-\U0001ced0\U0001cee0-\U0001cef0"
-    "\U0001e6c0-\U0001e6de\U0001e6e0-\U0001e6f5\U0001e6fe-\U0001e6ff\U0001f6d8"
-    "\U0001f777-\U0001f77a\U0001f8d0-\U0001f8d8\U0001fa54-\U0001fa57\U0001fa8a\U0001fa8e"
-    "\U0001fac8\U0001facd\U0001faea\U0001faef\U0001fbfa\U0002b73a-\U0002b73f"
-    "\U0002cea2-\U0002cead\U000323b0-\U00033479")
-#: Characters Unicode 17 classes otherwise -> one that every version classes as Unicode 16
-#: did them (ʕ and ɐ: Latin lowercase letters).
+#: Assigned in Unicode 16 and classed otherwise since -> a character every version classes
+#: as Unicode 16 did them (ʕ and ɐ: Latin lowercase letters).
 RECLASSED = {"\u0295": "\u0250"}
-#: Unassigned in every Unicode version so far: how Unicode 16 reads a character new in 17.
+#: Unassigned in every Unicode version so far: how Unicode 16 reads a character added since.
 UNASSIGNED = "\u0378"
 
-CHANGED = NEW_IN_17 + "".join(RECLASSED)
-#: The same, one by one.
-CHANGED_CHARS = frozenset(c for r in regex.findall(r".-.|.", CHANGED)
-                          for c in map(chr, range(ord(r[0]), ord(r[-1]) + 1)))
+_TABLE = resources.files(__package__).joinpath("unassigned16.txt").read_text(encoding="ascii")
+#: The code points Unicode 16 leaves unassigned, as (first, last) ranges.
+UNASSIGNED_16 = [tuple(int(end, 16) for end in (r.split("-") * 2)[:2])
+                 for line in _TABLE.splitlines() if not line.startswith("#") for r in line.split()]
+_STARTS = [a for a, _ in UNASSIGNED_16]
+_ASSIGNED = regex.compile(r"\P{Cn}")
+
+
+def _class_body(ranges) -> str:
+    return "".join(regex.escape(chr(a)) + (f"-{regex.escape(chr(b))}" if b > a else "")
+                   for a, b in ranges)
+
+
 # The check runs on every text beyond ASCII, so it is stdlib ``re``: it tests a character of
 # the BMP against a bitmap, where ``regex`` walks the ranges (3 against 17 ns a character).
-# Beyond the BMP it only picks the characters up (emoji, mostly), and a set tells.
-_MAYBE = re.compile("[" + "".join(c for c in regex.findall(r".-.|.", CHANGED) if c < "\U00010000")
-                    + "\U00010000-\U0010ffff]")
-_NEW_SET = CHANGED_CHARS - set(RECLASSED)
-_CHANGED_TEXT = "".join(sorted(CHANGED_CHARS))
+# Beyond the BMP it only picks the characters up (emoji, mostly), which are looked at one by one.
+_MAYBE = re.compile("[" + _class_body([r for r in UNASSIGNED_16 if r[0] < 0x10000]) + "".join(RECLASSED)
+                    + "\\U00010000-\\U0010ffff]")
 _NON_ASCII = regex.compile(r"[^\x00-\x7f]+")
+
+
+def _changed(ch: str) -> bool:
+    """Does ``regex`` class ``ch`` otherwise than Unicode 16?"""
+    if ch in RECLASSED:
+        return _category(ch) != _category(RECLASSED[ch])
+    c = ord(ch)
+    k = bisect_right(_STARTS, c) - 1
+    return k >= 0 and c <= UNASSIGNED_16[k][1] and _ASSIGNED.match(ch) is not None
+
+
+def _category(ch: str) -> str:
+    """``ch``'s general category, as ``regex`` has it."""
+    return next(gc for gc in _CATEGORIES if regex.fullmatch(rf"\p{{gc={gc}}}", ch))
+
+
+_CATEGORIES = ("Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs "
+               "Co Cn").split()
+
+
+def holds_changed(text: str) -> bool:
+    """Does ``text`` hold a character ``regex`` classes otherwise than Unicode 16?"""
+    if text.isascii():
+        return False
+    sample = text[::64]
+    if len(sample.encode("utf-8", "surrogatepass")) < 1.25 * len(sample):
+        # Mostly ASCII: only the other characters are looked at (2 MB of English: 7 -> 1 ms).
+        text = "".join(_NON_ASCII.findall(text))
+    m = _MAYBE.search(text)
+    return m is not None and any(map(_changed, set(_MAYBE.findall(text, m.start()))))
+
+
+@functools.cache
+def changed_chars() -> frozenset[str]:
+    """Every character ``regex`` classes otherwise than Unicode 16 (made on first use)."""
+    unassigned = "".join(chr(c) for a, b in UNASSIGNED_16 for c in range(a, b + 1))
+    return frozenset(_ASSIGNED.findall(unassigned)) | {c for c in RECLASSED if _changed(c)}
+
 
 # A class or an escape whose meaning comes from Unicode's tables; anything else, one by one.
 _PROPERTY = r"\\[pP](?:\{[^}]*\}|[A-Za-z])|\\[wWdDsS]|\[:\^?\w+:\]"
@@ -69,18 +105,6 @@ _TOKEN = regex.compile(rf"({_PROPERTY})|(\\[bB])|(\[\^?\]?(?:\\.|\[:[^\]]*:\]|[^
 _ITEM = regex.compile(rf"({_PROPERTY})|\\.|[\s\S]")
 # What a property stands for among a class's literal items: surrogates, which no text holds.
 _NOTHING = r"\p{Cs}"
-
-
-def holds_changed(text: str) -> bool:
-    """Does ``text`` hold a character Unicode 16 and 17 class differently?"""
-    if text.isascii():
-        return False
-    sample = text[::64]
-    if len(sample.encode("utf-8", "surrogatepass")) < 1.25 * len(sample):
-        # Mostly ASCII: only the other characters are looked at (2 MB of English: 7 -> 1 ms).
-        text = "".join(_NON_ASCII.findall(text))
-    m = _MAYBE.search(text)
-    return m is not None and not CHANGED_CHARS.isdisjoint(_MAYBE.findall(text, m.start()))
 
 
 @functools.lru_cache(maxsize=64)
@@ -128,24 +152,22 @@ def _class16(cls: str) -> str:
             has_literal = True
     if not props:
         return cls
+    changed = changed_chars()
     union = regex.compile(f"[{''.join(props)}]")
     # The changed characters the properties match by Unicode 16, and those they match now.
-    then = {c for c in RECLASSED if union.fullmatch(RECLASSED[c])}
-    if union.fullmatch(UNASSIGNED):
-        then |= _NEW_SET
-    now = set(union.findall(_CHANGED_TEXT))
+    then = {c for c in changed if union.fullmatch(RECLASSED.get(c, UNASSIGNED))}
+    now = set(union.findall("".join(sorted(changed))))
     if then == now:
         return cls
-    changed = _ranges(CHANGED_CHARS)
-    items = "".join(props)
+    every, items = _ranges(changed), "".join(props)
     # Matched by Unicode 16: the literal items, or the properties (a changed character as they
     # matched it then); with ^, neither.
     if negated:
-        keep = _ranges(CHANGED_CHARS - then)
-        rest = f"[^{items}{changed}]" + (f"|[{keep}]" if keep else "")
+        keep = _ranges(changed - then)
+        rest = f"[^{items}{every}]" + (f"|[{keep}]" if keep else "")
         return (f"(?:(?![{''.join(literal)}])(?:{rest}))" if has_literal else f"(?:{rest})")
     branches = [f"[{''.join(literal)}]"] if has_literal else []
-    branches.append(f"(?![{changed}])[{items}]")
+    branches.append(f"(?![{every}])[{items}]")
     if then:
         branches.append(f"[{_ranges(then)}]")
     return f"(?:{'|'.join(branches)})"
@@ -157,10 +179,10 @@ def _ranges(chars) -> str:
     >>> _ranges({"a", "b", "c", "x"})
     'a-cx'
     """
-    runs: list[list[str]] = []
-    for c in sorted(chars):
-        if runs and ord(c) == ord(runs[-1][1]) + 1:
+    runs: list[list[int]] = []
+    for c in sorted(map(ord, chars)):
+        if runs and c == runs[-1][1] + 1:
             runs[-1][1] = c
         else:
             runs.append([c, c])
-    return "".join(regex.escape(a) + (f"-{regex.escape(b)}" if b != a else "") for a, b in runs)
+    return _class_body(runs)

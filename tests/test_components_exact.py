@@ -463,6 +463,9 @@ def test_unicode_tables_as_tokenizers_has_them():
     every = "a".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
     theirs = [piece for piece, _ in P.Punctuation().pre_tokenize_str(every)]
     assert bpe_core.pre_tokenizers.Punctuation().split([every]) == theirs
+    ranges = [(i, i + 1) for i in range(len(every))]
+    aligned = bpe_core.pre_tokenizers.Punctuation().split_aligned([(every, ranges)])
+    assert [piece for piece, _ in aligned] == theirs
     marked = "".join("a" + chr(c) + "\u0316" for c in range(0x110000)
                      if unicodedata.decomposition(chr(c)) or unicodedata.combining(chr(c)))
     for form in ("NFC", "NFD", "NFKC", "NFKD"):
@@ -471,7 +474,6 @@ def test_unicode_tables_as_tokenizers_has_them():
     # Lowercase, as Rust's Unicode has it (Unicode 16 and 17's capitals too).
     want = N.Lowercase().normalize_str(every)
     assert bpe_core.normalizers.Lowercase().normalize_str(every) == want
-    ranges = [(i, i + 1) for i in range(len(every))]
     assert bpe_core.normalizers.Lowercase().normalize_aligned(every, ranges)[0] == want
 
 

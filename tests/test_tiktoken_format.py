@@ -31,10 +31,10 @@ ENGLISH = "".join(p.read_text(encoding="utf-8")
 
 
 #: Text for comparisons with tiktoken and Hugging Face: tricky characters often, the characters
-#: Unicode 16 (their regex engines') and 17 (``regex``'s) class differently often too (see
-#: bpe_core/unicode16.py), any other character of any plane.
+#: Unicode 16 (their regex engines') and ``regex``'s later Unicode class differently often too
+#: (see bpe_core/unicode16.py), any other character of any plane.
 ANY_TEXT = st.text(st.sampled_from(list("aAb 1'sdtll\n\r\t.,!?é中😀\u00a0\u3000\u200b"))
-                   | st.sampled_from(sorted(unicode16.CHANGED_CHARS))
+                   | st.sampled_from(sorted(unicode16.changed_chars()))
                    | st.characters(codec="utf-8"), max_size=40)
 PATTERNS = ["gpt2", "cl100k", "o200k", "space-prefix", "none", "whitespace"]
 #: GPT-2's and OpenAI's byte order: id i is the byte order[i], printable Latin-1 first.
