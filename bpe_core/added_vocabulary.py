@@ -14,19 +14,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Callable, Iterable, Iterator
 
 import regex
 
 from . import trie
+from .unicode16 import as_unicode16, holds_changed
 
 # Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
-_WORD_END = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]\Z")
-_WORD_START = regex.compile(r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]")
+_WORD_CLASS = r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]"
+_WORD = regex.compile(_WORD_CLASS)
 _NOT_SPACE = regex.compile(r"[^\p{White_Space}]")
 _NOT_SPACE_BACK = regex.compile(r"(?r)[^\p{White_Space}]")
 
 Segment = tuple[int, int, "int | None"]
+
+
+def _is_word(ch: str) -> bool:
+    """Is ``ch`` in Rust's \\w, by the regex crate's Unicode 16 (see unicode16.py)?"""
+    return (_word16() if holds_changed(ch) else _WORD).match(ch) is not None
+
+
+@cache
+def _word16() -> regex.Pattern:
+    return regex.compile(as_unicode16(_WORD_CLASS))
 
 
 @dataclass(frozen=True)
@@ -73,8 +85,8 @@ class _Matcher:
             token = self.tokens[m.group()]
             if split_special and token.special:
                 continue
-            if token.single_word and ((start and _WORD_END.search(text, 0, start))
-                                      or _WORD_START.match(text, stop)):
+            if token.single_word and ((start and _is_word(text[start - 1]))
+                                      or (stop < len(text) and _is_word(text[stop]))):
                 continue
             if token.lstrip:
                 back = _NOT_SPACE_BACK.search(text, 0, start)

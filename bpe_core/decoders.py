@@ -21,6 +21,7 @@ import regex
 from .alphabet import spelled_bytes
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
+from .unicode16 import as_unicode16, holds_changed
 
 SUPPORTED = "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, BPEDecoder and Sequence"
 
@@ -158,7 +159,10 @@ class Replace(_Decoder):
     def decode_chain(self, tokens: list[str]) -> list[str]:
         if not self.regex:
             return [t.replace(self.pattern, self.content) for t in tokens]
-        compiled = regex.compile(self.pattern)
+        # Tokens holding a character that Oniguruma's Unicode 16 classes otherwise are matched
+        # by the pattern as Oniguruma reads it (see unicode16.py).
+        compiled = regex.compile(as_unicode16(self.pattern) if holds_changed("".join(tokens))
+                                 else self.pattern)
         # A regex from a file runs within a time limit on each token (see presets.needs_limit).
         bounded = needs_limit(self.pattern)
         return [self._replaced(compiled, t, bounded) for t in tokens]

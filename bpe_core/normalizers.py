@@ -24,6 +24,7 @@ import regex
 
 from .oniguruma import pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
+from .unicode16 import as_unicode16, holds_changed
 
 Ranges = list[tuple[int, int]]
 SUPPORTED = "NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence"
@@ -199,8 +200,12 @@ class Replace:
     content: str
     regex: bool = False
 
-    def _compiled(self):
-        return regex.compile(self.pattern if self.regex else regex.escape(self.pattern))
+    def _compiled(self, text: str):
+        if not self.regex:
+            return regex.compile(regex.escape(self.pattern))
+        # A text holding a character that Oniguruma's Unicode 16 classes otherwise is matched
+        # by the pattern as Oniguruma reads it (see unicode16.py).
+        return regex.compile(as_unicode16(self.pattern) if holds_changed(text) else self.pattern)
 
     def _limit(self, text: str) -> float | None:
         """The time the pattern may take on ``text``: a regex from a file has a limit (see
@@ -212,7 +217,7 @@ class Replace:
             return text.replace(self.pattern, self.content) if self.pattern else text
         content = self.content
         try:
-            return self._compiled().sub(lambda m: content, text, timeout=self._limit(text))
+            return self._compiled(text).sub(lambda m: content, text, timeout=self._limit(text))
         except TimeoutError:
             raise too_slow(self.pattern, text, stage="normalizer") from None
 
@@ -220,7 +225,7 @@ class Replace:
         if not self.pattern:
             return text, list(ranges)
         try:
-            found = [m.span() for m in self._compiled().finditer(text, timeout=self._limit(text))]
+            found = [m.span() for m in self._compiled(text).finditer(text, timeout=self._limit(text))]
         except TimeoutError:
             raise too_slow(self.pattern, text, stage="normalizer") from None
         out, spans, pos = [], [], 0

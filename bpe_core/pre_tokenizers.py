@@ -166,12 +166,8 @@ class Split(_Splitter):
         """This split with its regex read by Unicode 16, as Hugging Face's and OpenAI's
         engines read it (unicode16.py), or None where that reads no character otherwise."""
         pattern = self.pattern if self.literal else as_unicode16(self.pattern)
-        if pattern == self.pattern:
-            return None
-        try:
-            return _read16(Split(pattern, self.behavior, self.invert))
-        except regex.error:  # (a user's regex the rewriting cannot follow: read as it is)
-            return None
+        return None if pattern == self.pattern else _read16(Split(pattern, self.behavior,
+                                                                  self.invert))
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
         if self._by_unicode and holds_changed("".join(pieces)) and self._unicode16 is not None:

@@ -117,6 +117,15 @@ def as_unicode16(pattern: str) -> str:
     """
     if regex.compile(pattern).flags & regex.VERSION1:
         return pattern  # (set operations and nested sets, which this reading does not follow)
+    read = _rewritten(pattern)
+    try:
+        regex.compile(read)
+    except regex.error:  # (a user's regex the rewriting cannot follow: read as it is)
+        return pattern
+    return read
+
+
+def _rewritten(pattern: str) -> str:
     out = []
     for m in _TOKEN.finditer(pattern):
         prop, boundary, cls = m.groups()

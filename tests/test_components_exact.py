@@ -29,7 +29,7 @@ from tokenizers import pre_tokenizers as P
 from tokenizers.trainers import BpeTrainer
 
 import bpe_core
-from bpe_core import encoding
+from bpe_core import encoding, unicode16
 from bpe_core.presets import MODEL_PATTERNS
 
 ADDED = ["<tool>", "[x]", "Hello", "<b>", "end", "<|x|>", "ﬁ", "The", "<a><b>", "<a>"]
@@ -60,21 +60,16 @@ TRICKY = [
     "Hello", "hello", "HELLO", "the", " the", "The", "café", "naïve", "Привет", "中文", "日本語",
     "한국어", "العربية", "हिन्दी", "ไทย", *ADDED,
 ]
-_ASSIGNED = regex.compile(r"\P{Cn}")
-
-
-def _same_unicode_version(ch: str) -> bool:
-    """Not a character newer than Python's Unicode database (Unicode 14 in Python 3.11):
-    `regex`, Oniguruma and Rust classify those by their own later versions, and disagree."""
-    return unicodedata.category(ch) != "Cn" or _ASSIGNED.match(ch) is None
-
-
-CHARS = st.characters(exclude_categories=("Cs",)).filter(_same_unicode_version)
+#: Any character, and often one that Unicode 16 (Oniguruma's, the regex crate's) and ``regex``'s
+#: later Unicode class differently (see bpe_core/unicode16.py).
+CHARS = (st.characters(exclude_categories=("Cs",))
+         | st.sampled_from(sorted(unicode16.changed_chars())))
 TEXT = st.lists(st.one_of(st.text(CHARS, max_size=3), st.sampled_from(TRICKY)),
                 max_size=14).map("".join)
 FIXED = ["", " ", "  leading", "trailing  ", "\n\n", " \t x", "▁▁ ▁a", "x" * 200,
          "Hello, café! CAFÉ cafe\u0301 ﬁne Ⅻ ① ²³", "a<|x|>b <tool> c", " <tool>  [x]  end end.",
-         "Hello Hello, xHello HELLO", "<a><b><a> <b>", "The the THE", "١٢٣ 123 ١٢3"]
+         "Hello Hello, xHello HELLO", "<a><b><a> <b>", "The the THE", "١٢٣ 123 ١٢3",
+         "Hello\u088f \u088fHello ʕHello x\U000323b0y"]  # (letters only since Unicode 16)
 CORPUS = [
     "Hello there, the end of the tool. The theme: then, there, these (12 of 345) ends!",
     "  indented\tcode(x) == 42;\r\n    return 'done'  # they'll see\n\n",

@@ -87,5 +87,23 @@ def test_a_regex_that_reads_no_changed_character_otherwise_is_kept():
 
 def test_a_regex_the_rewriting_cannot_follow_is_read_as_it_is(monkeypatch):
     assert unicode16.as_unicode16(r"(?V1)[\p{L}--\p{Ll}]+") == r"(?V1)[\p{L}--\p{Ll}]+"
-    monkeypatch.setattr(pre_tokenizers, "as_unicode16", lambda pattern: pattern + "(")
-    assert pre_tokenizers.Split(r"\p{L}+").split(["ab\u088fcd"]) == ["ab\u088fcd"]
+    monkeypatch.setattr(unicode16, "_class16", lambda cls: cls + "(")  # (a rewrite gone wrong)
+    assert unicode16.as_unicode16(r"[\p{L}]+") == r"[\p{L}]+"
+
+
+@pytest.mark.parametrize("pattern", [r"\p{L}+", r"[^\s\p{L}]"])
+def test_replace_matches_as_tokenizers_does(pattern):
+    from tokenizers import decoders as hd
+    from tokenizers import normalizers as hn
+
+    from bpe_core import decoders, normalizers
+
+    text = "ab\u088fcd ʕB x\U000323b0y"
+    theirs = hn.Replace(Regex(convert_pattern(pattern, to_onig=True)), "_")
+    ours = normalizers.Replace(pattern, "_", regex=True)
+    assert ours.normalize_str(text) == theirs.normalize_str(text)
+    ranges = [(i, i + 1) for i in range(len(text))]
+    assert ours.normalize_aligned(text, ranges)[0] == theirs.normalize_str(text)
+    decoder = hd.Replace(Regex(convert_pattern(pattern, to_onig=True)), "_")
+    assert (decoders.Replace(pattern, "_", regex=True).decode([text, "ʕ"])
+            == decoder.decode([text, "ʕ"]))
