@@ -34,10 +34,11 @@ _LEADING, _TRAILING = regex.compile(r"^\p{White_Space}+"), regex.compile(r"\p{Wh
 # Hugging Face normalizes with Unicode 9.0's tables (the unicode-normalization-alignments crate).
 # To it, the later characters below have no decomposition, no combining class and no composition,
 # so they stay as they are and nothing composes or reorders across them; Python's database gives
-# them one (found by comparing the two on every code point, with Python 3.11's Unicode 14). The
-# last line's are those Unicode 15 to 17 added with a decomposition or a combining class, or as
-# part of another's decomposition (unicodedata2 17.0): Python 3.11 does not know them, and leaves
-# them as they are anyway; Python 3.12 (Unicode 15) to 3.14 (16) know some.
+# them one (found by comparing the two on every code point, with Python 3.11's Unicode 14). With
+# them are those Unicode 15 to 17 added with a decomposition or a combining class, or as part of
+# another's decomposition (unicodedata2 17.0; U+0897, U+1ACF-1ADD, U+1AE0-1AEB, U+A7F1, the last
+# seven lines): Python 3.11 does not know them, and leaves them as they are anyway; Python 3.12
+# (Unicode 15) to 3.14 (16) know some.
 _UNKNOWN_BMP = (
     r"\u07fd\u0897-\u089f\u08ca-\u08d3\u09fe\u0c3c\u0d3b-\u0d3c\u0eba\u1715\u1abf-\u1add"
     r"\u1ae0-\u1aeb\u1df6-\u1dfa\u32ff\ua7f1-\ua7f4\ua82c\uab69")
@@ -225,7 +226,8 @@ class Replace:
         if not self.pattern:
             return text, list(ranges)
         try:
-            found = [m.span() for m in self._compiled(text).finditer(text, timeout=self._limit(text))]
+            found = [m.span() for m in
+                     self._compiled(text).finditer(text, timeout=self._limit(text))]
         except TimeoutError:
             raise too_slow(self.pattern, text, stage="normalizer") from None
         out, spans, pos = [], [], 0

@@ -56,8 +56,8 @@ def _class_body(ranges) -> str:
 # The check runs on every text beyond ASCII, so it is stdlib ``re``: it tests a character of
 # the BMP against a bitmap, where ``regex`` walks the ranges (3 against 17 ns a character).
 # Beyond the BMP it only picks the characters up (emoji, mostly), which are looked at one by one.
-_MAYBE = re.compile("[" + _class_body([r for r in UNASSIGNED_16 if r[0] < 0x10000]) + "".join(RECLASSED)
-                    + "\\U00010000-\\U0010ffff]")
+_MAYBE = re.compile("[" + _class_body([r for r in UNASSIGNED_16 if r[0] < 0x10000])
+                    + "".join(RECLASSED) + "\\U00010000-\\U0010ffff]")
 _NON_ASCII = regex.compile(r"[^\x00-\x7f]+")
 
 
@@ -75,8 +75,8 @@ def _category(ch: str) -> str:
     return next(gc for gc in _CATEGORIES if regex.fullmatch(rf"\p{{gc={gc}}}", ch))
 
 
-_CATEGORIES = ("Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs "
-               "Co Cn").split()
+_CATEGORIES = ("Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc "
+               "Cf Cs Co Cn").split()
 
 
 def holds_changed(text: str) -> bool:
