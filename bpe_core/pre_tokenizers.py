@@ -243,22 +243,33 @@ class Split(_Splitter):
 _BYTE_LEVEL_SPLIT = Split(BYTE_LEVEL_REGEX)
 
 
+class _ReadsUnicode(_Splitter):
+    """A stage whose regex a text holding a character Unicode 16 classes otherwise is cut by
+    as Unicode 16 reads it (``_twin``: the stage as a Split of the rewritten regex)."""
+
+    def _twin(self) -> Split:
+        raise NotImplementedError
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        if holds_changed("".join(pieces)):
+            return self._twin().split(pieces, first)
+        return super().split(pieces, first)
+
+    def split_aligned(self, pieces):
+        if holds_changed("".join(p for p, _ in pieces)):
+            return self._twin().split_aligned(pieces)
+        return super().split_aligned(pieces)
+
+
 @dataclass(frozen=True)
-class Punctuation(_Splitter):
+class Punctuation(_ReadsUnicode):
     behavior: str = "Isolated"
 
     def _spans(self, text):
         return _cuts(text, _compiled(_PUNCTUATION), self.behavior, False)
 
-    def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        if holds_changed("".join(pieces)):  # (punctuation added since: see unicode16.py)
-            return _punctuation16(self.behavior).split(pieces, first)
-        return super().split(pieces, first)
-
-    def split_aligned(self, pieces):
-        if holds_changed("".join(p for p, _ in pieces)):
-            return _punctuation16(self.behavior).split_aligned(pieces)
-        return super().split_aligned(pieces)
+    def _twin(self) -> Split:  # (punctuation added since Unicode 16 is not: see unicode16.py)
+        return _punctuation16(self.behavior)
 
     def to_dict(self) -> dict:
         return {"type": "Punctuation", "behavior": self.behavior}
@@ -277,19 +288,12 @@ class Digits(_Splitter):
 
 
 @dataclass(frozen=True)
-class Whitespace(_Splitter):
+class Whitespace(_ReadsUnicode):
     def _spans(self, text):
         return _cuts(text, _compiled(_WHITESPACE_REGEX), "Removed", True)
 
-    def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        if holds_changed("".join(pieces)):  # (Hugging Face's \w is Oniguruma's: see Split)
-            return _whitespace16().split(pieces, first)
-        return super().split(pieces, first)
-
-    def split_aligned(self, pieces):
-        if holds_changed("".join(p for p, _ in pieces)):
-            return _whitespace16().split_aligned(pieces)
-        return super().split_aligned(pieces)
+    def _twin(self) -> Split:  # (Hugging Face's \w is Oniguruma's: see Split)
+        return _whitespace16()
 
     def to_dict(self) -> dict:
         return {"type": "Whitespace"}
