@@ -107,8 +107,34 @@ class _Splitter:
         return [(p[a:b], r[a:b]) for p, r in pieces for a, b in self._spans(p)]
 
 
+class _ReadsUnicode(_Splitter):
+    """A stage with a regex that may read a character otherwise than Hugging Face's engines,
+    which go by Unicode 16 (unicode16.py): a text holding one is cut by its twin, the stage as a
+    Split of the regex rewritten to read by Unicode 16 (``_twin``; None where that reads no
+    character otherwise)."""
+
+    _reads_unicode = True  # (False: the regex has no class from Unicode's tables)
+
+    def _twin(self) -> Split | None:
+        raise NotImplementedError
+
+    def _twin_for(self, texts) -> Split | None:
+        """The twin to cut ``texts`` with, when they hold such a character."""
+        if not self._reads_unicode or not holds_changed("".join(texts)):
+            return None
+        return self._twin()
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        twin = self._twin_for(pieces)
+        return super().split(pieces, first) if twin is None else twin.split(pieces, first)
+
+    def split_aligned(self, pieces):
+        twin = self._twin_for(p for p, _ in pieces)
+        return super().split_aligned(pieces) if twin is None else twin.split_aligned(pieces)
+
+
 @dataclass(frozen=True)
-class Split(_Splitter):
+class Split(_ReadsUnicode):
     """Cut at the matches of ``pattern`` (a Python regex; a plain string when ``literal``)."""
 
     pattern: str
@@ -150,8 +176,8 @@ class Split(_Splitter):
         object.__setattr__(self, "_runs", isolate is not None and _ONE_RUN.fullmatch(
             self.pattern) is not None)
         # Only a regex with a class from Unicode's tables may read a text otherwise by Unicode
-        # 16 (see _unicode16); the texts of the others are not looked at.
-        object.__setattr__(self, "_by_unicode", not self.literal and _READS_UNICODE.search(
+        # 16 (see _ReadsUnicode); the texts of the others are not looked at.
+        object.__setattr__(self, "_reads_unicode", not self.literal and _READS_UNICODE.search(
             self.pattern) is not None)
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
@@ -161,17 +187,19 @@ class Split(_Splitter):
         except TimeoutError:
             raise too_slow(self.pattern, text) from None
 
+    def _twin(self) -> Split | None:
+        return self._unicode16
+
     @cached_property
     def _unicode16(self) -> Split | None:
-        """This split with its regex read by Unicode 16, as Hugging Face's and OpenAI's
-        engines read it (unicode16.py), or None where that reads no character otherwise."""
-        pattern = self.pattern if self.literal else as_unicode16(self.pattern)
+        pattern = as_unicode16(self.pattern)
         return None if pattern == self.pattern else _read16(Split(pattern, self.behavior,
                                                                   self.invert))
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        if self._by_unicode and holds_changed("".join(pieces)) and self._unicode16 is not None:
-            return self._unicode16.split(pieces, first)
+        twin = self._twin_for(pieces)
+        if twin is not None:
+            return twin.split(pieces, first)
         if self.literal and self.pattern and not self.invert and not any(
                 self.pattern in p for p in pieces):
             # No match leaves a piece whole, whatever the behavior: Gemma's Split(" ") after its
@@ -228,12 +256,6 @@ class Split(_Splitter):
             raise too_slow(self.pattern, text) from None
         return None if "" in found[1::2] else list(filter(None, found))
 
-    def split_aligned(self, pieces):
-        if (self._by_unicode and holds_changed("".join(p for p, _ in pieces))
-                and self._unicode16 is not None):
-            return self._unicode16.split_aligned(pieces)
-        return super().split_aligned(pieces)
-
     def to_dict(self) -> dict:
         return {"type": "Split", "pattern": pattern_to_dict(self.pattern, self.literal),
                 "behavior": self.behavior,
@@ -241,24 +263,6 @@ class Split(_Splitter):
 
 
 _BYTE_LEVEL_SPLIT = Split(BYTE_LEVEL_REGEX)
-
-
-class _ReadsUnicode(_Splitter):
-    """A stage whose regex a text holding a character Unicode 16 classes otherwise is cut by
-    as Unicode 16 reads it (``_twin``: the stage as a Split of the rewritten regex)."""
-
-    def _twin(self) -> Split:
-        raise NotImplementedError
-
-    def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        if holds_changed("".join(pieces)):
-            return self._twin().split(pieces, first)
-        return super().split(pieces, first)
-
-    def split_aligned(self, pieces):
-        if holds_changed("".join(p for p, _ in pieces)):
-            return self._twin().split_aligned(pieces)
-        return super().split_aligned(pieces)
 
 
 @dataclass(frozen=True)
@@ -310,7 +314,7 @@ class WhitespaceSplit(_Splitter):
 
 def _read16(split: Split) -> Split:
     """A split whose regex reads by Unicode 16 already: it has no twin of its own."""
-    split.__dict__["_unicode16"] = None  # (the cached_property's place)
+    object.__setattr__(split, "_reads_unicode", False)
     return split
 
 
