@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Iterator
 import regex
 
 from . import trie
-from .unicode16 import as_unicode16, holds_changed
+from .unicode16 import as_unicode, holds_changed
 
 # Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
 _WORD_CLASS = r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]"
@@ -38,7 +38,7 @@ def _is_word(ch: str) -> bool:
 
 @cache
 def _word16() -> regex.Pattern:
-    return regex.compile(as_unicode16(_WORD_CLASS))
+    return regex.compile(as_unicode(_WORD_CLASS))
 
 
 @dataclass(frozen=True)

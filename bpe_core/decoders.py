@@ -21,7 +21,7 @@ import regex
 from .alphabet import spelled_bytes
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
-from .unicode16 import as_unicode16, holds_changed
+from .unicode16 import as_unicode, holds_changed
 
 SUPPORTED = "ByteLevel, Metaspace, ByteFallback, Fuse, Strip, Replace, BPEDecoder and Sequence"
 
@@ -161,7 +161,7 @@ class Replace(_Decoder):
             return [t.replace(self.pattern, self.content) for t in tokens]
         # Tokens holding a character that Oniguruma's Unicode 16 classes otherwise are matched
         # by the pattern as Oniguruma reads it (see unicode16.py).
-        compiled = regex.compile(as_unicode16(self.pattern) if holds_changed("".join(tokens))
+        compiled = regex.compile(as_unicode(self.pattern) if holds_changed("".join(tokens))
                                  else self.pattern)
         # A regex from a file runs within a time limit on each token (see presets.needs_limit).
         bounded = needs_limit(self.pattern)

@@ -24,7 +24,7 @@ import regex
 
 from .oniguruma import pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
-from .unicode16 import as_unicode16, holds_changed
+from .unicode16 import as_unicode, holds_changed
 
 Ranges = list[tuple[int, int]]
 SUPPORTED = "NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence"
@@ -206,7 +206,7 @@ class Replace:
             return regex.compile(regex.escape(self.pattern))
         # A text holding a character that Oniguruma's Unicode 16 classes otherwise is matched
         # by the pattern as Oniguruma reads it (see unicode16.py).
-        return regex.compile(as_unicode16(self.pattern) if holds_changed(text) else self.pattern)
+        return regex.compile(as_unicode(self.pattern) if holds_changed(text) else self.pattern)
 
     def _limit(self, text: str) -> float | None:
         """The time the pattern may take on ``text``: a regex from a file has a limit (see

@@ -27,7 +27,7 @@ from .alphabet import BYTE_CHARS
 from .end_of_word import EndOfWord
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 from .presets import MODEL_PATTERNS, needs_limit, piece_finder, time_limit, too_slow
-from .unicode16 import as_unicode16, holds_changed
+from .unicode16 import as_unicode, holds_changed
 
 Ranges = list[tuple[int, int]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
@@ -108,19 +108,20 @@ class _Splitter:
 
 
 class _ReadsUnicode(_Splitter):
-    """A stage with a regex that may read a character otherwise than Hugging Face's engines,
-    which go by Unicode 16 (unicode16.py): a text holding one is cut by its twin, the stage as a
-    Split of the regex rewritten to read by Unicode 16 (``_twin``; None where that reads no
-    character otherwise)."""
+    """A stage with a regex that may read a character otherwise than Hugging Face does, by
+    Unicode 16 (its regex engines) or 17 (Rust's char methods; see unicode16.py): a text holding
+    one is cut by its twin, the stage as a Split of the regex rewritten to read by that version
+    (``_twin``; None where that reads no character otherwise)."""
 
     _reads_unicode = True  # (False: the regex has no class from Unicode's tables)
+    _unicode = 16  # the version the peer reads by
 
     def _twin(self) -> Split | None:
         raise NotImplementedError
 
     def _twin_for(self, texts) -> Split | None:
         """The twin to cut ``texts`` with, when they hold such a character."""
-        if not self._reads_unicode or not holds_changed("".join(texts)):
+        if not self._reads_unicode or not holds_changed("".join(texts), self._unicode):
             return None
         return self._twin()
 
@@ -192,8 +193,8 @@ class Split(_ReadsUnicode):
 
     @cached_property
     def _unicode16(self) -> Split | None:
-        pattern = as_unicode16(self.pattern)
-        return None if pattern == self.pattern else _read16(Split(pattern, self.behavior,
+        pattern = as_unicode(self.pattern)
+        return None if pattern == self.pattern else _without_twin(Split(pattern, self.behavior,
                                                                   self.invert))
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
@@ -280,12 +281,18 @@ class Punctuation(_ReadsUnicode):
 
 
 @dataclass(frozen=True)
-class Digits(_Splitter):
+class Digits(_ReadsUnicode):
     individual_digits: bool = False
+    _unicode = 17  # (Rust's char::is_numeric)
 
     def _spans(self, text):
-        return _cuts(text, _compiled(_NUMERIC),
-                     "Isolated" if self.individual_digits else "Contiguous", False)
+        return _cuts(text, _compiled(_NUMERIC), self._behavior(), False)
+
+    def _behavior(self) -> str:
+        return "Isolated" if self.individual_digits else "Contiguous"
+
+    def _twin(self) -> Split | None:
+        return _digits17(self._behavior())
 
     def to_dict(self) -> dict:
         return {"type": "Digits", "individual_digits": self.individual_digits}
@@ -312,20 +319,26 @@ class WhitespaceSplit(_Splitter):
         return {"type": "WhitespaceSplit"}
 
 
-def _read16(split: Split) -> Split:
-    """A split whose regex reads by Unicode 16 already: it has no twin of its own."""
+def _without_twin(split: Split) -> Split:
+    """A split whose regex reads by the peer's Unicode already: it has no twin of its own."""
     object.__setattr__(split, "_reads_unicode", False)
     return split
 
 
 @cache
 def _whitespace16() -> Split:
-    return _read16(Split(as_unicode16(_WHITESPACE_REGEX), "Removed", invert=True))
+    return _without_twin(Split(as_unicode(_WHITESPACE_REGEX), "Removed", invert=True))
+
+
+@cache
+def _digits17(behavior: str) -> Split | None:
+    pattern = as_unicode(_NUMERIC, 17)
+    return None if pattern == _NUMERIC else _without_twin(Split(pattern, behavior))
 
 
 @cache
 def _punctuation16(behavior: str) -> Split:
-    return _read16(Split(as_unicode16(_PUNCTUATION), behavior))
+    return _without_twin(Split(as_unicode(_PUNCTUATION), behavior))
 
 
 _CACHE: dict[str, Any] = {}

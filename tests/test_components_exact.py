@@ -461,6 +461,12 @@ def test_unicode_tables_as_tokenizers_has_them():
     ranges = [(i, i + 1) for i in range(len(every))]
     aligned = bpe_core.pre_tokenizers.Punctuation().split_aligned([(every, ranges)])
     assert [piece for piece, _ in aligned] == theirs
+    # Digits, as Rust's char::is_numeric has it (Unicode 17, where regex may be at 18).
+    for individual in (False, True):
+        theirs = [piece for piece, _ in P.Digits(individual).pre_tokenize_str(every)]
+        ours = bpe_core.pre_tokenizers.Digits(individual)
+        assert ours.split([every]) == theirs
+        assert [piece for piece, _ in ours.split_aligned([(every, ranges)])] == theirs
     marked = "".join("a" + chr(c) + "\u0316" for c in range(0x110000)
                      if unicodedata.decomposition(chr(c)) or unicodedata.combining(chr(c)))
     for form in ("NFC", "NFD", "NFKC", "NFKD"):

@@ -41,10 +41,20 @@ def test_the_table_is_unicode_16s_and_the_changed_characters_are_found():
     for gc in GC.split():
         for m in regex.finditer(rf"\p{{gc={gc}}}+", everything):
             now.update(dict.fromkeys(m.group(), gc))
-    assert unicode16.changed_chars() == {c for c in everything if then[c] != now[c]}
-    for c, stand_in in unicode16.RECLASSED.items():
-        assert now[stand_in] == then[stand_in] == then[c] != "Cn"
+    changed = unicode16.changed_chars()
+    assert changed == {c for c in everything if then[c] != now[c]}
+    for c, stand_ins in unicode16.RECLASSED.items():
+        assert now[stand_ins[16]] == then[stand_ins[16]] == then[c] != "Cn"
+        assert now[stand_ins[17]] == then[stand_ins[17]] != then[c]
     assert now[unicode16.UNASSIGNED] == then[unicode16.UNASSIGNED] == "Cn"
+    # Unicode 17 (Rust's): what it added of 16's unassigned ones reads as regex reads it.
+    added = {chr(c) for a, b in unicode16.ADDED_IN_17 for c in range(a, b + 1)}
+    assert added <= set(unassigned)
+    assert unicode16.changed_chars(17) == (
+        {c for c in changed - added if c not in unicode16.RECLASSED}
+        | {c for c, stand_ins in unicode16.RECLASSED.items() if now[c] != now[stand_ins[17]]})
+    if now["\U00012679"] == "Cn":  # (a regex at Unicode 17: what it added is the table's)
+        assert added == changed - set(unicode16.RECLASSED)
 
 
 @settings(max_examples=150, deadline=None)
@@ -82,13 +92,13 @@ def test_the_changed_characters_read_as_in_unicode_16(text, pieces):
 
 
 def test_a_regex_that_reads_no_changed_character_otherwise_is_kept():
-    assert unicode16.as_unicode16(r"\s+|[a-z]+") == r"\s+|[a-z]+"
+    assert unicode16.as_unicode(r"\s+|[a-z]+") == r"\s+|[a-z]+"
 
 
 def test_a_regex_the_rewriting_cannot_follow_is_read_as_it_is(monkeypatch):
-    assert unicode16.as_unicode16(r"(?V1)[\p{L}--\p{Ll}]+") == r"(?V1)[\p{L}--\p{Ll}]+"
-    monkeypatch.setattr(unicode16, "_class16", lambda cls: cls + "(")  # (a rewrite gone wrong)
-    assert unicode16.as_unicode16(r"[\p{L}]+") == r"[\p{L}]+"
+    assert unicode16.as_unicode(r"(?V1)[\p{L}--\p{Ll}]+") == r"(?V1)[\p{L}--\p{Ll}]+"
+    monkeypatch.setattr(unicode16, "_class_as", lambda cls, version: cls + "(")  # (a rewrite gone wrong)
+    assert unicode16.as_unicode(r"[\p{L}]+") == r"[\p{L}]+"
 
 
 @pytest.mark.parametrize("pattern", [r"\p{L}+", r"[^\s\p{L}]"])
