@@ -33,8 +33,8 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_right
-from itertools import repeat
 from importlib import resources
+from itertools import repeat
 
 import regex
 
@@ -62,7 +62,6 @@ FDC8-FDCE 10940-10959 10EC5-10EC7 10ED0-10ED8 10EFA-10EFB 11B60-11B67 11DB0-11DD
 1CCFA-1CCFC 1CEBA-1CED0 1CEE0-1CEF0 1E6C0-1E6DE 1E6E0-1E6F5 1E6FE-1E6FF 1F6D8 1F777-1F77A
 1F8D0-1F8D8 1FA54-1FA57 1FA8A 1FA8E 1FAC8 1FACD 1FAEA 1FAEF 1FBFA 2B73A-2B73F 2CEA2-2CEAD
 323B0-33479""")
-VERSIONS = (16, 17)
 _STARTS = [a for a, _ in UNASSIGNED_16]
 _STARTS_17 = [a for a, _ in ADDED_IN_17]
 _ASSIGNED = regex.compile(r"\P{Cn}")
