@@ -153,22 +153,30 @@ class NFKD(_Unicode):
     pass
 
 
-# Capital letters of Unicode 16 and 17, which Rust's char::to_lowercase lowers and Python's
-# str.lower does not before Python has their Unicode (3.11: Unicode 14): (first, last, the
-# first one's lowercase; the others' follow it).
-_NEWER_CAPITALS = [("\u1c89", "\u1c89", "\u1c8a"), ("\ua7cb", "\ua7cb", "\u0264"),
+# Capital letters of Unicode 14 to 17, which Rust's char::to_lowercase lowers and Python's
+# str.lower does not before Python has their Unicode (3.10: Unicode 13, 3.11: 14): (first,
+# last, the first one's lowercase; the others' follow it).
+_NEWER_CAPITALS = [("\u1c89", "\u1c89", "\u1c8a"), ("\u2c2f", "\u2c2f", "\u2c5f"),
+                   ("\ua7c0", "\ua7c0", "\ua7c1"), ("\ua7cb", "\ua7cb", "\u0264"),
                    ("\ua7cc", "\ua7cc", "\ua7cd"), ("\ua7ce", "\ua7ce", "\ua7cf"),
-                   ("\ua7d2", "\ua7d2", "\ua7d3"), ("\ua7d4", "\ua7d4", "\ua7d5"),
-                   ("\ua7da", "\ua7da", "\ua7db"), ("\ua7dc", "\ua7dc", "\u019b"),
+                   ("\ua7d0", "\ua7d0", "\ua7d1"), ("\ua7d2", "\ua7d2", "\ua7d3"),
+                   ("\ua7d4", "\ua7d4", "\ua7d5"), ("\ua7d6", "\ua7d6", "\ua7d7"),
+                   ("\ua7d8", "\ua7d8", "\ua7d9"), ("\ua7da", "\ua7da", "\ua7db"),
+                   ("\ua7dc", "\ua7dc", "\u019b"),
+                   ("\U00010570", "\U0001057a", "\U00010597"),
+                   ("\U0001057c", "\U0001058a", "\U000105a3"),
+                   ("\U0001058c", "\U00010592", "\U000105b3"),
+                   ("\U00010594", "\U00010595", "\U000105bb"),
                    ("\U00010d50", "\U00010d65", "\U00010d70"),
                    ("\U00016ea0", "\U00016eb8", "\U00016ebb")]
-_LOWER_NEWER = {c: ord(low) + c - ord(first) for first, last, low in _NEWER_CAPITALS
-                for c in range(ord(first), ord(last) + 1)}
+#: Their code points -> their lowercase's.
+NEWER_LOWERCASE = {c: ord(low) + c - ord(first) for first, last, low in _NEWER_CAPITALS
+                   for c in range(ord(first), ord(last) + 1)}
 _NEWER_CAPITAL = re.compile("[" + "".join(f"{a}-{b}" for a, b, _ in _NEWER_CAPITALS) + "]")
 
 
 def _lower(ch: str) -> str:
-    return chr(_LOWER_NEWER[ord(ch)]) if ord(ch) in _LOWER_NEWER else ch.lower()
+    return chr(NEWER_LOWERCASE[ord(ch)]) if ord(ch) in NEWER_LOWERCASE else ch.lower()
 
 
 @dataclass(frozen=True)
@@ -183,7 +191,7 @@ class Lowercase:
 
     def normalize_str(self, text: str) -> str:
         if not text.isascii() and _NEWER_CAPITAL.search(text):
-            text = text.translate(_LOWER_NEWER)
+            text = text.translate(NEWER_LOWERCASE)
         return text.lower() if "Σ" not in text else "".join(ch.lower() for ch in text)
 
     def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
