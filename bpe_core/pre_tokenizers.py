@@ -198,8 +198,8 @@ class Split(_ReadsUnicode):
                                                                   self.invert))
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        twin = self._twin_for(pieces)
-        if twin is not None:
+        # (Looked at first: Gemma 3 splits each of 42,000 segments of 2 MB by " ".)
+        if self._reads_unicode and (twin := self._twin_for(pieces)) is not None:
             return twin.split(pieces, first)
         if self.literal and self.pattern and not self.invert and not any(
                 self.pattern in p for p in pieces):
