@@ -254,10 +254,9 @@ def piece_finder(pattern: str) -> Callable[[str], list[str]]:
     if needs_limit(pattern):  # a user's pattern: it runs with a time limit
         return functools.partial(_findall_bounded, compiled)
     full = compiled.findall
-    try:
-        fast = re.compile(_ASCII_TWINS[pattern], re.ASCII).findall
-    except (KeyError, re.error):  # a custom regex, or a Python before 3.11 (no possessives)
+    if pattern not in _ASCII_TWINS:  # ("none", DeepSeek's digits and CJK runs)
         return full
+    fast = re.compile(_ASCII_TWINS[pattern], re.ASCII).findall
     return functools.partial(_findall_mixed, fast, full)  # a partial pickles; a closure not
 
 

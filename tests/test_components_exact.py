@@ -473,8 +473,8 @@ def test_unicode_tables_as_tokenizers_has_them():
     for form in ("NFC", "NFD", "NFKC", "NFKD"):
         want = getattr(N, form)().normalize_str(marked)
         assert getattr(bpe_core.normalizers, form)().normalize_str(marked) == want, form
-    # Lowercase, as Rust's Unicode has it (Unicode 14 to 17's capitals too, which an older
-    # Python leaves: each as the table has it).
+    # Lowercase, as Rust's Unicode has it (Unicode 16 and 17's capitals too, which Python 3.11
+    # leaves: each as the table has it).
     capitals = "".join(map(chr, bpe_core.normalizers.NEWER_LOWERCASE))
     assert N.Lowercase().normalize_str(capitals) == capitals.translate(
         bpe_core.normalizers.NEWER_LOWERCASE)
