@@ -187,17 +187,20 @@ def _class_as(cls: str, version: int) -> str:
             has_literal = True
     if not props:
         return cls
-    changed = changed_chars(version)
+    changed, text, every = _changed_as_class(version)
     union = regex.compile(f"[{''.join(props)}]")
-    # The changed characters the properties match by Unicode 16, and those they match now.
-    then = {c for c in changed
-            if union.fullmatch(RECLASSED[c][version] if c in RECLASSED else UNASSIGNED)}
-    now = set(union.findall("".join(sorted(changed))))
+    # The changed characters the properties match by that version (all the unassigned ones
+    # alike, as their stand-in), and those they match now.
+    reclassed = changed & RECLASSED.keys()
+    then = {c for c in reclassed if union.fullmatch(RECLASSED[c][version])}
+    if union.fullmatch(UNASSIGNED):
+        then |= changed - reclassed
+    now = set(union.findall(text))
     if then == now:
         return cls
-    every, items = _ranges(changed), "".join(props)
-    # Matched by Unicode 16: the literal items, or the properties (a changed character as they
-    # matched it then); with ^, neither.
+    items = "".join(props)
+    # Matched by that version: the literal items, or the properties (a changed character as
+    # they matched it then); with ^, neither.
     if negated:
         keep = _ranges(changed - then)
         rest = f"[^{items}{every}]" + (f"|[{keep}]" if keep else "")
@@ -207,6 +210,13 @@ def _class_as(cls: str, version: int) -> str:
     if then:
         branches.append(f"[{_ranges(then)}]")
     return f"(?:{'|'.join(branches)})"
+
+
+@functools.cache
+def _changed_as_class(version: int) -> tuple[frozenset[str], str, str]:
+    """The changed characters, one after another, and as a class body (once per version)."""
+    changed = changed_chars(version)
+    return changed, "".join(sorted(changed)), _ranges(changed)
 
 
 def _ranges(chars) -> str:
