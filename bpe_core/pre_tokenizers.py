@@ -17,7 +17,7 @@ characters (see ``normalizers``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -189,13 +189,7 @@ class Split(_ReadsUnicode):
             raise too_slow(self.pattern, text) from None
 
     def _twin(self) -> Split | None:
-        return self._unicode16
-
-    @cached_property
-    def _unicode16(self) -> Split | None:
-        pattern = as_unicode(self.pattern)
-        return None if pattern == self.pattern else _without_twin(Split(pattern, self.behavior,
-                                                                  self.invert))
+        return _twin_split(self.pattern, self.behavior, self.invert)
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
         # (Looked at first: Gemma 3 splits each of 42,000 segments of 2 MB by " ".)
@@ -273,8 +267,8 @@ class Punctuation(_ReadsUnicode):
     def _spans(self, text):
         return _cuts(text, _compiled(_PUNCTUATION), self.behavior, False)
 
-    def _twin(self) -> Split:  # (punctuation added since Unicode 16 is not: see unicode16.py)
-        return _punctuation16(self.behavior)
+    def _twin(self) -> Split | None:  # (punctuation added since Unicode 16 is not)
+        return _twin_split(_PUNCTUATION, self.behavior)
 
     def to_dict(self) -> dict:
         return {"type": "Punctuation", "behavior": self.behavior}
@@ -292,7 +286,7 @@ class Digits(_ReadsUnicode):
         return "Isolated" if self.individual_digits else "Contiguous"
 
     def _twin(self) -> Split | None:
-        return _digits17(self._behavior())
+        return _twin_split(_NUMERIC, self._behavior(), version=17)
 
     def to_dict(self) -> dict:
         return {"type": "Digits", "individual_digits": self.individual_digits}
@@ -303,8 +297,8 @@ class Whitespace(_ReadsUnicode):
     def _spans(self, text):
         return _cuts(text, _compiled(_WHITESPACE_REGEX), "Removed", True)
 
-    def _twin(self) -> Split:  # (Hugging Face's \w is Oniguruma's: see Split)
-        return _whitespace16()
+    def _twin(self) -> Split | None:  # (Hugging Face's \w is Oniguruma's)
+        return _twin_split(_WHITESPACE_REGEX, "Removed", invert=True)
 
     def to_dict(self) -> dict:
         return {"type": "Whitespace"}
@@ -319,26 +313,17 @@ class WhitespaceSplit(_Splitter):
         return {"type": "WhitespaceSplit"}
 
 
-def _without_twin(split: Split) -> Split:
-    """A split whose regex reads by the peer's Unicode already: it has no twin of its own."""
+@lru_cache(maxsize=64)
+def _twin_split(pattern: str, behavior: str, invert: bool = False, version: int = 16
+                ) -> Split | None:
+    """The Split of ``pattern`` rewritten to read by Unicode ``version`` (unicode16.py), or
+    None where that reads no character otherwise. It reads so already: it has no twin."""
+    read = as_unicode(pattern, version)
+    if read == pattern:
+        return None
+    split = Split(read, behavior, invert)
     object.__setattr__(split, "_reads_unicode", False)
     return split
-
-
-@cache
-def _whitespace16() -> Split:
-    return _without_twin(Split(as_unicode(_WHITESPACE_REGEX), "Removed", invert=True))
-
-
-@cache
-def _digits17(behavior: str) -> Split | None:
-    pattern = as_unicode(_NUMERIC, 17)
-    return None if pattern == _NUMERIC else _without_twin(Split(pattern, behavior))
-
-
-@cache
-def _punctuation16(behavior: str) -> Split:
-    return _without_twin(Split(as_unicode(_PUNCTUATION), behavior))
 
 
 _CACHE: dict[str, Any] = {}
