@@ -22,6 +22,7 @@ from typing import Any
 
 import regex
 
+from .form_alignment import align
 from .oniguruma import pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
 from .unicode16 import as_unicode, holds_changed
@@ -88,6 +89,11 @@ def _normalize(form: str, text: str) -> str:
                    for k, part in enumerate(_UNKNOWN_TO_HF.split(text)))
 
 
+def _is_unknown(ch: str) -> bool:
+    """Is ``ch`` a character Hugging Face's tables do not know (``_UNKNOWN_TO_HF``)?"""
+    return _UNKNOWN_TO_HF.match(ch) is not None
+
+
 def _per_char(text: str, ranges: Ranges, f) -> tuple[str, Ranges]:
     """Apply ``f`` to each character; every character it makes keeps its source's range."""
     out, spans = [], []
@@ -109,29 +115,7 @@ class _Unicode:
         form = type(self).__name__
         if unicodedata.is_normalized(form, text):
             return text, list(ranges)
-        # Runs of a starter and the marks after it normalize on their own, nearly always; where
-        # the parts do not add up to the whole (Hangul jamo, a starter that composes with the one
-        # before), neighbouring runs are joined until they do. A run's characters all take the
-        # run's whole range. A character Hugging Face does not know is a run of its own.
-        unknown = [_UNKNOWN_TO_HF.match(ch) is not None for ch in text]
-        cuts = [i for i, ch in enumerate(text) if i == 0 or unicodedata.combining(ch) == 0
-                or unknown[i] or unknown[i - 1]]
-        runs = [text[a:b] for a, b in zip(cuts, cuts[1:] + [len(text)])]
-        starts = cuts
-        whole = _normalize(form, text)
-        parts = [_normalize(form, r) for r in runs]
-        while "".join(parts) != whole and len(parts) > 1:
-            k = next(k for k in range(len(parts)) if not whole[sum(map(len, parts[:k])):]
-                     .startswith(parts[k]))
-            k = max(k, 1)
-            runs[k - 1:k + 1] = [runs[k - 1] + runs[k]]
-            starts[k - 1:k + 1] = [starts[k - 1]]
-            parts[k - 1:k + 1] = [_normalize(form, runs[k - 1])]
-        spans: Ranges = []
-        for run, start, part in zip(runs, starts, parts):
-            r = (ranges[start][0], ranges[start + len(run) - 1][1])
-            spans += [r] * len(part)
-        return "".join(parts), spans
+        return align(form, text, ranges, self.normalize_str, _is_unknown)
 
     def to_dict(self) -> dict:
         return {"type": type(self).__name__}
