@@ -59,7 +59,11 @@ class AddedToken:
         if not isinstance(content, str) or not content:
             raise ValueError(f"an added token needs a non-empty content, not {content!r}")
         special = bool(d.get("special", False))
-        return cls(content, int(d["id"]), special, bool(d.get("single_word")),
+        i = d["id"]
+        if type(i) is not int or i < 0:
+            raise ValueError(f"the added token {content!r} has the id {i!r}; ids are integers "
+                             f"from 0")
+        return cls(content, i, special, bool(d.get("single_word")),
                    bool(d.get("lstrip")), bool(d.get("rstrip")),
                    bool(d.get("normalized", not special)))
 

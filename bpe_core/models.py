@@ -22,6 +22,22 @@ from typing import Any, Iterable, Mapping, Sequence
 from .merges import MergeList
 from .merging import LONG_PIECE, merge_long, merge_short, runs
 
+#: How many ids a vocabulary may leave unused below its largest: ids are arbitrary in Hugging
+#: Face's format, but every id up to the largest has a place in the tables here, so that a
+#: file giving one token the id 4,000,000,000 would take gigabytes. (Real files leave none,
+#: or a few hundred before their added tokens.)
+SPARE_IDS = 1_000_000
+
+
+def check_id(i: int, text: str, count: int) -> None:
+    """Refuse the id ``i`` of ``text`` in a tokenizer of ``count`` ids: one that is not an integer
+    from 0, or that would leave more than :data:`SPARE_IDS` ids unused below it."""
+    if type(i) is not int or i < 0:
+        raise ValueError(f"{text!r} has the id {i!r}; ids are integers from 0")
+    if i >= count + SPARE_IDS:
+        raise ValueError(f"{text!r} has the id {i:,}, but there are only {count:,} tokens; "
+                         f"ids may leave at most {SPARE_IDS:,} unused below the largest")
+
 
 @dataclass(frozen=True, eq=False)
 class BPE:
@@ -81,10 +97,10 @@ class BPE:
         """The model of a ``tokenizer.json``: merges as string pairs, each making the token
         ``left + right`` (``right`` without its ``continuing_subword_prefix``)."""
         ids = list(vocab.values())
-        if set(map(type, ids)) - {int} or min(ids, default=0) < 0:
-            text, i = next((t, i) for t, i in vocab.items() if type(i) is not int or i < 0)
-            raise ValueError(f"the vocabulary gives {text!r} the id {i!r}; ids are integers "
-                             f"from 0")
+        if set(map(type, ids)) - {int} or min(ids, default=0) < 0 or (
+                max(ids, default=0) >= len(ids) + SPARE_IDS):
+            for text, i in vocab.items():
+                check_id(i, text, len(ids))
         if ids == list(range(len(ids))):  # the usual order: no gaps, in id order
             tokens: list[str | None] = list(vocab)
         else:

@@ -24,7 +24,7 @@ from .alphabet import END_OF_WORD, show_bytes
 from .end_of_word import EndOfWord
 from .identity import flatten
 from .merges import Merge, MergeList
-from .models import BPE
+from .models import BPE, check_id
 
 
 def end_of_word_marker(model: BPE, pre_tokenizer, decoder) -> str | None:
@@ -81,6 +81,8 @@ class VocabView:
 
     def __init__(self, model: BPE, pre_tokenizer, decoder, added):
         self.model, self.decoder, self.added = model, decoder, added
+        for t in added:  # (before the tables below give every id a place)
+            check_id(t.id, t.content, len(model.tokens) + len(added))
         self.size = max(len(model.tokens), max((t.id + 1 for t in added), default=0))
         self.marker = end_of_word_marker(model, pre_tokenizer, decoder)
         self.byte_level = any(type(d).__name__ == "ByteLevel" for d in flatten(decoder))

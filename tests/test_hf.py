@@ -223,6 +223,17 @@ def _edit(path: str, value):
                                            r"which are not in the vocabulary"),
     (_edit("model.vocab", None), "cannot be read as a Hugging Face BPE tokenizer"),
     (_edit("added_tokens", [{"id": 261}]), "missing field 'content'"),
+    # Ids are integers from 0, with few left unused below the largest: every id up to it has
+    # a place in the tables, so 2**31 would take gigabytes (and 2**64 no list can hold).
+    (_edit("model.vocab.h", 2**31), r"'h' has the id 2,147,483,648, but there are only 261 "
+                                    r"tokens; ids may leave at most 1,000,000 unused"),
+    (_edit("model.vocab.h", -1), "'h' has the id -1; ids are integers from 0"),
+    (_edit("model.vocab.h", 1.0), "'h' has the id 1.0; ids are integers from 0"),
+    (_edit("added_tokens", [{"id": 2**64, "content": "<x>"}]),
+     "'<x>' has the id 18,446,744,073,709,551,616"),
+    (_edit("added_tokens", [{"id": -5, "content": "<x>"}]),
+     "the added token '<x>' has the id -5; ids are integers from 0"),
+    (_edit("added_tokens", [{"id": True, "content": "<x>"}]), "has the id True"),
 ])
 def test_unsupported_or_malformed_hugging_face_files_are_explained(edit, message):
     d = copy.deepcopy(_valid())
