@@ -19,6 +19,7 @@ from tests.app.test_tokenize_page import active, metric, open_page, token_html, 
 from tests.app.test_vocabulary_page import open_page as open_vocabulary
 from tests.model_files import hf, llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
 from ui.shared import merge_tree
+from ui.tokenize.chat import upload_key
 from ui.tokenize.data import differences
 from ui.shared.samples import parallel_sample
 from ui.vocabulary import view as vocabulary_view
@@ -225,6 +226,20 @@ def test_models_side_by_side_with_their_bos_and_their_different_cuts_outlined() 
     assert not any(c.value.startswith("Outlined in red") for c in at.caption)
 
 
+def test_a_chat_template_stays_with_the_tokenizer_it_was_uploaded_for() -> None:
+    at = open_page()
+    load(at, llama3_file())
+    template = "{% for m in messages %}<|x|>{{ m['content'] }}{% endfor %}"
+    box = at.file_uploader(key=upload_key(active(at)))
+    box.upload("tokenizer_config.json", json.dumps({"chat_template": template}).encode(),
+               "application/json").run()
+    assert metric(at, "Prompt tokens")
+    load(at, llama2_file())  # the file left in the first box is not this model's config
+    assert not at.exception and not at.error
+    assert any("Upload it above" in c.value for c in at.caption)
+    assert not any(m.label == "Prompt tokens" for m in at.metric)
+
+
 def test_a_chat_template_renders_the_conversation_as_the_model_receives_it() -> None:
     at = open_page()
     name = load(at, llama3_file())
@@ -233,8 +248,8 @@ def test_a_chat_template_renders_the_conversation_as_the_model_receives_it() -> 
     template = ("{{ bos_token }}{% for m in messages %}<|x|>{{ m['role'] }}\n{{ m['content'] }}"
                 "<|x|>{% endfor %}{% if add_generation_prompt %}<|x|>assistant\n{% endif %}")
     config = json.dumps({"chat_template": template, "bos_token": "<|begin_of_text|>"})
-    at.file_uploader(key="tok_chat_config").upload("tokenizer_config.json", config.encode(),
-                                                   "application/json").run()
+    box = at.file_uploader(key=upload_key(active(at)))
+    box.upload("tokenizer_config.json", config.encode(), "application/json").run()
     assert not at.exception and not at.error
     at.text_area(key="tok_chat_text_1").input("<script>alert(1)</script> é?").run()
     prompt = ("<|begin_of_text|><|x|>system\nYou are a helpful assistant.<|x|>"
@@ -247,12 +262,12 @@ def test_a_chat_template_renders_the_conversation_as_the_model_receives_it() -> 
     # A message the template refuses: its own words, as one sentence.
     refusing = json.dumps({"chat_template": "{{ raise_exception('Conversation roles must "
                                             "alternate user/assistant') }}"})
-    at.file_uploader(key="tok_chat_config").upload("tokenizer_config.json", refusing.encode(),
-                                                   "application/json").run()
+    box = at.file_uploader(key=upload_key(active(at)))
+    box.upload("tokenizer_config.json", refusing.encode(), "application/json").run()
     assert [e.value.replace("\\", "") for e in at.error] == [  # as Markdown shows it
         "The chat template refuses these messages: Conversation roles must alternate "
         "user/assistant."]
-    at.file_uploader(key="tok_chat_config").upload("tokenizer_config.json", b"[1, 2]",
-                                                   "application/json").run()
+    box = at.file_uploader(key=upload_key(active(at)))
+    box.upload("tokenizer_config.json", b"[1, 2]", "application/json").run()
     assert at.error[0].value.replace("\\", "").startswith(
         "tokenizer_config.json is not a tokenizer_config.json: it holds a JSON list")

@@ -16,6 +16,7 @@ from tests.hub_cache import (CHAT_CONFIG, CHAT_TEMPLATE, config_file, hub_except
                              unigram_file, wordpiece_file)
 from tests.model_files import hf, llama3_file
 from ui.shared import catalogue, loaders
+from ui.tokenize.chat import upload_key
 
 KEY = "tok_load"
 
@@ -138,11 +139,11 @@ def test_a_template_file_uploaded_keeps_the_downloaded_configs_special_tokens(ca
         "tokenizer_config.json": config_file({"bos_token": "<|begin_of_text|>"})})
     at = load_model(open_hub_form(), "org/no-template")
     assert any("This one has none." in c.value for c in at.caption)
-    at.file_uploader(key="tok_chat_config").upload("chat_template.jinja", CHAT_TEMPLATE.encode(),
-                                                   "text/plain").run()
+    box = at.file_uploader(key=upload_key(active(at)))
+    box.upload("chat_template.jinja", CHAT_TEMPLATE.encode(), "text/plain").run()
     assert chat_prompt(at).startswith("<|begin_of_text|><|system|>You are a helpful assistant.")
-    at.file_uploader(key="tok_chat_config").upload("chat_template.jinja", b"\xff{{ x }}",
-                                                   "text/plain").run()
+    box = at.file_uploader(key=upload_key(active(at)))
+    box.upload("chat_template.jinja", b"\xff{{ x }}", "text/plain").run()
     assert the_error(at) == ("chat_template.jinja is not UTF-8 text. Upload the model's "
                              "chat_template.jinja.")
 

@@ -345,7 +345,7 @@ def test_a_conversation_is_shown_as_the_model_receives_it(page: Page, app_url: s
     template = ("{{ bos_token }}{% for m in messages %}<|x|>{{ m['role'] }}\n{{ m['content'] }}"
                 "<|x|>{% endfor %}{% if add_generation_prompt %}<|x|>assistant\n{% endif %}")
     config = json.dumps({"chat_template": template, "bos_token": "<|begin_of_text|>"}).encode()
-    page.locator('.st-key-tok_chat_config input[type="file"]').set_input_files(
+    page.locator('[class*="st-key-tok_chat_config_"] input[type="file"]').set_input_files(
         files=[{"name": "tokenizer_config.json", "mimeType": "application/json",
                 "buffer": config}])
     wait_for_app(page)

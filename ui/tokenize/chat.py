@@ -9,11 +9,13 @@ template and keeps the config's special tokens.
 
 Session keys: ``tok_chat_configs`` ((fingerprint, name) -> the parsed
 ``tokenizer_config.json``), ``tok_chat_config_read`` (which upload was read, for which
-tokenizer), ``tok_chat_messages`` (the conversation: role and text of each message).
+tokenizer), ``tok_chat_messages`` (the conversation: role and text of each message); each
+tokenizer has an upload box of its own (``upload_key``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import streamlit as st
@@ -42,6 +44,13 @@ def config_of(tok: Tokenizer) -> dict | None:
 def _key(tok: Tokenizer) -> tuple[str, str]:
     # Two models may share a tokenizer.json and not their template (Qwen3-8B and its -Base).
     return tok.fingerprint(), tok.name
+
+
+def upload_key(tok: Tokenizer) -> str:
+    """The key of ``tok``'s upload box: a file left in one box is not read again for the next
+    tokenizer chosen, whose template it is not."""
+    digest = hashlib.sha256("\0".join(_key(tok)).encode("utf-8")).hexdigest()[:12]
+    return f"tok_chat_config_{digest}"
 
 
 def read_config(name: str, data: bytes) -> dict | str:
@@ -117,7 +126,7 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
 
 def _upload(tok: Tokenizer) -> None:
     file = st.file_uploader("tokenizer_config.json or chat_template.jinja", type=["json", "jinja"],
-                            key="tok_chat_config",
+                            key=upload_key(tok),
                             help="They sit beside tokenizer.json in the model's repository. A "
                                  "chat_template.jinja replaces the template of the config "
                                  "already here and keeps its special tokens.")
