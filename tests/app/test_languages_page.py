@@ -247,6 +247,12 @@ def test_references_are_listed_only_when_they_load(references):
     assert line.startswith("Not offered: cl100k_base, o200k_base, offline (no network in "
                            "tests).")
     assert "\n" not in line and "ConnectionError" not in line
+    # Loaded from its own file, an encoding is no longer said to be missing.
+    at.session_state["tokenizers"] = {**at.session_state["tokenizers"],
+                                      "cl100k_base": gpt2.renamed("cl100k_base")}
+    at.run()
+    [line] = [c.value for c in at.caption if "Not offered" in c.value]
+    assert line.startswith("Not offered: o200k_base, offline")
 
 
 def test_one_entry_per_distinct_tokenizer(references):

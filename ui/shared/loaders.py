@@ -102,11 +102,15 @@ def distinct_name(tok: bpe_core.Tokenizer, taken: Mapping[str, bpe_core.Tokenize
     >>> b = bpe_core.train("hug pug", unit="byte", max_merges=2, min_frequency=1, name="x")
     >>> distinct_name(a, {}), distinct_name(a, {"x": a}), distinct_name(b, {"x": a})
     ('x', 'x', 'x (258 tokens)')
+    >>> c = b.renamed("tokenizer (258 tokens)")  # a name that says its size already
+    >>> distinct_name(c, {c.name: a})
+    'tokenizer (258 tokens, gpt2)'
     """
     size = f"{_size(tok)} tokens"
-    for name in (tok.name, f"{tok.name} ({size})",
-                 f"{tok.name} ({size}, {tok.config.get('pretokenizer') or tok.unit})",
-                 f"{tok.name} ({tok.fingerprint()[:8]})"):
+    base = tok.name.removesuffix(f" ({size})")
+    for name in (tok.name, f"{base} ({size})",
+                 f"{base} ({size}, {tok.config.get('pretokenizer') or tok.unit})",
+                 f"{base} ({size}, {tok.fingerprint()[:8]})"):
         if name not in taken or taken[name].fingerprint() == tok.fingerprint():
             return name
     return state.unique_name(tok.name)  # only if all of those are other tokenizers' names
