@@ -295,6 +295,15 @@ def test_split_characters_are_named_in_the_tooltip(tok) -> None:
         "part of '⟨ZWSP⟩' (U+200B, 3 bytes)") for s in parts)
 
 
+def test_the_character_split_is_named_not_the_whole_one_beside_it() -> None:
+    tok = bpe_core.train(" \U0001f3f3 \U0001f3f3 \U0001f3f3 ab", unit="byte",
+                         pretokenizer="gpt2", max_merges=2, min_frequency=1)
+    text = " \U0001f3f3"
+    first = tok.spans(text)[0]
+    assert first.bytes == b" \xf0\x9f"  # the space whole, and the emoji's first two bytes
+    assert annotate.details(tok, first, text).endswith("; part of '🏳' (U+1F3F3, 4 bytes)")
+
+
 def test_step_note_names_the_last_merge_used_and_the_next(tok) -> None:
     note = tokenize_data.merge_step_note
     m0, m1, m2 = tok.merges[:3]

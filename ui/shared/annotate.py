@@ -48,9 +48,34 @@ def details(tok: Tokenizer, span: TokenSpan, text: str) -> str:
     character, which character (named, since it may be invisible)."""
     line = tooltip(tok, span.id)
     if span.partial and span.end > span.start:
-        c = text[span.start]
-        line += f"; part of {readable(c)!r} (U+{ord(c):04X}, {len(c.encode('utf-8'))} bytes)"
+        line += "; part of " + " and ".join(
+            f"{readable(c)!r} (U+{ord(c):04X}, {len(c.encode('utf-8'))} bytes)"
+            for c in split_characters(span, text))
     return line
+
+
+def split_characters(span: TokenSpan, text: str) -> list[str]:
+    """The characters of ``text`` that a token holds only some bytes of: the one its bytes
+    begin inside (a continuation byte first) and the one they end inside (the last
+    character's bytes cut short). A token " <F0 9F>" holds a space whole and the start of an
+    emoji: the emoji is named, not the space.
+
+    >>> split_characters(TokenSpan(1, "", " \U0001f3f3".encode()[:3], 0, 2, True), " \U0001f3f3")
+    ['\U0001f3f3']
+    >>> split_characters(TokenSpan(1, "", "中".encode()[1:], 0, 1, True), "中")
+    ['中']
+    """
+    data, at = span.bytes, []
+    if data and 0x80 <= data[0] < 0xC0:
+        at.append(span.start)
+    lead = len(data) - 1
+    while lead >= 0 and 0x80 <= data[lead] < 0xC0:
+        lead -= 1
+    if lead >= 0 and data[lead] >= 0xC0:  # a character's first byte: are all its bytes here?
+        size = 2 if data[lead] < 0xE0 else 3 if data[lead] < 0xF0 else 4
+        if len(data) - lead < size and span.end - 1 not in at:
+            at.append(span.end - 1)
+    return [text[k] for k in at if 0 <= k < len(text)] or [text[span.start]]
 
 
 def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
