@@ -19,6 +19,7 @@ from typing import Any
 import regex
 
 from .alphabet import spelled_bytes
+from .checked import checked, option
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
 from .unicode16 import as_unicode, holds_changed
@@ -246,22 +247,24 @@ def token_bytes(decoder, token: str) -> bytes:
 
 
 def from_dict(d: dict | None) -> Any:
-    """The decoder a ``tokenizer.json`` describes (None for none)."""
-    if d is None:
-        return None
+    """The decoder a ``tokenizer.json`` describes (None for none), its fields checked."""
+    return None if d is None else checked(_from_dict(d))
+
+
+def _from_dict(d: dict) -> Any:
     kind = d.get("type")
     if kind == "ByteLevel":
-        return ByteLevel(bool(d.get("add_prefix_space", True)), bool(d.get("trim_offsets", True)),
-                         bool(d.get("use_regex", True)))
+        return ByteLevel(option(d, "add_prefix_space", True), option(d, "trim_offsets", True),
+                         option(d, "use_regex", True))
     if kind == "Metaspace":
         scheme = d.get("prepend_scheme")
         if scheme is None:
             scheme = "always" if d.get("add_prefix_space", True) else "never"
-        return Metaspace(d.get("replacement", "▁"), scheme, bool(d.get("split", True)))
+        return Metaspace(d.get("replacement", "▁"), scheme, option(d, "split", True))
     if kind in ("ByteFallback", "Fuse"):
         return ByteFallback() if kind == "ByteFallback" else Fuse()
     if kind == "Strip":
-        return Strip(d["content"], int(d.get("start", 0)), int(d.get("stop", 0)))
+        return Strip(d["content"], option(d, "start", 0), option(d, "stop", 0))
     if kind == "Replace":
         pattern, literal = pattern_from_dict(d["pattern"], where="the Replace decoder")
         return Replace(pattern, d["content"], not literal)

@@ -22,6 +22,7 @@ from typing import Any
 
 import regex
 
+from .checked import checked, option
 from .form_alignment import align
 from .oniguruma import pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
@@ -304,9 +305,11 @@ class Sequence:
 
 
 def from_dict(d: dict | None) -> Any:
-    """The normalizer a ``tokenizer.json`` describes (None for none)."""
-    if d is None:
-        return None
+    """The normalizer a ``tokenizer.json`` describes (None for none), its fields checked."""
+    return None if d is None else checked(_from_dict(d))
+
+
+def _from_dict(d: dict) -> Any:
     kind = d.get("type")
     simple = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD, "Lowercase": Lowercase}
     if kind in simple:
@@ -317,7 +320,7 @@ def from_dict(d: dict | None) -> Any:
     if kind == "Prepend":
         return Prepend(d["prepend"])
     if kind == "Strip":
-        return Strip(bool(d.get("strip_left", True)), bool(d.get("strip_right", True)))
+        return Strip(option(d, "strip_left", True), option(d, "strip_right", True))
     if kind == "Sequence":
         return Sequence([from_dict(n) for n in d["normalizers"]])
     raise ValueError(f"the {kind} normalizer is not supported; bpe_core reads {SUPPORTED}")

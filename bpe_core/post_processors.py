@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .checked import checked, option
+
 SUPPORTED = "TemplateProcessing, ByteLevel, RobertaProcessing, BertProcessing and Sequence"
 
 
@@ -43,7 +45,11 @@ class TemplateProcessing:
             if name not in self.special_tokens:
                 raise ValueError(f"the template names the special token {name!r}, which its "
                                  f"special_tokens do not define")
-            (after if seen_text else before).extend(self.special_tokens[name]["ids"])
+            ids = self.special_tokens[name]["ids"]
+            if not isinstance(ids, list) or any(type(i) is not int or i < 0 for i in ids):
+                raise ValueError(f"the template's special token {name!r} has the ids {ids!r}; "
+                                 f"they must be a list of integers from 0")
+            (after if seen_text else before).extend(ids)
         if not seen_text:
             raise ValueError("the single-sequence template has no $A (the text itself)")
         return tuple(before), tuple(after)
@@ -120,17 +126,19 @@ def around(processor: Any, ids: list[int]) -> list[int]:
 
 
 def from_dict(d: dict | None) -> Any:
-    """The post-processor a ``tokenizer.json`` describes (None for none)."""
-    if d is None:
-        return None
+    """The post-processor a ``tokenizer.json`` describes (None for none), its fields checked."""
+    return None if d is None else checked(_from_dict(d))
+
+
+def _from_dict(d: dict) -> Any:
     kind = d.get("type")
     if kind == "TemplateProcessing":
         p = TemplateProcessing(d["single"], d.get("pair") or [], d.get("special_tokens") or {})
         p.wrap()  # a broken template fails when the file is read, not when text is encoded
         return p
     if kind == "ByteLevel":
-        return ByteLevel(bool(d.get("add_prefix_space", True)), bool(d.get("trim_offsets", True)),
-                         bool(d.get("use_regex", True)))
+        return ByteLevel(option(d, "add_prefix_space", True), option(d, "trim_offsets", True),
+                         option(d, "use_regex", True))
     if kind in ("RobertaProcessing", "BertProcessing"):
         options = {k: v for k, v in d.items() if k not in ("type", "sep", "cls")}
         return RobertaProcessing(tuple(d["sep"]), tuple(d["cls"]), kind, options)

@@ -24,6 +24,7 @@ from typing import Any
 import regex
 
 from .alphabet import BYTE_CHARS
+from .checked import checked, option
 from .end_of_word import EndOfWord
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 from .presets import MODEL_PATTERNS, needs_limit, piece_finder, time_limit, too_slow
@@ -441,23 +442,25 @@ class Sequence:
 
 
 def from_dict(d: dict | None) -> Any:
-    """The pre-tokenizer a ``tokenizer.json`` describes (None for none)."""
-    if d is None:
-        return None
+    """The pre-tokenizer a ``tokenizer.json`` describes (None for none), its fields checked."""
+    return None if d is None else checked(_from_dict(d))
+
+
+def _from_dict(d: dict) -> Any:
     kind = d.get("type")
     if kind == "Split":
         text, literal = pattern_from_dict(d["pattern"], where="the Split pre-tokenizer")
-        return Split(text, d.get("behavior", "Isolated"), bool(d.get("invert")), literal)
+        return Split(text, d.get("behavior", "Isolated"), option(d, "invert", False), literal)
     if kind == "ByteLevel":
-        return ByteLevel(bool(d.get("add_prefix_space", True)), bool(d.get("trim_offsets", True)),
-                         bool(d.get("use_regex", True)))
+        return ByteLevel(option(d, "add_prefix_space", True), option(d, "trim_offsets", True),
+                         option(d, "use_regex", True))
     if kind == "Metaspace":
         scheme = d.get("prepend_scheme")
         if scheme is None:  # files from before prepend_scheme: add_prefix_space said it
             scheme = "always" if d.get("add_prefix_space", True) else "never"
-        return Metaspace(d.get("replacement", "▁"), scheme, bool(d.get("split", True)))
+        return Metaspace(d.get("replacement", "▁"), scheme, option(d, "split", True))
     if kind == "Digits":
-        return Digits(bool(d.get("individual_digits")))
+        return Digits(option(d, "individual_digits", False))
     if kind == "Punctuation":
         return Punctuation(d.get("behavior", "Isolated"))
     if kind == "Whitespace":

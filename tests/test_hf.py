@@ -234,6 +234,18 @@ def _edit(path: str, value):
     (_edit("added_tokens", [{"id": -5, "content": "<x>"}]),
      "the added token '<x>' has the id -5; ids are integers from 0"),
     (_edit("added_tokens", [{"id": True, "content": "<x>"}]), "has the id True"),
+    # A field of the wrong type is named when the file is read, not met in an encode.
+    (_edit("pre_tokenizer.pretokenizers.1.add_prefix_space", "no"),
+     "the ByteLevel stage's add_prefix_space is 'no'; it must be true or false"),
+    (_edit("decoder", {"type": "Replace", "pattern": {"String": "a"}, "content": 3}),
+     "the Replace stage's content is 3; it must be a string"),
+    (_edit("normalizer", {"type": "Prepend", "prepend": None}),
+     "the Prepend stage's prepend is None; it must be a string"),
+    (_edit("post_processor", {"type": "TemplateProcessing", "single": [
+        {"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+        "pair": [], "special_tokens": {"<s>": {"id": "<s>", "ids": [1.5], "tokens": ["<s>"]}}}),
+     r"the template's special token '<s>' has the ids \[1.5\]; they must be a list of "
+     r"integers from 0"),
 ])
 def test_unsupported_or_malformed_hugging_face_files_are_explained(edit, message):
     d = copy.deepcopy(_valid())
