@@ -250,5 +250,7 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     cols[1].metric("Cheapest", f"{cheap.Premium:.2f}×", cheap.Language, **plain)
     cols[2].metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
                    f"over {len(rows)} languages", **plain)
-    cols[3].metric("Most byte fallback", f"{worst['Fallback share']:.0%}", worst.Language, **plain,
+    # With no fallback anywhere, no language is named: any would be picked at random.
+    cols[3].metric("Most byte fallback", f"{worst['Fallback share']:.0%}",
+                   worst.Language if worst["Fallback share"] > 0 else "in no language", **plain,
                    help="Share of tokens that are [UNK] or hold only part of a character.")

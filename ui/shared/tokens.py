@@ -39,7 +39,7 @@ from __future__ import annotations
 import html
 import re
 from typing import Collection, Iterable, Mapping, NamedTuple, Sequence
-from unicodedata import east_asian_width
+from unicodedata import category, east_asian_width
 
 import pandas as pd
 import streamlit as st
@@ -58,9 +58,15 @@ WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍"}
 # (by Unicode's abbreviation, or by code point where Unicode gives none).
 INVISIBLE = {"\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ",
              "\ufeff": "BOM", "\u200e": "LRM", "\u200f": "RLM", "\u00ad": "SHY",
-             "\u00a0": "NBSP", "\u202f": "NNBSP",
+             "\u00a0": "NBSP", "\u202f": "NNBSP", "\u034f": "CGJ", "\u061c": "ALM",
+             "\u180e": "MVS",
              **{chr(i): f"U+{i:04X}" for i in [0x1680, *range(0x2000, 0x200b), 0x2028, 0x2029,
-                                                0x205f, 0x3000]}}
+                                                0x205f, 0x3000, *range(0x2061, 0x2065), 0x115f,
+                                                0x1160, 0x17b4, 0x17b5, 0x3164, 0xffa0,
+                                                *range(0xe0000, 0xe0080)]},
+             # Variation selectors: the emoji one after ❤ (VS16), and those of ideographs.
+             **{chr(0xfe00 + k): f"VS{k + 1}" for k in range(16)},
+             **{chr(0xe0100 + k): f"VS{k + 17}" for k in range(240)}}
 # Bidi embeddings, overrides and isolates: shown as markers always, because left raw they would
 # flip the order of everything after them on the page.
 BIDI = {c: f"U+{ord(c):04X}" for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"}
@@ -119,6 +125,8 @@ def readable(text: str, *, whitespace: bool = True) -> str:
 
     >>> readable("a b\\u200b<\\x00>\\u202e"), readable("a\\tb\\x1b", whitespace=False)
     ('a·b⟨ZWSP⟩<⟨NUL⟩>⟨U+202E⟩', 'a\\tb⟨ESC⟩')
+    >>> readable("\\u2764\\ufe0f")  # a token of the emoji variation selector alone is no blank
+    '❤⟨VS16⟩'
     """
     return text.translate(_READABLE if whitespace else _READABLE_PLAIN)
 
@@ -267,12 +275,19 @@ def _text_html(text: str, show_whitespace: bool, *, in_box: bool = False) -> str
 
 
 def _box_html(shown: Box, show_whitespace: bool) -> str:
-    """A box's label as HTML; runs of bytes in hex (of a token's own text) kept as they are."""
+    """A box's label as HTML; runs of bytes in hex (of a token's own text) kept as they are.
+    A label that begins with a combining mark gets a dotted circle to sit on, as Unicode's
+    charts draw one: alone, the mark would join the box before it.
+
+    >>> _box_html(Box("\\u0301"), True), _box_html(Box("e\\u0301"), True)
+    ('<span class="m">◌</span>\\u0301', 'e\\u0301')
+    """
+    base = '<span class="m">◌</span>' if category(shown.label[:1] or "a")[0] == "M" else ""
     if not shown.style:  # the text itself
-        return _text_html(shown.label, show_whitespace, in_box=True)
+        return base + _text_html(shown.label, show_whitespace, in_box=True)
     parts = _HEX.split(shown.label)
-    return "".join(html.escape(p) if k % 2 else _text_html(p, show_whitespace, in_box=True)
-                   for k, p in enumerate(parts))
+    return base + "".join(html.escape(p) if k % 2 else _text_html(p, show_whitespace, in_box=True)
+                          for k, p in enumerate(parts))
 
 
 def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool = True,
