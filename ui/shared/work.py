@@ -81,7 +81,7 @@ def follow(job: Job, *, what: str) -> None:
 def _progress(job: Job, what: str) -> None:
     if job.finished:
         st.rerun()  # the page draws the result (or says why there is none)
-    bar, button = st.columns([5, 1], vertical_alignment="bottom")
+    bar, button = st.columns([3, 1], vertical_alignment="bottom")  # room for the whole label
     bar.progress(job.progress, text=f"{what} in the background… {job.message}".rstrip())
     # The callback gets the job's number, not the job: Streamlit may keep a widget's callback
     # arguments after the widget has gone, and the job holds its result (a whole corpus).

@@ -101,9 +101,12 @@ def input_panel(tok: Tokenizer) -> Options:
     n = len(tok.merges)
     if n:
         key = merges_key(tok.name)
-        if ss.get(key, 0) > n:  # a link may ask for more merges than this tokenizer has
+        if ss.get(key, n) > n:  # a link may ask for more merges than this tokenizer has
             ss[key] = n
-        k = st.slider("Merges used", 0, n, n, key=key, on_change=_sync, args=(key, key + BOX),
+        # Every merge at first; set here, not as the slider's default, which Streamlit would
+        # warn about once the number box below or a link has set it.
+        ss.setdefault(key, n)
+        k = st.slider("Merges used", 0, n, key=key, on_change=_sync, args=(key, key + BOX),
                       help="The segmentation as of merge k of this tokenizer: 0 shows the base "
                            "symbols, the right end uses every merge it learned.")
         if n > SLIDER_MERGES:  # a pixel of the slider is hundreds of merges: type the exact one
