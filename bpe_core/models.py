@@ -19,6 +19,7 @@ from itertools import chain, count, repeat
 from operator import itemgetter, lshift, lt, or_
 from typing import Any, Iterable, Mapping, Sequence
 
+from .checked import checked, option
 from .merges import MergeList
 from .merging import LONG_PIECE, merge_long, merge_short, runs
 
@@ -313,12 +314,15 @@ def from_dict(d: Mapping[str, Any]) -> BPE:
                          f"deterministically: set dropout to null")
     if "vocab" not in d:
         raise ValueError("the BPE model has no vocab")
-    return BPE.from_vocab(d["vocab"], pairs(d.get("merges") or []), unk_token=d.get("unk_token"),
-                          fuse_unk=bool(d.get("fuse_unk")),
-                          byte_fallback=bool(d.get("byte_fallback")),
-                          continuing_subword_prefix=d.get("continuing_subword_prefix") or None,
-                          end_of_word_suffix=d.get("end_of_word_suffix") or None,
-                          ignore_merges=bool(d.get("ignore_merges")))
+    for key in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
+        if d.get(key) is not None and not isinstance(d[key], str):  # (before they are used)
+            raise ValueError(f"the BPE model's {key} is {d[key]!r}; it must be a string or null")
+    return checked(BPE.from_vocab(
+        d["vocab"], pairs(d.get("merges") or []), unk_token=d.get("unk_token"),
+        fuse_unk=option(d, "fuse_unk", False), byte_fallback=option(d, "byte_fallback", False),
+        continuing_subword_prefix=d.get("continuing_subword_prefix") or None,
+        end_of_word_suffix=d.get("end_of_word_suffix") or None,
+        ignore_merges=option(d, "ignore_merges", False)))
 
 
 def pairs(merges: Sequence[Any]) -> Sequence[Sequence[str]]:

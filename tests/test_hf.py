@@ -239,6 +239,9 @@ def _edit(path: str, value):
      "the ByteLevel stage's add_prefix_space is 'no'; it must be true or false"),
     (_edit("decoder", {"type": "Replace", "pattern": {"String": "a"}, "content": 3}),
      "the Replace stage's content is 3; it must be a string"),
+    (_edit("model.end_of_word_suffix", {}),
+     "the BPE model's end_of_word_suffix is {}; it must be a string or null"),
+    (_edit("model.fuse_unk", "yes"), "the BPE stage's fuse_unk is 'yes'; it must be true or false"),
     (_edit("normalizer", {"type": "Prepend", "prepend": None}),
      "the Prepend stage's prepend is None; it must be a string"),
     (_edit("post_processor", {"type": "TemplateProcessing", "single": [
