@@ -52,6 +52,7 @@ def test_one_row_per_token_with_exact_fields(hug):
     unk = rows[0]
     assert (unk.token, unk.kind, unk.rank, unk.count, unk.script) == ("[UNK]", "unk", None, None,
                                                                       SPECIAL)
+    assert (unk.hex, unk.n_bytes, unk.chars) == ("", None, None)  # any text: no length
 
 
 def test_special_tokens_are_rows_too():
@@ -132,7 +133,8 @@ def test_select_filters_by_query_script_and_sorts():
     ordered = select(table, order="most frequent in the corpus")
     assert list(ordered["frequency"]) == sorted(table["frequency"], reverse=True)
     longest = select(table, order="longest (bytes)")
-    assert list(longest["n_bytes"]) == sorted(table["n_bytes"], reverse=True)
+    assert list(longest["n_bytes"].dropna()) == sorted(table["n_bytes"].dropna(), reverse=True)
+    assert longest["n_bytes"].isna().sum() == 1 and longest.iloc[-1]["kind"] == "unk"  # last
 
 
 def test_select_finds_a_leading_space_typed_either_way():
@@ -230,7 +232,7 @@ def test_figures_count_every_token(hug):
     df = vocabulary_frame(hug)
     lengths = length_figure(df, "bytes")
     assert {t.name: dict(zip(t.x, t.y)) for t in lengths.data} == {
-        "base": {0: 1, 1: 7}, "learned": {2: 2, 3: 3}}  # [UNK] stands for no bytes
+        "base": {1: 7}, "learned": {2: 2, 3: 3}}  # [UNK] stands for any text: no length
     alloc = allocation_figure(systems_table(df))
     assert sum(sum(t.x) for t in alloc.data) == hug.vocab_size
     counts = count_figure(df)

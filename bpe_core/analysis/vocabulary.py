@@ -44,7 +44,7 @@ class TokenRow(NamedTuple):
     id: int
     token: str  # display text: "est</w>", " re", "<E4 BD>"
     hex: str  # the bytes, e.g. "20 72 65"
-    n_bytes: int
+    n_bytes: int | None  # None for the unknown token, which stands for any text
     chars: int | None
     kind: str  # "byte", "char", "unk", "eow", "merge" or "special"
     rank: int | None
@@ -60,6 +60,8 @@ def _row(tok: Tokenizer, i: int, made_by: Mapping[int, int]) -> TokenRow:
     except UnicodeDecodeError:
         text = None
     script = token_system(kind, text, byte_fallback=tok.model.byte_fallback)
+    if kind == "unk":  # it stands for whatever text the vocabulary cannot spell: no length
+        return TokenRow(i, tok.display(i), "", None, None, kind, None, None, script, True)
     return TokenRow(i, tok.display(i), data.hex(" ").upper(), len(data),
                     None if text is None else len(text), kind,
                     rank, None if rank is None else tok.merges.count[rank],

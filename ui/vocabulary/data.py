@@ -35,7 +35,7 @@ ORDERS = {
     "highest count when learned": ("count", False),
     "token text (A→Z)": ("token", True),
 }
-_NULLABLE = ("chars", "rank", "count")
+_NULLABLE = ("n_bytes", "chars", "rank", "count")
 
 
 def vocabulary_frame(tok: Tokenizer) -> pd.DataFrame:
