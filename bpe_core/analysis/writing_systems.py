@@ -26,6 +26,8 @@ Every token gets one label, decided in this order:
 
 from __future__ import annotations
 
+import re
+
 from .scripts import script_counts
 
 SPECIAL = "Special & added"
@@ -40,6 +42,9 @@ UNASSIGNED = "Private use & unassigned"
 NOT_SCRIPTS = (DIGITS, SYMBOLS, WHITESPACE, UNASSIGNED, PARTIAL, BYTE_FALLBACK, SPECIAL)
 
 
+_ASCII_LETTER = re.compile("[A-Za-z]")
+
+
 def text_system(text: str) -> str:
     """The writing system of a token's text (valid UTF-8): see the module docstring.
 
@@ -48,8 +53,11 @@ def text_system(text: str) -> str:
     >>> [text_system(t) for t in ("Hello, мир!", "Hi 東京都", "Hi 東京", "1.")]
     ['Latin', 'Han', 'Latin', 'Punctuation & symbols']
     """
-    counts = script_counts(text)
-    letters = next((s for s in counts if s != "Common"), None)
+    if text.isascii():  # (most tokens): its letters can only be Latin, the rest Common
+        letters = "Latin" if _ASCII_LETTER.search(text) else None
+    else:
+        counts = script_counts(text)
+        letters = next((s for s in counts if s != "Common"), None)
     if letters is not None:
         return UNASSIGNED if letters == "Unknown" else letters.replace("_", " ")
     if not text or text.isspace():
