@@ -36,13 +36,14 @@ def test_the_table_reads_back_from_its_one_line_form():
     ("hug 10, : 7", "': 7' has no word before its count."),
     ("hug 10 pug 5", "'hug 10 pug 5' is not one word and its count: separate entries with "
                      "commas or new lines"),
-    ("hug ten", "'hug ten': the count 'ten' is not a whole number."),
-    ("hug -3", "'hug -3': the count '-3' is not a whole number."),
-    ("hug 2.5", "'hug 2.5': the count '2.5' is not a whole number."),
+    ("hug ten", "'hug ten': the count 'ten' is not a whole number of 1 or more."),
+    ("hug -3", "'hug -3': the count '-3' is not a whole number of 1 or more."),
+    ("hug 2.5", "'hug 2.5': the count '2.5' is not a whole number of 1 or more."),
     ("hug 0", "'hug 0': a count must be at least 1."),
     ("hug 1, pug 2, hug 3", "'hug' is given twice (1 and 3): give each word once"),
     (" ,\n ", "no words: type each word with its count"),
-    ("hug ٣", "'hug ٣': the count '٣' is not a whole number."),  # an Arabic-Indic digit
+    # An Arabic-Indic digit:
+    ("hug ٣", "'hug ٣': the count '٣' is not a whole number of 1 or more."),
 ])
 def test_a_malformed_entry_is_named(text, message):
     with pytest.raises(WordCountError) as info:

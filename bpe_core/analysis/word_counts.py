@@ -39,7 +39,7 @@ def parse_word_counts(text: str) -> dict[str, int]:
     ...     parse_word_counts("hug 10, pug five")
     ... except WordCountError as exc:
     ...     print(exc)
-    'pug five': the count 'five' is not a whole number.
+    'pug five': the count 'five' is not a whole number of 1 or more.
     """
     counts: dict[str, int] = {}
     for raw in _SEPARATORS.split(text):
@@ -57,7 +57,8 @@ def parse_word_counts(text: str) -> dict[str, int]:
             raise WordCountError(f"{entry!r} is not one word and its count: separate entries "
                                  f"with commas or new lines, as in hug 10, pug 5.")
         if not (count.isascii() and count.isdigit()):
-            raise WordCountError(f"{entry!r}: the count {count!r} is not a whole number.")
+            raise WordCountError(f"{entry!r}: the count {count!r} is not a whole number of 1 "
+                                 f"or more.")
         if int(count) < 1:
             raise WordCountError(f"{entry!r}: a count must be at least 1.")
         if word in counts:

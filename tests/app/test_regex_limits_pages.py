@@ -148,6 +148,18 @@ def test_training_on_a_corpus_where_the_custom_regex_blows_up_stops_with_a_sente
         f"{len(corpus.text):,} characters and was stopped"]
 
 
+def test_a_custom_regex_that_does_not_compile_is_quoted_literally():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/train.py").run()
+    at.selectbox(key="train_pretokenizer").set_value("custom").run()
+    at.text_input(key="train_regex").set_value(r"(\w+$|x$").run()
+    [error] = at.error
+    # Escaped for Markdown: unescaped, the text between the two $ signs was drawn as maths.
+    assert "$" not in error.value.replace("\\$", "") and "\\w" in error.value
+    assert error.value.replace("\\", "").startswith("The custom pre-tokenizer regex does not work")
+
+
 def test_a_decoder_stopped_on_a_token_leaves_the_rest_of_languages_drawn():
     # The corpus never meets the long token; the vocabulary-use tab reads every token's text.
     at = open_languages()

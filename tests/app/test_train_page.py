@@ -297,7 +297,7 @@ def test_invalid_custom_regex_is_explained_and_blocks_training():
     at.selectbox(key="train_pretokenizer").set_value("custom").run()
     at.text_input(key="train_regex").set_value("(ab").run()
     assert not at.exception
-    assert any("invalid pre-tokenizer regex '(ab'" in e.value for e in at.error)
+    assert any("invalid pre-tokenizer regex '(ab'" in e.value.replace("\\", "") for e in at.error)
     assert at.button(key="train_start").disabled
     at.text_input(key="train_regex").set_value(r"\w+").run()
     assert not at.error and not at.button(key="train_start").disabled
@@ -314,7 +314,7 @@ def test_a_catastrophic_custom_regex_stops_in_the_preview_with_a_sentence(monkey
     at.selectbox(key="train_pretokenizer").set_value("custom").run()
     at.text_input(key="train_regex").set_value(r"(?:a|aa)+$").run()
     assert not at.exception
-    assert any("took more than 0.2 s on 47 characters and was stopped" in e.value
+    assert any("took more than 0.2 s on 47 characters and was stopped" in e.value.replace("\\", "")
                for e in at.error)
     assert at.button(key="train_start").disabled  # training would meet the same pattern
 
@@ -348,7 +348,7 @@ def test_gage_mode_rewrites_aaabdaaabac_to_XdXac():
     assert [line.split()[0] for line in steps] == ["aaabdaaabac", "ZabdZabac", "ZYdZYac", "XdXac"]
     assert at.code[1].value == "XdXac"
     shown = {m.label: m.value for m in at.metric}
-    assert shown["Compressed data (bytes)"] == "5" and shown["Ratio"] == "0.45"
+    assert shown["Compressed data (bytes)"] == "5" and shown["Ratio"] == "0.455"  # 5 / 11
     table = frame(at, "symbol")
     assert list(zip(table["symbol"], table["stands for"], table["expands to"])) == [
         ("Z", "aa", "aa"), ("Y", "ab", "ab"), ("X", "ZY", "aaab")]

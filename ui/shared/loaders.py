@@ -108,8 +108,10 @@ def distinct_name(tok: bpe_core.Tokenizer, taken: Mapping[str, bpe_core.Tokenize
     """
     size = f"{_size(tok)} tokens"
     base = tok.name.removesuffix(f" ({size})")
-    for name in (tok.name, f"{base} ({size})",
-                 f"{base} ({size}, {tok.config.get('pretokenizer') or tok.unit})",
+    # Then what sets it apart: its pre-tokenizer when that is a known one (two byte-level files
+    # alike in all else would be told apart by nothing), else a digest of its content.
+    preset = tok.config.get("pretokenizer")
+    for name in (tok.name, f"{base} ({size})", *([f"{base} ({size}, {preset})"] if preset else []),
                  f"{base} ({size}, {tok.fingerprint()[:8]})"):
         if name not in taken or taken[name].fingerprint() == tok.fingerprint():
             return name

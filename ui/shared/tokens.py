@@ -281,8 +281,12 @@ def _box_html(shown: Box, show_whitespace: bool) -> str:
 
     >>> _box_html(Box("\\u0301"), True), _box_html(Box("e\\u0301"), True)
     ('<span class="m">◌</span>\\u0301', 'e\\u0301')
+    >>> _box_html(Box("\\ufe0f"), True), _box_html(Box("\\ufe0f"), False)  # a mark by name
+    ('<span class="m">⟨VS16⟩</span>', '<span class="m">◌</span>\\ufe0f')
     """
-    base = '<span class="m">◌</span>' if category(shown.label[:1] or "a")[0] == "M" else ""
+    first = shown.label[:1]
+    drawn = first in (_MARKS if show_whitespace else _ALWAYS)  # named: ⟨VS16⟩ needs no circle
+    base = '<span class="m">◌</span>' if first and not drawn and category(first)[0] == "M" else ""
     if not shown.style:  # the text itself
         return base + _text_html(shown.label, show_whitespace, in_box=True)
     parts = _HEX.split(shown.label)

@@ -14,7 +14,7 @@ from bpe_core.presets import iter_pieces, resolve
 from bpe_core.training.superbpe import TRANSITION_RATIO, default_transition
 
 from ..shared.state import DEFAULT_SETTINGS, SessionCorpus
-from ..shared.tokens import tokens_html
+from ..shared.tokens import md_escape, tokens_html
 
 CUSTOM = "custom"
 PRETOKENIZERS = {
@@ -193,7 +193,8 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
         _, pattern = resolve(pretokenizer)
         pieces = preview_pieces(line, pattern)
     except bpe_core.PatternError as exc:
-        st.error(f"The custom pre-tokenizer regex does not work: {exc}")
+        # (The message quotes the regex: its $ signs and backslashes are no Markdown.)
+        st.error(md_escape(f"The custom pre-tokenizer regex does not work: {exc}"))
         return None, str(exc)
     with st.expander("How this pre-tokenizer cuts a line of the corpus", expanded=preset == CUSTOM):
         _preview(line, pieces, preset)

@@ -55,7 +55,7 @@ def render(corpus: SessionCorpus) -> None:
     m = st.columns(4)
     metrics.count(m[0], "Original (bytes)", len(data))
     metrics.count(m[1], "Compressed data (bytes)", len(result.data))
-    m[2].metric("Ratio", f"{result.ratio:.2f}", help="Compressed size / original size; lower "
+    m[2].metric("Ratio", f"{result.ratio:.3g}", help="Compressed size / original size; lower "
                                                     "is better. The table is not counted.")
     metrics.count(m[3], "Table entries", len(result.table))
     if not result.table:

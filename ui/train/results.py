@@ -15,6 +15,7 @@ from bpe_core import formats as files
 
 from ..shared import charts, metrics, state
 from ..shared.annotate import md_literal
+from ..shared.tokens import md_escape
 from . import runs, superbpe
 
 #: The file name each format is saved under ({} is the tokenizer's name, made file-safe). A
@@ -91,7 +92,7 @@ def render(run: runs.Run) -> None:
             tok = run.result()
             used, tokens = run.result_counts()
         except ValueError as exc:
-            st.error(f"SuperBPE's stage 2 cannot run with these settings: {exc}")
+            st.error(md_escape(f"SuperBPE's stage 2 cannot run with these settings: {exc}"))
             return
         superbpe.render(run, tok)
     else:

@@ -131,7 +131,7 @@ def _progress(run: runs.Run) -> None:
         reason = runs.STOP_REASONS[run.trainer.stop_reason]
         if run.superbpe and run.trainer.stop_reason == "vocab_size":
             reason = "the vocabulary reached the transition point; stage 2 follows below"
-        text = f"{stage}Done after {at:,} merges: {reason}."
+        text = f"{stage}Done after {at:,} merge{'' if at == 1 else 's'}: {reason}."
     else:
         text = (f"{stage}Merge {at:,} of {run.last:,} · vocabulary "
                 f"{run.vocab_size(at):,} tokens")
