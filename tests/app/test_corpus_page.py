@@ -478,6 +478,19 @@ def test_a_bad_corpus_link_says_why_and_keeps_the_default():
     assert "the link names a sample this version does not have" in at.warning[0].value.lower()
 
 
+def test_a_link_to_an_uploaded_corpus_says_it_is_gone_after_a_reload():
+    # An upload leaves its name in the address: the reload says which corpus it lost.
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({"corpus": "**essays**.txt"})
+    at.switch_page("app_pages/corpus.py").run()
+    assert not at.exception
+    [warning] = [w.value for w in at.warning]
+    assert warning == ("This link's corpus, \\*\\*essays\\*\\*\\.txt, was an upload, which no "
+                       "address can hold: upload it again on the Corpus page (the default "
+                       "corpus is used meanwhile).")
+    assert at.session_state["corpora"][at.session_state["corpus"]].sample  # the default one
+
+
 def test_the_upload_limit_and_where_to_change_it_are_named_beside_the_uploader():
     at = open_app()
     at.radio(key="corpus_source").set_value("upload").run()

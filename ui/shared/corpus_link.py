@@ -41,6 +41,17 @@ def params(corpus: SessionCorpus) -> dict[str, str] | None:
     return {key: text, "corpus": corpus.name} if len(text) <= LINK_CHARS else None
 
 
+def address(corpus: SessionCorpus) -> dict[str, str]:
+    """What the address holds for ``corpus``: its :func:`params`, or, for a corpus no address
+    can hold, its name alone, so that a reload can say which corpus it lost.
+
+    >>> address(make_corpus("essays.txt", documents=["a", "b"], source="upload"))
+    {'corpus': 'essays.txt'}
+    """
+    wanted = params(corpus)
+    return wanted if wanted is not None else {"corpus": corpus.name[:80]}
+
+
 def corpus_from(query: dict[str, str]) -> SessionCorpus | None:
     """The corpus the address names (None: none); raises ValueError when it cannot be read."""
     name = query.get("corpus", "")[:80]
@@ -58,6 +69,10 @@ def corpus_from(query: dict[str, str]) -> SessionCorpus | None:
     if query.get("corpus_text", "").strip():
         return make_corpus(name or "Pasted text", documents=[query["corpus_text"]],
                            source="paste")
+    if name:  # (see address)
+        raise ValueError(f"this link's corpus, {md_escape(name)}, was an upload, which no "
+                         f"address can hold: upload it again on the Corpus page (the default "
+                         f"corpus is used meanwhile)")
     return None
 
 
@@ -78,7 +93,7 @@ def restore() -> str | None:
 
 def write(corpus: SessionCorpus) -> None:
     """Put ``corpus`` in the address (or take a corpus that cannot go there out of it)."""
-    wanted, query = params(corpus) or {}, st.query_params
+    wanted, query = address(corpus), st.query_params
     for key in KEYS:
         if key not in wanted and key in query:
             del query[key]

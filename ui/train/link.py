@@ -77,7 +77,7 @@ def write(corpus: state.SessionCorpus, *, step: int | None) -> None:
     """Put the page's state in the address (``step``: the step on show of an up-to-date run)."""
     ss = st.session_state
     defaults = config.defaults(corpus)
-    wanted = dict(corpus_link.params(corpus) or {})
+    wanted = corpus_link.address(corpus)
     wanted |= data.settings_params({n: ss.get(config.K[n]) for n in defaults}, defaults)
     if step is not None:
         wanted["step"] = str(step)
