@@ -113,7 +113,11 @@ def render(run: runs.Run) -> None:
                        "tokens no longer appears.")
     m[3].metric("Bytes per token", f"{run.total_bytes / max(tokens, 1):.2f}",
                 delta=f"from {run.total_bytes / max(run.start_tokens, 1):.2f}",
-                delta_color="off")
+                delta_color="off",
+                help="Over the training corpus's words as the pre-tokenizer cut them, which is "
+                     "what training counts: whitespace it drops is not counted, and an "
+                     "end-of-word marker </w> is a token of no bytes (so a start below 1). The "
+                     "passage above counts its own text, spaces included.")
     left, right = st.columns([3, 2], gap="large")
     with left:
         lengths, unit = _lengths(run)
