@@ -120,16 +120,24 @@ def decompress(data: bytes, table: Iterable[Replacement]) -> bytes:
 
 
 def symbol_names(result: Compression) -> dict[int, str]:
-    """Display names for the new symbols, in the order made: Z, Y, ..., A, then Z2, Y2, ...
+    """Display names for the new symbols, in the order made: Z, Y, ..., A, then Z2, Y2, ...; a
+    letter the original data holds is left out, so that no name reads as the data's own text.
 
     >>> symbol_names(compress(b"aaabdaaabac"))
     {255: 'Z', 254: 'Y', 253: 'X'}
+    >>> result = compress(b"ZZYYXX ZZYYXX ZZYYXX")  # Z, Y and X are the text's own
+    >>> render(result.steps[2], symbol_names(result))
+    'UVW UVW UVW'
     """
+    held = set(decompress(result.data, result.table))
+    letters = [chr(c) for c in range(ord("Z"), ord("A") - 1, -1) if c not in held]
+    if not letters:  # (every capital is the text's: numbered marks, which no byte draws as)
+        return {r.symbol: f"⟨{k + 1}⟩" for k, r in enumerate(result.table)}
     names = {}
     for i, replacement in enumerate(result.table):
-        round_, offset = divmod(i, 26)
+        round_, offset = divmod(i, len(letters))
         suffix = str(round_ + 1) if round_ else ""
-        names[replacement.symbol] = chr(ord("Z") - offset) + suffix
+        names[replacement.symbol] = letters[offset] + suffix
     return names
 
 
