@@ -280,6 +280,19 @@ def test_a_text_file_over_a_megabyte_is_read_and_counted_in_a_worker_as_one_docu
     assert metrics(at)["Lines"] == "60,000" and metrics(at)["Words"] == "360,000"
 
 
+def test_a_large_upload_read_while_the_user_is_on_another_page_becomes_the_corpus():
+    text = "".join(f"line {i} of one long file\n" for i in range(60_000))  # 1.6 MB: a worker
+    at = load(upload(open_app(), ("long.txt", text.encode())))
+    at.switch_page("app_pages/train.py").run()
+    _, reading = at.session_state[view.READ_JOB]
+    assert reading.wait(timeout=60) == "done", reading.error
+    at.switch_page("app_pages/corpus.py").run()  # the uploader has forgotten the file
+    assert not at.exception and not at.file_uploader(key="corpus_files").value
+    assert active_corpus(at).documents == (text,)
+    assert "Loaded long from long.txt. It is now the active corpus." in [
+        plain(s.value) for s in at.success]
+
+
 def words(n: int, *, seed: int = 1) -> str:
     """``n`` words drawn from 50,000 made-up ones, a line of 12 at a time (no piece repeats
     often enough for counting to be quick: a few MB take a second)."""

@@ -149,6 +149,13 @@ def _upload_panel() -> None:
     if refused:  # said before any file is read
         st.error(refused, icon=":material/block:")
         return
+    if not files:  # a large upload may have been read meanwhile (see _finish_read)
+        _finish_read((), [], (), 0)
+        report = st.session_state.get("corpus_upload_report")
+        # Read while the page was away: said while that corpus is the active one.
+        if report and report[0] == () and state.active_corpus().name == report[1]:
+            _show_report(*report[1:])
+        return
     chosen = []  # (uploaded file, text field or None)
     for file in files or []:
         fields, problem = inspect_cached(file.file_id, file.name, file.getvalue())
@@ -180,18 +187,28 @@ def _upload_panel() -> None:
         else:  # read by a worker, below
             background.forget(READ_JOB)
             st.session_state[READ_ASKED] = (ids, fields, typed)
-    asked = st.session_state.get(READ_ASKED)
-    if asked and asked[0] == ids:  # a large upload is being read, for the files shown now
-        result = background.outcome(
-            READ_JOB, asked, "corpus-read", jobs.read, files, fields,
-            what=f"Reading {len(files)} file{'s' * (len(files) > 1)} ({size / 2**20:,.1f} MB)")
-        if result is not None:
-            del st.session_state[READ_ASKED]
-            background.forget(READ_JOB)
-            _use_upload(ids, asked[2], result)
+    _finish_read(ids, files, fields, size)
     report = st.session_state.get("corpus_upload_report")
     if report and report[0] == ids:  # the report is about the files shown now
         _show_report(*report[1:])
+
+
+def _finish_read(ids: tuple[str, ...], files: list, fields: tuple, size: int) -> None:
+    """Follow the large upload being read by a worker for the files shown (``ids``), and make
+    it the active corpus once read. With no files shown (the uploader forgets them when the user
+    goes to another page meanwhile) the read asked for goes on all the same: the worker has the
+    files, and its report is kept for the empty uploader (``ids`` ())."""
+    asked, held = st.session_state.get(READ_ASKED), st.session_state.get(READ_JOB)
+    if not asked or (asked[0] != ids and (ids or held is None or held[0] != asked)):
+        return
+    what = (f"Reading {len(files)} file{'s' * (len(files) > 1)} ({size / 2**20:,.1f} MB)"
+            if files else f"Reading {len(asked[0])} uploaded file{'s' * (len(asked[0]) > 1)}")
+    result = background.outcome(READ_JOB, asked, "corpus-read", jobs.read, files, fields,
+                                what=what)
+    if result is not None:
+        del st.session_state[READ_ASKED]
+        background.forget(READ_JOB)
+        _use_upload(ids, asked[2], result)
 
 
 def _use_upload(ids: tuple[str, ...], typed: str, result: UploadResult) -> None:
