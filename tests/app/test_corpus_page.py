@@ -403,7 +403,8 @@ def test_paste_text_becomes_the_active_corpus():
     assert (corpus.name, corpus.source, corpus.documents) == ("My *notes*", "paste", (hostile,))
     assert plain(at.success[0].value) == "This text is the active corpus, My *notes*."
     assert metrics(at)["Words"] == "4"  # U+202E is not whitespace: it sticks to its word
-    assert at.code[0].value == hostile.rstrip("\n")  # verbatim, not as HTML or markdown
+    # Verbatim, not as HTML or markdown; the override a marker, not reversing what follows.
+    assert at.code[0].value == hostile.rstrip("\n").replace("\u202e", "⟨U+202E⟩")
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
     assert set(chart["y"]) == {"Latin", "Arabic", "Common"}
 

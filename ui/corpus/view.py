@@ -322,7 +322,9 @@ def render_stats(corpus: state.SessionCorpus) -> None:
             st.dataframe(table, hide_index=True, column_config=fitted_columns(table, "word"))
     else:
         with st.expander(f"Preview (the first {PREVIEW_CHARS:,} characters)"):
-            st.code(stats.preview, language=None, wrap_lines=True)
+            # Bidi overrides and control characters as markers: raw, an override would
+            # reverse the rest of the preview.
+            st.code(readable(stats.preview, whitespace=False), language=None, wrap_lines=True)
 
 
 def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pieces: wording.Units) -> None:
