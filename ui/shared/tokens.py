@@ -370,9 +370,10 @@ def md_escape(text: str) -> str:
     return text.translate(_MARKDOWN_SPECIAL)
 
 
-def column_width(texts: Iterable[str], *, least: int = 48, most: int = 480) -> int:
+def column_width(texts: Iterable[str], *, least: int = 48, most: int = 320) -> int:
     """Pixels a table column needs to show the longest of ``texts`` whole (``st.dataframe``
-    cuts a cell short with "…" otherwise); wide characters (CJK) count double.
+    cuts a cell short with "…" otherwise); wide characters (CJK) count double. At most
+    ``most``: a 20,000-character word would push the table's numbers out of sight.
 
     >>> column_width(["·the", "·language"]), column_width(["語彙"]), column_width([])
     (105, 60, 48)
