@@ -205,6 +205,17 @@ def test_result_can_be_kept_and_downloaded():
     assert at.button(key="train_keep")
 
 
+def test_a_run_that_stops_short_of_its_vocabulary_is_named_by_the_size_it_reached():
+    at = open_train("hug-pug")
+    at.radio(key="train_stop_by").set_value("vocab_size").run()
+    at.number_input(key="train_vocab_size").set_value(2000).run()
+    at = click(click(at, "train_start"), "train_finish")
+    size = run_of(at).result().vocab_size
+    assert size < 2000
+    name = next(t for t in at.text_input if t.label == "Name").value
+    assert name.endswith(f"· vocab {size}") and "2000" not in name
+
+
 def test_download_files_load_back_and_the_csv_lists_the_merges():
     at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
     run = run_of(at)

@@ -139,13 +139,23 @@ def _keep(run: runs.Run) -> str:
                    "the sidebar lets you switch." if state.active_tokenizer().name == run.kept_as
                    else f"Kept as “{name}”: pick it in the sidebar to use it on the other pages.")
         return run.kept_as
-    name = st.text_input("Name", run.settings["name"], key=f"{NAME}_{id(run)}",
-                         max_chars=80).strip()
+    default = _default_name(run)
+    name = st.text_input("Name", default, key=f"{NAME}_{id(run)}", max_chars=80).strip()
     if st.button("Keep this tokenizer in the session", type="primary", key="train_keep",
                  disabled=not name):
         run.kept_as = state.add_tokenizer(run.result().renamed(name))
         st.rerun()  # the whole page, so the sidebar lists it
-    return name or run.settings["name"]
+    return name or default
+
+
+def _default_name(run: runs.Run) -> str:
+    """The settings' name, with the vocabulary size reached when training stopped short of
+    the one asked for ("… · vocab 2000" for 319 tokens read as if it had 2,000)."""
+    name, asked = run.settings["name"], run.settings.get("vocab_size")
+    size = run.result().vocab_size
+    if asked and size != asked and name.endswith(f"vocab {asked}"):
+        return f"{name.removesuffix(f'vocab {asked}')}vocab {size}"
+    return name
 
 
 def _downloads(run: runs.Run, name: str) -> None:
