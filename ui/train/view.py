@@ -157,7 +157,8 @@ def _stage2(run: runs.Run) -> None:
         return
     tok = run.result()
     made = len(tok.merges) - tok.config["stage1_merges"]
-    bar.progress(1.0, text=f"SuperBPE stage 2 · Done after {made:,} superword merges.")
+    bar.progress(1.0, text=f"SuperBPE stage 2 · Done after {made:,} superword "
+                           f"merge{'' if made == 1 else 's'}.")
 
 
 def _chip(text: str, bg: str = "#e8eefc") -> str:
