@@ -59,13 +59,12 @@ def align(form: str, text: str, ranges: Ranges, normalize: Callable[[str], str],
         if part == group:
             spans += own
         else:
-            spans += _replayed(form, group, own, part, normalize)
+            spans += _replayed(form, group, own, part)
         at, k = at + len(part), j
     return whole, spans
 
 
-def _replayed(form: str, group: str, own: Ranges, part: str,
-              normalize: Callable[[str], str]) -> Ranges:
+def _replayed(form: str, group: str, own: Ranges, part: str) -> Ranges:
     """The range of each character of ``part``, the form of ``group``, by Unicode's algorithm
     replayed on the group; if the replay does not give ``part``, every character takes the whole
     group's range."""
