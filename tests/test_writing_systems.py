@@ -6,9 +6,12 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core.analysis import writing_systems
+from bpe_core.analysis.scripts import script_counts
 from bpe_core.analysis.vocabulary import diff, vocabulary
 from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, NOT_SCRIPTS, PARTIAL,
                                                SPECIAL, SYMBOLS, UNASSIGNED, WHITESPACE,
@@ -51,6 +54,26 @@ def llama3(tmp_path_factory) -> bpe_core.Tokenizer:
 ])
 def test_text_system(text: str, system: str) -> None:
     assert text_system(text) == system
+
+
+def _by_counts(text: str) -> str:
+    """text_system as the module docstring defines it, from the full count by script."""
+    letters = next((s for s in script_counts(text) if s != "Common"), None)
+    if letters is not None:
+        return UNASSIGNED if letters == "Unknown" else letters.replace("_", " ")
+    shown = [c for c in text if not c.isspace()]
+    if not shown:
+        return WHITESPACE
+    return DIGITS if 2 * sum(c.isdecimal() for c in shown) > len(shown) else SYMBOLS
+
+
+# Letters of a few scripts, marks, digits, spaces and symbols: mixes of one or more scripts.
+_MIXED = st.text(st.sampled_from("aZé\u0301\u064bмж東京ひカ한αأ١2 \n.!🙂\ue000\u0378"), max_size=8)
+
+
+@given(st.one_of(_MIXED, st.text(max_size=6)))
+def test_text_system_is_the_count_by_script(text: str) -> None:
+    assert text_system(text) == _by_counts(text)
 
 
 def test_kinds_come_before_text() -> None:

@@ -142,6 +142,8 @@ def readable_token(token: str) -> str:
     >>> readable_token(" <E4 BD>"), readable(" <E4 BD>")
     ('·<E4 BD>', '·<E4·BD>')
     """
+    if "<" not in token:  # (most tokens: listing a vocabulary of 262,000 took 0.5 s)
+        return token.translate(_READABLE)
     parts = _HEX.split(token)
     return "".join(p if k % 2 else readable(p) for k, p in enumerate(parts))
 

@@ -14,12 +14,15 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
+from operator import or_
 from typing import Iterable, Mapping
 
 import pandas as pd
 import plotly.graph_objects as go
 
 from bpe_core import Tokenizer
+from bpe_core.gc_pause import gc_paused
 from bpe_core.analysis.vocabulary import TokenRow, VocabDiff, matches, vocabulary
 from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, NOT_SCRIPTS, PARTIAL,
                                                SPECIAL, SYMBOLS, UNASSIGNED, WHITESPACE)
@@ -41,12 +44,13 @@ _NULLABLE = ("n_bytes", "chars", "rank", "count")
 def vocabulary_frame(tok: Tokenizer) -> pd.DataFrame:
     """A row per token (see :class:`bpe_core.analysis.vocabulary.TokenRow`), plus ``shown``: the token
     with whitespace and invisible characters made visible, as the table displays it."""
-    df = pd.DataFrame.from_records(vocabulary(tok), columns=TokenRow._fields)
+    with gc_paused(kept=True):  # (262,000 rows of new objects for Gemma 3: 0.13 s less)
+        df = pd.DataFrame.from_records(vocabulary(tok), columns=TokenRow._fields)
     for column in _NULLABLE:  # integers with gaps (base symbols have no rank), not floats
         df[column] = df[column].astype("Int64")
     if not (df["count"] > 0).any():  # a file made elsewhere records no counts: unknown, not 0
         df["count"] = pd.Series(pd.NA, index=df.index, dtype="Int64")
-    df.insert(2, "shown", [readable_token(t) for t in df["token"]])
+    df.insert(2, "shown", list(map(readable_token, df["token"].tolist())))
     return df
 
 
@@ -119,10 +123,13 @@ def default_token(tok: Tokenizer) -> int:
     # record of each (seconds) on a page that is waiting.
     uses = Counter(merges.left)
     uses.update(merges.right)
-    made = set(merges.result)
-    deep = [(uses[t], r, t) for r, (a, b, t) in enumerate(merges.triples())
-            if a in made or b in made]
-    return max(deep)[2] if deep else merges.result[-1]
+    made = set(merges.result).__contains__
+    deep = list(compress(range(len(merges)), map(or_, map(made, merges.left),
+                                                 map(made, merges.right))))
+    if not deep:
+        return merges.result[-1]
+    results = list(map(merges.result.__getitem__, deep))
+    return max(zip(map(uses.__getitem__, results), deep, results))[2]
 
 
 def script_options(df: pd.DataFrame) -> list[str]:
