@@ -343,6 +343,11 @@ def test_a_file_builds_its_cutter_at_load_and_a_trained_tokenizer_once_it_needs_
     monkeypatch.setattr(encoding, "CUTTER_AFTER_CHARS", 100)
     loaded = bpe_core.loads(bytes_whole_text().to_str().encode(), source="tokenizer.json")
     assert isinstance(loaded._plan.cutter(0), Cutter)  # before any encode
+    # ... and a renamed copy (the app names every tokenizer it loads) shares it, and its caches
+    loaded.encode("中文字")
+    twin = loaded.renamed("mine")
+    assert twin._plan is loaded._plan and twin.view is loaded.view
+    assert twin.name == "mine" and loaded.name != "mine"
     trained = bpe_core.train(CORPUS, unit="byte", max_merges=50)
     assert trained._plan.cutter(0) is None
     trained.encode("中文" * 10)  # 20 characters that could be cut: not worth a cutter yet
