@@ -14,7 +14,7 @@ adjacent pair of lowest merge rank is merged, leftmost first, until no pair has 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import chain, count, repeat
 from operator import itemgetter, lshift, lt, or_
 from typing import Any, Iterable, Mapping, Sequence
@@ -38,6 +38,11 @@ def check_id(i: int, text: str, count: int) -> None:
     if i >= count + SPARE_IDS:
         raise ValueError(f"{text!r} has the id {i:,}, but there are only {count:,} tokens; "
                          f"ids may leave at most {SPARE_IDS:,} unused below the largest")
+
+
+def _from_fields(cls: type, values: dict[str, Any]) -> Any:
+    """The model rebuilt from its fields (see ``BPE.__reduce__``)."""
+    return cls(**values)
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,6 +96,13 @@ class BPE:
         if self.unk_token is not None and self.unk_token not in vocab:
             raise ValueError(f"the unk_token {self.unk_token!r} is not in the vocabulary; add it "
                              f"or set unk_token to null")
+
+    def __reduce__(self):
+        # Pickled (for a worker process) without the tables __post_init__ derives: it rebuilds
+        # them in C loops in less time than pickling them takes (Gemma 3: 0.23 s, against
+        # 0.25 s to pickle and 0.34 s to unpickle them).
+        return _from_fields, (type(self), {f.name: getattr(self, f.name) for f in fields(self)
+                                           if f.init})
 
     @classmethod
     def from_vocab(cls, vocab: Mapping[str, int], merges: Iterable[tuple[str, str]],
