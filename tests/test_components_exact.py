@@ -483,6 +483,18 @@ def test_unicode_tables_as_tokenizers_has_them():
     assert bpe_core.normalizers.Lowercase().normalize_aligned(every, ranges)[0] == want
 
 
+@given(st.text(st.sampled_from("aab ▁é"), max_size=12), st.sampled_from([" ", "ab", "aa"]),
+       st.sampled_from(["", "▁", "<AB>"]))
+def test_a_string_replace_gives_the_ranges_of_the_same_regex(text, pattern, content):
+    # A plain string is found by str.split, a regex by the regex module: the same places, the
+    # same ranges (a replacement covers the characters it replaces; none for a deletion).
+    ranges = [(k, k + 2 * k) for k in range(len(text))]  # (any ranges, told apart)
+    plain = bpe_core.normalizers.Replace(pattern, content)
+    as_regex = bpe_core.normalizers.Replace(regex.escape(pattern), content, regex=True)
+    assert plain.normalize_aligned(text, ranges) == as_regex.normalize_aligned(text, ranges)
+    assert plain.normalize_aligned(text, ranges)[0] == text.replace(pattern, content)
+
+
 def test_normal_forms_on_a_python_with_a_later_unicode(monkeypatch):
     """Python 3.12 to 3.14 know Unicode 15 to 16 (and a later one 17): the characters they
     added with a decomposition or a combining class stay as Hugging Face's tables leave them.
