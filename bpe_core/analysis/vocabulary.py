@@ -204,10 +204,10 @@ def built_from(tok: Tokenizer, token_id: int, *, recursive: bool = False) -> lis
 # -- comparing two tokenizers ----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DiffEntry:
+class DiffEntry(NamedTuple):
     """A token in a comparison: its id and merge rank in A and in B (None where it is absent,
-    and rank None for a base symbol or special token)."""
+    and rank None for a base symbol or special token). A named tuple, made several times
+    faster than a dataclass: two vocabularies of 262,000 and 151,000 tokens make 318,000."""
 
     token: str
     hex: str

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import compress
-from operator import or_
+from operator import attrgetter, or_
 from typing import Iterable, Mapping
 
 import pandas as pd
@@ -149,9 +149,12 @@ def diff_frame(entries: Iterable, *, side: str = "both", scripts: Mapping[int, s
     """
     keep = {"a": ("id_a", "rank_a"), "b": ("id_b", "rank_b"),
             "both": ("id_a", "rank_a", "id_b", "rank_b")}[side]
-    rows = [{"token": readable_token(e.token), "text": e.token, "bytes": e.hex,
-             **{k: getattr(e, k) for k in keep}} for e in entries]
-    df = pd.DataFrame(rows, columns=["token", "text", "bytes", *keep])
+    entries = list(entries)
+    texts = [e.token for e in entries]
+    columns = {"token": list(map(readable_token, texts)), "text": texts,
+               "bytes": [e.hex for e in entries],
+               **{k: list(map(attrgetter(k), entries)) for k in keep}}
+    df = pd.DataFrame(columns, columns=["token", "text", "bytes", *keep])
     df = df.astype({k: "Int64" for k in keep})
     if scripts is not None:
         df.insert(3, "script", df[keep[0]].map(scripts).astype(object))
