@@ -96,7 +96,7 @@ def test_tokenize_boxes_show_partial_bytes_nul_and_zero_width():
                          min_frequency=1)  # ZWSP's three bytes are merged, 你's are not
     text = "a\x00\u200b你"
     html = coloured_html(tok, tok.spans(text), text)
-    labels = re.findall(r'data-i="\d+">(.*?)</span>(?=<span|</div>)', html)
+    labels = re.findall(r'data-i="\d+">((?:[^<]|<span class="m">[^<]*</span>)*)</span>', html)
     assert labels == ["a", '<span class="m">⟨NUL⟩</span>', '<span class="m">⟨ZWSP⟩</span>',
                       "&lt;E4&gt;", "&lt;BD&gt;", "&lt;A0&gt;"]
     assert "bytes 00 · &#x27;⟨NUL⟩&#x27;" in html  # the tooltip names the NUL too

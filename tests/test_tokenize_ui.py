@@ -318,7 +318,11 @@ def test_each_line_takes_its_text_direction_and_other_direction_boxes_form_runs(
     html = colour.tokens_html(tok.spans(text), text)
     lines = re.findall(r'<div class="ln" dir="(\w+)">(.*?)</div>', html)
     assert [d for d, _ in lines] == ["rtl", "ltr", "ltr", "rtl"]  # the empty line keeps "ltr"
-    assert '<span class="run"' not in lines[0][1]  # the whole line is right-to-left already
+    # The whole line is right-to-left already; the two bytes of each Arabic letter (the
+    # tokenizer knows no Arabic) read left to right in a run of their own, as hex is read.
+    byte_runs = re.findall(r'<span class="run bytes" dir="ltr">((?:<span class="t[^>]*>[^<]*'
+                           r'</span>){2})</span>', lines[0][1])
+    assert len(byte_runs) == len("مرحبابالعالم") and 'dir="rtl"' not in lines[0][1]
     # In the mixed line the Arabic word is a right-to-left run between the English boxes.
     mixed = re.sub(r'<span class="t[^>]*>(.*?)</span>', r"[\1]", re.sub(
         r'<span class="m">([^<]*)</span>', r"\1", lines[1][1]))
@@ -330,6 +334,20 @@ def test_each_line_takes_its_text_direction_and_other_direction_boxes_form_runs(
     # Digits in a right-to-left line read left to right, in a run of their own.
     assert re.search(r'<span class="run" dir="ltr">(<span class="t[^>]*>[^<]*\d[^<]*</span>)+'
                      r'</span>$', lines[3][1]), lines[3][1]
+
+
+def test_boxes_are_ordered_as_the_bidi_algorithm_orders_their_text() -> None:
+    def runs(text: str) -> str:  # a box per character; its runs as <ltr>...</>, <rtl>...</>
+        spans = [bpe_core.TokenSpan(i, c, c.encode(), i, i + 1) for i, c in enumerate(text)]
+        line = re.search(r'<div class="ln" dir="rtl">(.*?)</div>',
+                         colour.tokens_html(spans, text, show_whitespace=False))[1]
+        line = re.sub(r'<span class="t[^>]*>([^<]*)</span>', r"\1", line)
+        return re.sub(r'<span class="run" dir="(\w+)">', r"<\1>", line).replace("</span>", "</>")
+    # Numbers apart in right-to-left text are runs apart (UAX #9 shows "34 12" from the left),
+    # a currency or percent sign joins its number, brackets take the direction around them.
+    assert runs("שלום 12 34") == "שלום <ltr>12</> <ltr>34</>"
+    assert runs("שלום 5% $3") == "שלום <ltr>5%</> <ltr>$3</>"
+    assert runs("שלום (abc) d") == "שלום (<ltr>abc</>) <ltr>d</>"
 
 
 def test_boxes_carry_the_characters_they_cover_as_a_browser_counts_them(tok) -> None:

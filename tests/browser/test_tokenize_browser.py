@@ -190,6 +190,17 @@ def box_boxes(page: Page) -> list[dict]:
     })""")
 
 
+def reads_right_to_left(boxes: list[dict]) -> bool:
+    """Whether ``boxes`` (in the text's order) show their characters from right to left, the
+    bytes of each character left to right, as hex is read."""
+    chars: dict[int, list[dict]] = {}
+    for b in boxes:
+        chars.setdefault(b["s"], []).append(b)
+    lefts = [[b["x"] for b in bytes_] for bytes_ in chars.values()]
+    return (all(xs == sorted(xs) for xs in lefts)
+            and all(min(a) > max(b) for a, b in zip(lefts, lefts[1:])))
+
+
 def test_right_to_left_text_runs_right_to_left(page: Page, app_url: str, default_tok,
                                                screenshot_dir) -> None:
     text = "سلام\nHi שלום you"
@@ -198,19 +209,18 @@ def test_right_to_left_text_runs_right_to_left(page: Page, app_url: str, default
     expect(page.locator(BOXES)).to_have_count(len(spans), timeout=SLOW)
     found = box_boxes(page)
     arabic = [b for b, s in zip(found, spans) if s.end <= 4]  # the first line
-    assert len(arabic) >= 4 and len({b["y"] for b in arabic}) == 1
-    xs = [b["x"] for b in arabic]
-    assert xs == sorted(xs, reverse=True) and len(set(xs)) == len(xs)  # right to left
+    assert len(arabic) == 8 and len({b["y"] for b in arabic}) == 1  # two bytes a letter
+    assert reads_right_to_left(arabic)
     # The mixed line: English left to right, the Hebrew word right to left between its parts.
     heb = text.index("ש")
-    line = [(b["x"], s) for b, s in zip(found, spans) if s.start > 4]
-    before = [x for x, s in line if s.end <= heb]
-    hebrew = [x for x, s in line if heb <= s.start and s.end <= heb + 4]
-    after = [x for x, s in line if s.start >= heb + 4]
-    assert len(before) >= 2 and len(hebrew) >= 4 and len(after) >= 1
-    assert hebrew == sorted(hebrew, reverse=True)
+    line = [(b, s) for b, s in zip(found, spans) if s.start > 4]
+    before = [b["x"] for b, s in line if s.end <= heb]
+    hebrew = [b for b, s in line if heb <= s.start and s.end <= heb + 4]
+    after = [b["x"] for b, s in line if s.start >= heb + 4]
+    assert len(before) >= 2 and len(hebrew) == 8 and len(after) >= 1
+    assert reads_right_to_left(hebrew)
     assert before == sorted(before) and after == sorted(after)
-    assert max(before) < min(hebrew) and max(hebrew) < min(after)
+    assert max(before) < min(b["x"] for b in hebrew) and max(b["x"] for b in hebrew) < min(after)
     page.locator(".bpe-pick").screenshot(path=screenshot_dir / "tokenize-rtl.png")
 
 

@@ -47,7 +47,7 @@ import streamlit as st
 from bpe_core import TokenSpan, show_bytes
 from bpe_core.alphabet import END_OF_WORD
 
-from .bidi import direction, line_html
+from .bidi import byte_run, line_html
 
 #: Pastel backgrounds, readable under dark text, distinct from their neighbours in the list.
 PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a0c4ff",
@@ -91,6 +91,8 @@ CSS = (
     ".bpe-tokens{line-height:2.1;font-size:1.05rem;white-space:pre-wrap;word-break:break-word}"
     ".bpe-tokens .ln{min-height:2.1em}"  # an empty line keeps its height
     ".bpe-tokens .run{unicode-bidi:isolate}"
+    # The bytes of a character in one block: a line break between them would split it in two.
+    ".bpe-tokens .bytes{display:inline-block}"
     ".bpe-tokens .t{display:inline-block;margin:1px;padding:0 3px;border-radius:4px;"
     "color:#1c2331;white-space:pre-wrap;word-break:break-all;line-height:1.6;"
     "unicode-bidi:isolate}"
@@ -314,7 +316,8 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
     ids instead. ``colours="id"`` colours each box by its id alone (:func:`id_colour`) rather
     than keeping neighbours apart. Only the positions in ``window`` are drawn (all by default);
     the box at ``chosen`` is framed, and those from ``over`` on are faded. Each line is laid out
-    in the direction of its text (see :mod:`ui.shared.bidi`).
+    as the browser lays out its text, the bytes of a character split over several boxes left to
+    right (see :mod:`ui.shared.bidi`).
     """
     window = window if window is not None else range(len(spans))
     shown_boxes = window_boxes(spans, text, window)
@@ -324,7 +327,10 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
                     [f"c{i}" for i in _palette_indices(near)] if colours == "alternate"
                     else [f"h{id_colour(s.id)}" for s in near]))
     at16 = utf16_offsets(text)
-    lines: list[list[tuple[str, str]]] = [[]]
+    # Each line's items: the html of one box, or of a few that split characters into bytes
+    # (drawn in byte order, see bidi.byte_run), or of text between boxes; and the text covered.
+    lines: list[list[tuple[list[str], str]]] = [[]]
+    group: tuple[int, int, bool] | None = None  # the last item's boxes: start, end, partial
 
     def plain(part: str) -> None:  # text between boxes, its newlines ending lines
         for j, (raw, piece) in enumerate(zip(part.split("\n"),
@@ -332,13 +338,14 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
             if j:
                 lines.append([])
             if piece:
-                lines[-1].append((piece, direction(raw)))
+                lines[-1].append(([piece], raw))
 
     pos = max((s.end for s in spans[:window.start]), default=0)
     for k in window:
         span, shown = spans[k], shown_boxes[k]
         if span.start > pos and label == "text":
             plain(text[pos:span.start])
+            group = None
         pos = max(pos, span.end)
         hex_bytes = span.bytes.hex(" ").upper() or "none"
         tip = f"{id_label} {span.id} · bytes {hex_bytes} · {readable_token(span.token)!r}"
@@ -348,16 +355,26 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
                                       "on" if k == chosen else "",
                                       "ov" if over is not None and k >= over else "")))
         body = _box_html(shown, show_whitespace) if label == "text" else str(span.id)
-        lines[-1].append((f'<span class="{kind}" title="{html.escape(tip)}" '
-                          f'data-s="{at16[span.start]}" data-e="{at16[span.end]}" '
-                          f'data-i="{k}">{body}</span>',
-                          direction(text[span.start:span.end] or shown.label)))
-        if label == "text":
+        box_html = (f'<span class="{kind}" title="{html.escape(tip)}" '
+                    f'data-s="{at16[span.start]}" data-e="{at16[span.end]}" '
+                    f'data-i="{k}">{body}</span>')
+        line = lines[-1]
+        if group and span.start < group[1] and (span.partial or group[2]):  # a shared character
+            start, end = group[0], max(group[1], span.end)
+            line[-1][0].append(box_html)
+            line[-1] = (line[-1][0], text[start:end])
+        else:
+            start, end = span.start, span.end
+            line.append(([box_html], text[start:end]))
+        group = (start, end, span.partial)
+        if label == "text" and "\n" in shown.label:
             lines.extend([] for _ in range(shown.label.count("\n")))
+            group = None
     if pos < len(text) and label == "text" and window.stop >= len(spans):
         plain(text[pos:])
     return (f'<div class="bpe-tokens"><style>{CSS}</style>'
-            + "".join(line_html(line) for line in lines) + "</div>")
+            + "".join(line_html([(byte_run(parts), covered) for parts, covered in line])
+                      for line in lines) + "</div>")
 
 
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})

@@ -20,6 +20,8 @@ SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 # Widget keys. The speed and go-to widgets get a key per run, so each run starts at its own
 # default.
 SPEED, GO_TO = "train_speed", "train_go_to"
+#: Pixels of the go-to box with its Go button: room for a placeholder as long as "0 – 30,000".
+GO_TO_WIDTH = 210
 
 
 def default_speed(run: runs.Run) -> int:
@@ -82,28 +84,30 @@ def render(run: runs.Run) -> None:
     """The buttons, the go-to box and the speed, drawn outside the page's live fragment: a
     click on them reruns the whole page, which starts or stops the fragment's timer."""
     first, end, playing = edges(run)
-    cols = st.columns([1.3, 1, 1.2, 1, 1.05, 1.9, 1.8], vertical_alignment="bottom")
-    cols[0].button("Restart", on_click=_restart, disabled=first,
-                   icon=":material/first_page:", width="stretch", key="train_restart",
-                   help="Back to the start, before any merge, paused.")
-    cols[1].button("Back", on_click=_back, disabled=first, icon=":material/chevron_left:",
-                   width="stretch", key="train_back", help="Go back one merge.")
-    cols[2].button("Pause" if playing else "Play", on_click=_play, args=(not playing,),
-                   disabled=end, type="primary", width="stretch", key="train_play",
-                   icon=":material/pause:" if playing else ":material/play_arrow:")
-    cols[3].button("Step", on_click=_step, disabled=end, icon=":material/chevron_right:",
-                   width="stretch", key="train_step", help="Go forward one merge.")
-    cols[4].button("Finish", on_click=_finish, disabled=end, icon=":material/last_page:",
-                   width="stretch", key="train_finish", help="Make all remaining merges and "
-                                                             "show the last.")
-    # A form, so that asking for the same step again (after stepping away) goes there again.
-    with cols[5], st.form(_key(GO_TO, run) + "_form", border=False):
-        box, go = st.columns([3, 2], gap="small", vertical_alignment="bottom")
+    # One row that wraps: each button as wide as its label (columns of fixed shares cut the
+    # labels short on a narrow window, "Back" to "B…"), the go-to box and the speed moving
+    # to a second row when the window is too narrow for them all.
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="xsmall"):
+        st.button("Restart", on_click=_restart, disabled=first, icon=":material/first_page:",
+                  key="train_restart", help="Back to the start, before any merge, paused.")
+        st.button("Back", on_click=_back, disabled=first, icon=":material/chevron_left:",
+                  key="train_back", help="Go back one merge.")
+        st.button("Pause" if playing else "Play", on_click=_play, args=(not playing,),
+                  disabled=end, type="primary", key="train_play",
+                  icon=":material/pause:" if playing else ":material/play_arrow:")
+        st.button("Step", on_click=_step, disabled=end, icon=":material/chevron_right:",
+                  key="train_step", help="Go forward one merge.")
+        st.button("Finish", on_click=_finish, disabled=end, icon=":material/last_page:",
+                  key="train_finish", help="Make all remaining merges and show the last.")
+        # A form, so that asking for the same step again (after stepping away) goes there again.
         key = _key(GO_TO, run)
-        box.number_input("Go to merge", 0, run.target, None, key=key,
-                         placeholder=f"0 – {run.target:,}",
-                         help="Type a step and press Enter: the page shows the state after that "
-                              "many merges, making the ones not made yet.")
-        go.form_submit_button("Go", on_click=_go_to, args=(key,), width="stretch")
-    cols[6].select_slider("Speed (merges per update)", SPEEDS, value=default_speed(run),
-                          key=_key(SPEED, run))
+        with st.form(key + "_form", border=False, width=GO_TO_WIDTH), \
+                st.container(horizontal=True, vertical_alignment="bottom", gap="xsmall",
+                             wrap=False):
+            st.number_input("Go to merge", 0, run.target, None, key=key,
+                            placeholder=f"0 – {run.target:,}",
+                            help="Type a step and press Enter: the page shows the state after "
+                                 "that many merges, making the ones not made yet.")
+            st.form_submit_button("Go", on_click=_go_to, args=(key,))
+        st.select_slider("Speed (merges per update)", SPEEDS, value=default_speed(run),
+                         key=_key(SPEED, run), width="stretch")
