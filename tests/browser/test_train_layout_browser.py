@@ -127,3 +127,21 @@ def test_no_button_label_is_cut_short(page: Page, app_url: str, width: int,
     wait_for_app(page)
     expect(page.get_by_role("button", name="Keep this tokenizer in the session")).to_be_visible()
     assert cut_buttons(page) == []
+
+
+# Labels drawn on one line (a checkbox's) that the page cuts short with an ellipsis.
+_CUT_LABELS = """labels => labels.filter(l => l.scrollWidth > l.clientWidth + 1)
+    .map(l => l.innerText)"""
+
+
+@pytest.mark.parametrize("width", [760, 1280])
+def test_no_setting_label_is_cut_short(page: Page, app_url: str, width: int,
+                                       screenshot_dir) -> None:
+    # Character BPE shows the byte-fallback checkbox, whose label was cut ("Byte fallback fo…").
+    page.set_viewport_size({"width": width, "height": 1000})
+    open_page(page, app_url, "train?sample=hug-pug&unit=char", HEADING)
+    wait_for_app(page)
+    expect(page.get_by_role("checkbox").first).to_be_visible(timeout=SLOW_MS)
+    labels = page.locator('[data-testid="stMain"] .stMarkdownEllipsis')  # one-line labels
+    page.screenshot(path=screenshot_dir / f"train-settings-{width}.png")
+    assert labels.evaluate_all(_CUT_LABELS) == []

@@ -155,9 +155,10 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
                              "unknown symbol. Character BPE starts from the characters in the "
                              "corpus; anything else becomes [UNK].")
         if unit == "char":
-            st.checkbox("Byte fallback for unseen characters", key=K["byte_fallback"],
-                        persist_state="session",
-                        help="Unseen characters become their UTF-8 bytes instead of [UNK].")
+            # (A short label: a checkbox's stays on one line, cut short in a narrow column.)
+            st.checkbox("Byte fallback", key=K["byte_fallback"], persist_state="session",
+                        help="Characters not seen in the corpus become their UTF-8 bytes "
+                             "(<0xNN> tokens) instead of [UNK].")
         st.number_input("Minimum pair frequency", min_value=1, step=1, key=K["min_frequency"],
                         persist_state="session",
                         help="Stop when the most frequent pair occurs fewer times than this.")
