@@ -131,15 +131,12 @@ class VocabView:
 
     def raw(self, i: int) -> str | None:
         """The token's string as the decoder receives it (added tokens first, as in HF)."""
-        t = self._added.get(i)
-        if t is not None:
-            return t.content
-        return self.model.id_to_token(i)
+        return self._raws((i,))[0]
 
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         """What :meth:`Tokenizer.decode` gives: the tokens' strings through the decoder."""
         ids, decoded = list(ids), self.added.decoded
-        tokens = [t for t in (decoded.get(i, r) for i, r in zip(ids, map(self.raw, ids)))
+        tokens = [t for t in (decoded.get(i, r) for i, r in zip(ids, self._raws(ids)))
                   if t is not None and not (skip_special_tokens and t in self.special_texts)]
         return " ".join(tokens) if self.decoder is None else self.decoder.decode(tokens)
 
@@ -224,7 +221,7 @@ class VocabView:
                          self.merge_tree(m.right_id))
 
     def _raws(self, ids: Sequence[int]) -> list[str | None]:
-        """:meth:`raw` of every id in ``ids``."""
+        """:meth:`raw` of every id in ``ids`` (None for an id not in use)."""
         tokens, added = self.model.tokens, self._added
         n = len(tokens)
         return [added[i].content if i in added else tokens[i] if 0 <= i < n else None
