@@ -28,7 +28,7 @@ def test_tokenize_boxes_mark_whitespace_and_break_the_line_after_a_newline(
     assert after["x"] < newline["x"]
     page.screenshot(path=screenshot_dir / "notation-tokenize.png")
 
-    page.get_by_text("Show whitespace and invisible characters").click()
+    page.get_by_text("Show whitespace", exact=True).click()
     wait_for_app(page)
     # Hidden whitespace: the tab and the space are themselves, the newline token stays ↵.
     expect(boxes(page)).to_have_text(["a", "\t", "b", " c", "↵", "d"], timeout=SLOW)

@@ -289,7 +289,7 @@ def test_a_reload_restores_the_view_and_copy_link_copies_it(page: Page, app_url:
     wait_for_app(page)
     page.get_by_text("By token id", exact=True).click()
     wait_for_app(page)
-    page.get_by_text("Show whitespace and invisible characters").click()
+    page.get_by_text("Show whitespace", exact=True).click()
     wait_for_app(page)
     budget = page.locator(".st-key-tok_limit input")
     budget.fill("3")

@@ -11,7 +11,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.conftest import assert_no_exception, choose, train_on_upload, wait_for_app
 
-MERGES = re.compile(r"^([\d,]+) merges; each line")
+MERGES = re.compile(r"^([\d,]+) merges?; each line")
 PROGRESS = re.compile(r"Merge ([\d,]+) of 744")
 GROW_TIMEOUT_S = 90
 

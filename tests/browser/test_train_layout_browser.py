@@ -130,7 +130,7 @@ def test_no_button_label_is_cut_short(page: Page, app_url: str, width: int,
 
 
 # Labels drawn on one line (a checkbox's) that the page cuts short with an ellipsis.
-_CUT_LABELS = """labels => labels.filter(l => l.scrollWidth > l.clientWidth + 1)
+CUT_LABELS = """labels => labels.filter(l => l.scrollWidth > l.clientWidth + 1)
     .map(l => l.innerText)"""
 
 
@@ -144,4 +144,4 @@ def test_no_setting_label_is_cut_short(page: Page, app_url: str, width: int,
     expect(page.get_by_role("checkbox").first).to_be_visible(timeout=SLOW_MS)
     labels = page.locator('[data-testid="stMain"] .stMarkdownEllipsis')  # one-line labels
     page.screenshot(path=screenshot_dir / f"train-settings-{width}.png")
-    assert labels.evaluate_all(_CUT_LABELS) == []
+    assert labels.evaluate_all(CUT_LABELS) == []

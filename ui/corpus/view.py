@@ -336,8 +336,9 @@ def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pieces: wording.Un
                f"{pieces.phrase}."),
               (f"Distinct {pieces.many}", stats.unique_words,
                f"How big a vocabulary of whole {pieces.many} would have to be.")]
-    for column, (label, value, help_text) in zip(st.columns(len(shown)), shown):
-        metrics.count(column, label, value, help=help_text, border=True)
+    cards = metrics.row()
+    for label, value, help_text in shown:
+        metrics.count(cards, label, value, help=help_text, border=True)
     notes = [f"Counted in **{pieces.phrase}**."]
     if stats.characters:
         notes.append(f"A character takes **{stats.bytes / stats.characters:.2f} bytes** on average "

@@ -148,8 +148,10 @@ def curve_figure(order: Sequence[str], languages: Mapping[str, Language],
 
 
 def vocabulary_use_figure(order: Sequence[str], languages: Mapping[str, Language],
-                          use: Mapping[str, tuple[int, int]], *, title: str) -> go.Figure:
-    """Entries each language's sentences use, and how many of them no other language uses."""
+                          use: Mapping[str, tuple[int, int]], *, title: str,
+                          share: float = 1.0) -> go.Figure:
+    """Entries each language's sentences use, and how many of them no other language uses
+    (``share``: of the page's width, see :func:`~ui.shared.charts.titled`)."""
     names, scripts = _names_scripts(languages)
     labels = [names[c] for c in order]
     colours = [script_colour(scripts[c]) for c in order]
@@ -164,16 +166,17 @@ def vocabulary_use_figure(order: Sequence[str], languages: Mapping[str, Language
                       **{**_LAYOUT, "legend": dict(orientation="h", y=1.1, x=1,
                                                    xanchor="right")})
     fig.update_xaxes(tickangle=-45)
-    return titled(fig, title)
+    return titled(fig, title, share=share)
 
 
-def vocabulary_scripts_figure(scripts: Mapping[str, int], *, title: str) -> go.Figure:
+def vocabulary_scripts_figure(scripts: Mapping[str, int], *, title: str,
+                              share: float = 1.0) -> go.Figure:
     """A donut: the share of the vocabulary written in each script, in the scripts' colours
-    (grey for byte fragments, markers and spaces/punctuation)."""
+    (grey for byte fragments, markers and spaces/punctuation; ``share`` as above)."""
     fig = go.Figure(go.Pie(labels=list(scripts), values=list(scripts.values()), hole=0.5,
                            sort=False, textinfo="label+percent", textposition="inside",
                            marker_colors=[script_colour(s) for s in scripts],
                            hovertemplate="<b>%{label}</b>: %{value:,} entries (%{percent})"
                                          "<extra></extra>"))
     fig.update_layout(height=400, margin=dict(l=10, r=10, t=10, b=10), showlegend=True)
-    return titled(fig, title)
+    return titled(fig, title, share=share)

@@ -26,6 +26,8 @@ TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × langua
         ":material/candlestick_chart: Per sentence", ":material/compare: Side by side",
         ":material/show_chart: Vocabulary size", ":material/category: Vocabulary use",
         ":material/table: Table"]
+#: The shares of the page's width of the Vocabulary use tab's two charts.
+USE_COLUMNS = (3 / 5, 2 / 5)
 
 
 def _focus_rows(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:
@@ -105,8 +107,9 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
     left, right = st.columns([2, 3])
     index = left.selectbox("Sentence", range(source.n_sentences), key="lang_side_sentence",
                            format_func=lambda i: f"{source.first + i}. {base[i][:70]}")
+    # (wrap: in a column the chosen chips would stay on one line, the last ones out of sight)
     codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
-                              format_func=lambda c: source.language(c).label)
+                              format_func=lambda c: source.language(c).label, wrap=True)
     # The counts encoded these sentences already, within the limit; only the spans' own steps
     # (the normalizer's aligned path, each token's text) can still be stopped.
     base_tokens = len(tok.encode(base[index], split_special_tokens=True))
@@ -135,7 +138,7 @@ def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
     options = sorted(set(ladder) | set(st.session_state[key]))
     left, right = st.columns([4, 1], vertical_alignment="bottom")
     merge_counts = sorted(left.multiselect(
-        "Merge counts", options, key=key, format_func=lambda k: f"{k:,}",
+        "Merge counts", options, key=key, format_func=lambda k: f"{k:,}", wrap=True,
         help="Encode with only the first k merges (no retraining): the vocabulary training had "
              "at k. The round counts grow tenfold every three steps; add any other below."))
     right.number_input("Add a merge count", min_value=0, max_value=n, value=None, step=1,
@@ -174,16 +177,16 @@ def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
     use = premium.vocabulary_use(data.counts(tok, source).used)
     order = sorted(source.codes, key=lambda c: -use[c][0])
     langs = dict(zip(source.codes, source.languages))
-    left, right = st.columns([3, 2])
+    left, right = st.columns(USE_COLUMNS)
     _chart(left, charts.vocabulary_use_figure(
         order, langs, use,
-        title=f"Entries of {choice.focus}'s {tok.vocab_size:,} each language uses"),
-        key="lang_vocab_use")
+        title=f"Entries of {choice.focus}'s {tok.vocab_size:,} each language uses",
+        share=USE_COLUMNS[0]), key="lang_vocab_use")
     # Every token's text, which a decoder's regex may be stopped on (said there).
     scripts = attempt(data.vocabulary_scripts, tok)
     if scripts is not None:
         _chart(right, charts.vocabulary_scripts_figure(
-            scripts, title=f"The vocabulary of {choice.focus} by script"),
+            scripts, title=f"The vocabulary of {choice.focus} by script", share=USE_COLUMNS[1]),
             key="lang_vocab_scripts")
     st.caption("Byte fragments are entries that hold only part of a character; Common is "
                "spaces, digits and punctuation.")

@@ -17,7 +17,7 @@ import bpe_core
 from bpe_core.analysis import parallel
 from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
-from ..shared import background, loaders, state, upload_limit
+from ..shared import background, loaders, metrics, state, upload_limit
 from ..shared.tokens import md_escape as md
 from ..shared.jobs import DONE, Reporter
 from . import data, jobs
@@ -111,7 +111,8 @@ def controls(source: ParallelCorpus) -> Choice | None:
     codes = list(source.codes)
     keep("lang_baseline", codes, "en" if "en" in codes else codes[0])
     left, mid, right = st.columns([5, 2, 3])
-    chosen = left.multiselect("Tokenizers to compare", names, key="lang_tokenizers",
+    # (wrap: in a column the chosen chips would stay on one line, the last ones out of sight)
+    chosen = left.multiselect("Tokenizers to compare", names, key="lang_tokenizers", wrap=True,
                               help="This session's tokenizers (train or load more below, or "
                                    "on the other pages) and the reference encodings that could "
                                    "be fetched.")
@@ -244,13 +245,13 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     worst = rows.loc[rows["Fallback share"].idxmax()]
     base = source.language(choice.baseline).label
     plain = {"delta_color": "off", "delta_arrow": "off"}  # the delta names a language
-    cols = st.columns(4)
-    cols[0].metric("Most expensive", f"{dear.Premium:.2f}×", dear.Language, **plain,
-                   help=f"{dear.Language} needs {dear.Premium:.2f} times the tokens {base} needs.")
-    cols[1].metric("Cheapest", f"{cheap.Premium:.2f}×", cheap.Language, **plain)
-    cols[2].metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
-                   f"over {len(rows)} languages", **plain)
+    cards = metrics.row()
+    cards.metric("Most expensive", f"{dear.Premium:.2f}×", dear.Language, **plain,
+                 help=f"{dear.Language} needs {dear.Premium:.2f} times the tokens {base} needs.")
+    cards.metric("Cheapest", f"{cheap.Premium:.2f}×", cheap.Language, **plain)
+    cards.metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
+                 f"over {len(rows)} languages", **plain)
     # With no fallback anywhere, no language is named: any would be picked at random.
-    cols[3].metric("Most byte fallback", f"{worst['Fallback share']:.0%}",
-                   worst.Language if worst["Fallback share"] > 0 else "in no language", **plain,
-                   help="Share of tokens that are [UNK] or hold only part of a character.")
+    cards.metric("Most byte fallback", f"{worst['Fallback share']:.0%}",
+                 worst.Language if worst["Fallback share"] > 0 else "in no language", **plain,
+                 help="Share of tokens that are [UNK] or hold only part of a character.")

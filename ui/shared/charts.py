@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import textwrap
 from collections import Counter
 
 import pandas as pd
@@ -24,10 +25,12 @@ import regex
 BLUE, ORANGE, GREEN, GREY = "#2f6fdb", "#e8833a", "#2e9e6b", "#9aa3b2"
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
 GRID = "#eef1f6"
-# The two panels of the growth figure, as fractions of its width. Laid out by hand rather than
-# with make_subplots, which costs ~0.1 s a call: too slow for a figure redrawn several times a
-# second while training plays.
-LEFT, RIGHT = (0.0, 0.40), (0.56, 0.94)
+# The two panels of the growth figure, one above the other, as fractions of its height: each
+# gets the figure's whole width, which a narrow column leaves small (side by side, the left
+# panel's right-hand axis title ran into the right panel). Laid out by hand rather than with
+# make_subplots, which costs ~0.1 s a call: too slow for a figure redrawn several times a second
+# while training plays.
+TOP, BOTTOM = (0.56, 1.0), (0.0, 0.40)
 
 
 #: Scripts in a fixed order, each with its own colour, so a script keeps its colour whatever
@@ -73,29 +76,47 @@ def file_name(title: str) -> str:
     return "-".join(words)[:100].strip("-") or "chart"
 
 
-def titled(fig: go.Figure, title: str) -> go.Figure:
+#: Characters in a line of the title of a chart as wide as the page's main area: a longer title
+#: wraps. Plotly never wraps one: too long for its figure, it ran off the right edge ("… by
+#: scrip"). A character takes about 6.5 px at the title's size, and the main area is 600 px or
+#: more wide (in narrower windows the page's columns stack, each as wide).
+TITLE_CHARS = 80
+TITLE_LINE_PX = 20  # the height of a line of a title, or of a row of legend
+
+
+def titled(fig: go.Figure, title: str, *, share: float = 1.0) -> go.Figure:
     """``fig`` with ``title`` (plain text: a name such as ``<b>`` shows as typed) above it, kept
-    in exported images, room made for it.
+    in exported images, room made for it; wrapped to fit a figure in a column that takes
+    ``share`` of the page's width.
 
     >>> titled(go.Figure(), "Vocabulary of <script>x</script>").layout.title.text
     'Vocabulary of &lt;script&gt;x&lt;/script&gt;'
+    >>> titled(go.Figure(), "The vocabulary of English byte-level 1k by script",
+    ...        share=2 / 5).layout.title.text
+    'The vocabulary of English<br>byte-level 1k by script'
     """
-    top = fig.layout.margin.t or 0
+    lines = textwrap.wrap(title, int(TITLE_CHARS * share), break_long_words=False,
+                          break_on_hyphens=False) or [""]
+    top = max(fig.layout.margin.t or 0, 50) + TITLE_LINE_PX * (len(lines) - 1)
+    legend = fig.layout.legend
+    if legend.orientation == "h" and legend.yanchor == "bottom" and (legend.y or 0) >= 1:
+        top += TITLE_LINE_PX  # a row of legend just above the plot (``_style``'s): under the title
     # At the very top, so axis labels drawn above the plot (a heatmap's) stay clear of it.
-    fig.update_layout(title=dict(text=html.escape(title, quote=False), x=0, xanchor="left",
-                                 yref="container", y=1, yanchor="top", pad=dict(t=10),
-                                 font=dict(size=15)),
-                      margin=dict(t=max(top, 50)))
+    fig.update_layout(title=dict(text="<br>".join(html.escape(t, quote=False) for t in lines),
+                                 x=0, xanchor="left", yref="container", y=1, yanchor="top",
+                                 pad=dict(t=10), font=dict(size=15)),
+                      margin=dict(t=top))
     return fig
 
 
 def chart_config(fig: go.Figure) -> dict:
     """Plotly's config for ``fig``: the camera button saves a PNG named after its title.
 
-    >>> chart_config(titled(go.Figure(), "Token lengths of GPT-2"))["toImageButtonOptions"]
+    >>> chart_config(titled(go.Figure(), "Token lengths of GPT-2",
+    ...                     share=0.1))["toImageButtonOptions"]
     {'format': 'png', 'filename': 'token-lengths-of-gpt-2', 'scale': 2}
     """
-    title = html.unescape(fig.layout.title.text or "")
+    title = html.unescape((fig.layout.title.text or "").replace("<br>", " "))
     return {"displaylogo": False,
             "toImageButtonOptions": {"format": "png", "filename": file_name(title), "scale": 2}}
 
@@ -119,29 +140,34 @@ def growth_figure(history: pd.DataFrame, step: int | None = None) -> go.Figure:
                    yaxis="y2", mode="lines", line=dict(color=ORANGE, width=2, dash="dot"),
                    customdata=history["vocab_size"],
                    hovertemplate=hover + "bytes per token %{y:.3f}<extra></extra>"),
+        # Out of the legend: the lower panel has this one line, which its title names.
         go.Scatter(x=merged["merges"], y=merged["count"], name="count of the merged pair",
                    xaxis="x2", yaxis="y3", mode="lines+markers" if len(merged) <= 60 else "lines",
                    line=dict(color=GREEN, width=2), customdata=merged["vocab_size"],
-                   hovertemplate=hover + "pair count %{y:,}<extra></extra>"),
+                   hovertemplate=hover + "pair count %{y:,}<extra></extra>", showlegend=False),
     ]
     last = max(int(history["merges"].max()) if len(history) else 0, 1)
     axis = dict(rangemode="tozero", gridcolor=GRID, zeroline=False)
     shapes = [] if step is None else [
-        dict(type="line", xref=x, yref="paper", x0=step, x1=step, y0=0, y1=1,
-             line=dict(color=GREY, dash="dot", width=1.5)) for x in ("x", "x2")]
-    titles = [dict(text=text, x=(lo + hi) / 2, y=1.02, xref="paper", yref="paper",
-                   xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=14))
-              for text, (lo, hi) in (("Corpus size", LEFT),
-                                     ("Count of each merge", RIGHT))]
+        dict(type="line", xref=x, yref=f"{y} domain", x0=step, x1=step, y0=0, y1=1,
+             line=dict(color=GREY, dash="dot", width=1.5)) for x, y in (("x", "y"), ("x2", "y3"))]
+    lower_title = dict(text="Count of each merge", x=0, y=BOTTOM[1], xref="paper", yref="paper",
+                       xanchor="left", yanchor="bottom", showarrow=False, font=dict(size=14))
     layout = dict(
-        xaxis=dict(domain=LEFT, title="merges", range=[0, last], **axis),
-        yaxis=dict(title="tokens in the corpus", **axis),
+        # One axis of merges for both panels: the upper one's is read on the lower one's labels,
+        # and the two zoom together.
+        xaxis=dict(domain=(0, 1), anchor="y", range=[0, last], showticklabels=False, **axis),
+        yaxis=dict(domain=TOP, title="tokens in the corpus", **axis),
         yaxis2=dict(title="bytes per token", overlaying="y", side="right", showgrid=False,
                     rangemode="tozero", zeroline=False, tickformat=".1f"),
-        xaxis2=dict(domain=RIGHT, title="merges", range=[0, last], **axis),
-        yaxis3=dict(anchor="x2", side="right", title="pair count", **axis),
-        shapes=shapes, annotations=titles)
-    return _style(go.Figure(data=data, layout=layout), height=340)
+        xaxis2=dict(domain=(0, 1), anchor="y3", matches="x", title="merges", range=[0, last],
+                    **axis),
+        yaxis3=dict(domain=BOTTOM, anchor="x2", title="pair count", **axis),
+        shapes=shapes, annotations=[lower_title])
+    fig = _style(go.Figure(data=data, layout=layout), height=420)
+    # The upper panel's title heads its legend.
+    fig.update_layout(legend_title=dict(text="Corpus size", font=dict(size=14)))
+    return fig
 
 
 def length_histogram(lengths: dict[int, tuple[int, str]], unit: str) -> go.Figure:
@@ -170,7 +196,9 @@ def length_histogram(lengths: dict[int, tuple[int, str]], unit: str) -> go.Figur
 
 
 def _style(fig: go.Figure, *, height: int) -> go.Figure:
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), font=FONT,
-                      legend=dict(orientation="h", yanchor="top", y=-0.22, x=0),
+    # The legend just above the plot, where Plotly makes room for it however many rows it
+    # wraps to; below, at a fraction of the plot's height, it ran into the x axis's title.
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=10, b=10), font=FONT,
+                      legend=dict(orientation="h", yanchor="bottom", y=1, x=0),
                       plot_bgcolor="white", hovermode="x unified")
     return fig

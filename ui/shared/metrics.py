@@ -1,4 +1,5 @@
-"""Metric cards for counts: a compact figure that fits a narrow card, the exact one on hover.
+"""Metric cards: rows of them that wrap, and counts in a compact figure that fits a narrow card
+with the exact one on hover.
 
 A card cuts a long figure short ("1,234,5…"); Streamlit's own compact format shows 1.2M instead,
 and the card's help, shown on hovering its label, gives the exact count.
@@ -11,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 #: Below this a figure fits a card written out ("999,999"), so it is shown exactly; from it on
@@ -33,3 +35,10 @@ def count(where: DeltaGenerator, label: str, n: int, *, help: str | None = None,
         where.metric(label, f"{n:,}", help=help, **options)
     else:
         where.metric(label, n, format="compact", help=exact_help(n, help), **options)
+
+
+def row() -> DeltaGenerator:
+    """A row for metric cards (``cards = metrics.row(); cards.metric(...)``), each as wide as
+    its label and figure or wider; cards that do not fit go on the next line. Columns of equal
+    shares cut labels and figures short in a narrow window ("Distinct wo…", "227,…")."""
+    return st.container(horizontal=True)

@@ -24,6 +24,7 @@ from bpe_core import Tokenizer
 from bpe_core.chat import ROLES, ChatTemplateError, render, special_tokens, templates
 from bpe_core.formats.size import too_big
 
+from ..shared import metrics
 from ..shared.annotate import coloured_html, md_literal
 from ..shared.catalogue import hub_config
 from ..shared.slow_regex import attempt
@@ -114,10 +115,10 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
     if spans is None:  # a regex of the tokenizer's file was stopped: said above
         return
     special = sum(1 for s in spans if s.special)
-    cols = st.columns(3)
-    cols[0].metric("Prompt tokens", f"{len(spans):,}")
-    cols[1].metric("Special tokens", f"{special:,}", help="Framed in blue below.")
-    cols[2].metric("Prompt characters", f"{len(prompt):,}")
+    cards = metrics.row()
+    cards.metric("Prompt tokens", f"{len(spans):,}")
+    cards.metric("Special tokens", f"{special:,}", help="Framed in blue below.")
+    cards.metric("Prompt characters", f"{len(prompt):,}")
     st.html(coloured_html(tok, spans, prompt, show_whitespace=show_whitespace, colours=colours,
                           label="text"))
     with st.expander("The prompt as text"):

@@ -12,7 +12,7 @@ import streamlit as st
 
 from bpe_core import PatternError, Tokenizer, TokenSpan
 
-from ..shared import slow_regex
+from ..shared import metrics, slow_regex
 from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.background import pending
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
@@ -75,8 +75,9 @@ def input_panel(tok: Tokenizer) -> Options:
     """The text area, the example picker and the options; returns what they say."""
     ss = st.session_state
     ss.setdefault(TEXT_KEY, DEFAULT_TEXT)
+    # (A placeholder short enough for the narrow column: a longer one was cut short.)
     st.selectbox("Example text", list(presets()), index=None, key="tok_preset",
-                 placeholder="Pick an example, or type your own below…", on_change=_use_preset)
+                 placeholder="Pick an example…", on_change=_use_preset)
     text = st.text_area("Text", key=TEXT_KEY, height=200, persist_state="session",
                         help="The colouring follows as you type. Nothing you type is run or "
                              "interpreted: HTML, markdown and invisible characters show as text. "
@@ -89,9 +90,9 @@ def input_panel(tok: Tokenizer) -> Options:
 
     view = st.segmented_control("View", list(VIEWS.values()), default="Coloured text",
                                 key="tok_view", required=True, persist_state="session")
-    show_ws = st.toggle("Show whitespace and invisible characters", value=True, key="tok_ws",
-                        persist_state="session",
-                        help=NOTATION_HELP)
+    # (A short label: a toggle's stays on one line, cut short in a narrow column.)
+    show_ws = st.toggle("Show whitespace", value=True, key="tok_ws", persist_state="session",
+                        help=f"Whitespace and invisible characters drawn as marks. {NOTATION_HELP}")
     colours = st.radio("Colours", list(COLOURS), key="tok_colours", format_func=COLOURS.get,
                        horizontal=True, persist_state="session",
                        help="Neighbours apart: two tokens side by side never share a colour. "
@@ -160,15 +161,14 @@ def method_note(tok: Tokenizer, opts: Options, spans: list[TokenSpan],
 
 
 def counts_row(counts: TextCounts) -> None:
-    # Six figures fit one row until they reach five digits; then they take two rows of three.
-    cols = st.columns(6) if counts.bytes < 10_000 else [*st.columns(3), *st.columns(3)]
-    cols[0].metric("Tokens", f"{counts.tokens:,}")
-    cols[1].metric("Characters", f"{counts.characters:,}")
-    cols[2].metric("Bytes", f"{counts.bytes:,}", help="UTF-8 bytes")
-    cols[3].metric("Words", f"{counts.words:,}", help=f"{WHITESPACE_WORDS.phrase.capitalize()}: "
-                   "runs of characters between spaces, tabs and newlines.")
-    cols[4].metric("Chars/token", f"{counts.chars_per_token:.2f}")
-    cols[5].metric("Bytes/token", f"{counts.bytes_per_token:.2f}")
+    cards = metrics.row()
+    cards.metric("Tokens", f"{counts.tokens:,}")
+    cards.metric("Characters", f"{counts.characters:,}")
+    cards.metric("Bytes", f"{counts.bytes:,}", help="UTF-8 bytes")
+    cards.metric("Words", f"{counts.words:,}", help=f"{WHITESPACE_WORDS.phrase.capitalize()}: "
+                 "runs of characters between spaces, tabs and newlines.")
+    cards.metric("Chars/token", f"{counts.chars_per_token:.2f}")
+    cards.metric("Bytes/token", f"{counts.bytes_per_token:.2f}")
 
 
 def budget(spans: list[TokenSpan], opts: Options) -> int | None:

@@ -52,12 +52,12 @@ def render(corpus: SessionCorpus) -> None:
         data = data[:MAX_BYTES]
     result = _compress(data)
     names = symbol_names(result)
-    m = st.columns(4)
-    metrics.count(m[0], "Original (bytes)", len(data))
-    metrics.count(m[1], "Compressed data (bytes)", len(result.data))
-    m[2].metric("Ratio", f"{result.ratio:.3g}", help="Compressed size / original size; lower "
-                                                    "is better. The table is not counted.")
-    metrics.count(m[3], "Table entries", len(result.table))
+    cards = metrics.row()
+    metrics.count(cards, "Original (bytes)", len(data))
+    metrics.count(cards, "Compressed data (bytes)", len(result.data))
+    cards.metric("Ratio", f"{result.ratio:.3g}", help="Compressed size / original size; lower "
+                                                     "is better. The table is not counted.")
+    metrics.count(cards, "Table entries", len(result.table))
     if not result.table:
         st.info("No pair of bytes occurs twice, so there is nothing to replace.")
         return

@@ -103,21 +103,21 @@ def render(run: runs.Run) -> None:
     if run.superbpe and reason == "max_merges":  # stage 2 is run for the merges left to make
         reason = "vocab_size"
     st.success(f"Training stopped because {runs.STOP_REASONS[reason]}.")
-    m = st.columns(4)
-    metrics.count(m[0], "Merges learned", len(tok.merges))
-    metrics.count(m[1], "Vocabulary size", tok.vocab_size,
+    cards = metrics.row()
+    metrics.count(cards, "Merges learned", len(tok.merges))
+    metrics.count(cards, "Vocabulary size", tok.vocab_size,
                   help="Base symbols + merges + special tokens.")
-    metrics.count(m[2], "Effective vocabulary", used,
+    metrics.count(cards, "Effective vocabulary", used,
                   help="Tokens that still occur when the training corpus is encoded (special "
                        "tokens aside): a token whose every occurrence was merged into longer "
                        "tokens no longer appears.")
-    m[3].metric("Bytes per token", f"{run.total_bytes / max(tokens, 1):.2f}",
-                delta=f"from {run.total_bytes / max(run.start_tokens, 1):.2f}",
-                delta_color="off",
-                help="Over the training corpus's words as the pre-tokenizer cut them, which is "
-                     "what training counts: whitespace it drops is not counted, and an "
-                     "end-of-word marker </w> is a token of no bytes (so a start below 1). The "
-                     "passage above counts its own text, spaces included.")
+    cards.metric("Bytes per token", f"{run.total_bytes / max(tokens, 1):.2f}",
+                 delta=f"from {run.total_bytes / max(run.start_tokens, 1):.2f}",
+                 delta_color="off",
+                 help="Over the training corpus's words as the pre-tokenizer cut them, which is "
+                      "what training counts: whitespace it drops is not counted, and an "
+                      "end-of-word marker </w> is a token of no bytes (so a start below 1). The "
+                      "passage above counts its own text, spaces included.")
     left, right = st.columns([3, 2], gap="large")
     with left:
         lengths, unit = _lengths(run)

@@ -203,8 +203,8 @@ def _merge_log(run: runs.Run, k: int) -> None:
                                     "tied pairs", help="How many pairs had the same count, and "
                                                        "which (up to 10)")})
     newest = f" (the newest {LOG_ROWS:,} shown)" if k > LOG_ROWS else ""
-    st.caption(f"{k:,} merges{newest}; each line is left + right → new token, with the pair's "
-               "count.")
+    st.caption(f"{k:,} merge{'s' * (k != 1)}{newest}; each line is left + right → new token, "
+               "with the pair's count.")
 
 
 def _passage(run: runs.Run, k: int) -> None:

@@ -15,7 +15,7 @@ import streamlit as st
 from bpe_core import Tokenizer
 from bpe_core.analysis.vocabulary import VocabularySearchError, diff
 
-from ..shared import loaders, state
+from ..shared import loaders, metrics, state
 from .data import diff_frame, diff_summary, diff_systems, search_diff
 from .tables import frame
 from .view import KEEP, MAX_ROWS
@@ -62,9 +62,9 @@ def render_diff(tok: Tokenizer) -> None:
     name_b = b_col.selectbox("Tokenizer B", rest, key="vocab_diff_b", **KEEP)
     a, b = state.tokenizers()[name_a], state.tokenizers()[name_b]
     summary, lists, systems = _compared(a.fingerprint(), b.fingerprint(), a, b)
-    cols = st.columns(3)
-    for col, label, rows in zip(cols, LISTS, lists):
-        col.metric(label, f"{len(rows):,}")
+    cards = metrics.row()
+    for label, rows in zip(LISTS, lists):
+        cards.metric(label, f"{len(rows):,}")
     st.caption(f"Tokens are the same when they stand for the same bytes. {summary}")
     with st.expander("By writing system, side by side", expanded=True):
         st.dataframe(systems, hide_index=True, key="vocab_diff_systems",

@@ -100,34 +100,34 @@ def _systems(key: str, name: str, log: bool, _df: pd.DataFrame) -> tuple[pd.Data
     """Tokens per writing system, as a table and a chart titled with ``name``."""
     table = systems_table(_df)
     return table, titled(allocation_figure(table, log=log),
-                         f"Vocabulary of {name} by writing system")
+                         f"Vocabulary of {name} by writing system", share=1 / 2)
 
 
 # --- summary --------------------------------------------------------------------------------
 
 
 def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> None:
-    cols = st.columns(6)
-    metrics.count(cols[0], "Tokens", tok.vocab_size)
+    cards = metrics.row()
+    metrics.count(cards, "Tokens", tok.vocab_size)
     kinds = df["kind"].value_counts()
     base = int(kinds.reindex(["byte", "char", "unk", "eow"]).fillna(0).sum())
-    metrics.count(cols[1], "Base symbols", base, help="Bytes or characters (byte fallback's "
+    metrics.count(cards, "Base symbols", base, help="Bytes or characters (byte fallback's "
                   "<0xNN> too), plus [UNK] or </w> where the tokenizer has them")
-    metrics.count(cols[2], "Merges learned", len(tok.merges))
+    metrics.count(cards, "Merges learned", len(tok.merges))
     added = int(kinds.get("added", 0))
     if added:
-        cols[3].metric("Special + added", f"{int(kinds.get('special', 0)):,} + {added:,}",
-                       help="Special tokens (markers such as <s>) and other added tokens: both "
-                            "are found whole in the text before BPE runs")
+        cards.metric("Special + added", f"{int(kinds.get('special', 0)):,} + {added:,}",
+                     help="Special tokens (markers such as <s>) and other added tokens: both "
+                          "are found whole in the text before BPE runs")
     else:
-        cols[3].metric("Special tokens", f"{int(kinds.get('special', 0)):,}")
-    metrics.count(cols[4], "Not valid UTF-8", int((~df['utf8']).sum()),
+        cards.metric("Special tokens", f"{int(kinds.get('special', 0)):,}")
+    metrics.count(cards, "Not valid UTF-8", int((~df['utf8']).sum()),
                   help="Tokens holding part of a character; see the “Byte tokens” tab")
     unused = f"Tokens that never occur when “{md_literal(corpus.name)}” is encoded"
     if frequencies_known(df):
-        metrics.count(cols[5], "Unused in corpus", int((df["frequency"] == 0).sum()), help=unused)
+        metrics.count(cards, "Unused in corpus", int((df["frequency"] == 0).sum()), help=unused)
     else:
-        cols[5].metric("Unused in corpus", "…", help=f"{unused}: {_not_yet()}.")
+        cards.metric("Unused in corpus", "…", help=f"{unused}: {_not_yet()}.")
 
 
 def _not_yet() -> str:
@@ -158,8 +158,9 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
         "Search tokens", key="vocab_query", **KEEP,
         placeholder="e.g. ing, ·the, or ^\\p{Han} as a regex",
         help="Finds tokens containing the text. A leading space can be typed as a space or as ·.")
+    # (wrap: in a column the chosen chips would stay on one line, the last ones out of sight)
     scripts = right.multiselect("Writing system", script_options(df), key="vocab_scripts",
-                                **KEEP, placeholder="All writing systems")
+                                **KEEP, placeholder="All writing systems", wrap=True)
     a, b, c = st.columns([1, 1, 2])
     use_regex = a.toggle("Regular expression", key="vocab_regex", **KEEP)
     ignore_case = b.toggle("Ignore case", key="vocab_case", **KEEP)
@@ -273,7 +274,7 @@ def render_systems(tok: Tokenizer, df: pd.DataFrame) -> None:
     log = st.toggle("Log scale", key="vocab_scripts_log", **KEEP,
                     help="Shows a writing system with a few tokens beside one with thousands.")
     table, figure = _systems(tok.fingerprint(), tok.name, log, df)
-    left, right = st.columns(2)
+    left, right = st.columns(2)  # (the chart's title is wrapped for half the page)
     # As tall as the chart beside it (up to every row), so the two read row for bar.
     height = min(ROW_PX * (len(table) + 1) + 3, max(figure.layout.height, 8 * ROW_PX))
     left.dataframe(table, hide_index=True, key="vocab_systems_table", height=height,
@@ -297,7 +298,7 @@ def render_longest(tok: Tokenizer, df: pd.DataFrame) -> None:
     n = middle.number_input("How many", min_value=1, max_value=1000, value=50, step=10,
                             key="vocab_longest_n", **KEEP)
     systems = right.multiselect("Writing system", script_options(df), key="vocab_longest_systems",
-                                **KEEP, placeholder="All writing systems")
+                                **KEEP, placeholder="All writing systems", wrap=True)
     rows = longest(df, n=int(n), unit=unit, systems=systems)
     if rows.empty:
         st.info("No token to list: special and added tokens are left out, and pieces of a "
