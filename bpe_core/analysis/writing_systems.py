@@ -40,7 +40,6 @@ UNASSIGNED = "Private use & unassigned"
 NOT_SCRIPTS = (DIGITS, SYMBOLS, WHITESPACE, UNASSIGNED, PARTIAL, BYTE_FALLBACK, SPECIAL)
 
 
-
 def text_system(text: str) -> str:
     """The writing system of a token's text (valid UTF-8): see the module docstring.
 

@@ -22,10 +22,10 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from bpe_core import Tokenizer
-from bpe_core.gc_pause import gc_paused
 from bpe_core.analysis.vocabulary import TokenRow, VocabDiff, matches, vocabulary
 from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, NOT_SCRIPTS, PARTIAL,
                                                SPECIAL, SYMBOLS, UNASSIGNED, WHITESPACE)
+from bpe_core.gc_pause import gc_paused
 
 from ..shared.charts import BLUE, length_histogram, script_colour
 from ..shared.tokens import readable_token
