@@ -11,6 +11,10 @@ for a ``tokenizer.json``, ``tokenizers.Tokenizer.from_file``. Each figure is the
 ``--repeat`` fresh processes, the engines taking turns, so that all of them see the same
 machine (the load average is printed first).
 
+A rank file is timed twice for bpe_core: its first load, which recovers the merges (the cache
+of ``bpe_core/formats/merge_cache.py`` turned off), and a load after that one, which reads
+them from the cache (a folder in ``benchmarks/output``, filled before it is timed).
+
 The files: OpenAI's ``cl100k_base`` and ``o200k_base`` rank files (made offline by
 ``benchmarks/openai_ranks.py`` from installed packages) and the largest ``tokenizer.json`` files
 of ``benchmarks/model_files.py`` (Gemma 3: 262k tokens, 515k merges). A file that is not
@@ -25,6 +29,7 @@ import sys
 import time
 
 from .common import Row, child, emit, report
+from .corpus import OUTPUT
 from .openai_ranks import rank_file
 from .model_files import MODELS, locate
 
@@ -34,9 +39,14 @@ JSON_FILES = (("Gemma 3", 1.5), ("Llama 3", None), ("Qwen 3", None), ("GPT-4o", 
               ("DeepSeek V3", None))
 
 
+#: Where the merges of the rank files are kept for the loads after the first.
+MERGE_CACHE = OUTPUT / "merge-cache"
+
+
 def run(engine: str, path: str, pretokenizer: str) -> None:
     """The child's side: load ``path`` once with ``engine``, print the seconds it took."""
-    if engine == "bpe_core":
+    if engine.startswith("bpe_core"):
+        os.environ["BPE_CACHE_DIR"] = "" if engine == "bpe_core first" else str(MERGE_CACHE)
         import bpe_core
 
         start = time.perf_counter()
@@ -74,13 +84,22 @@ def row(label: str, peer_name: str, peer: float, ours: float, target: float | No
                f"≤ {target} s" if target else "", None if target is None else ours <= target)
 
 
+def rank_file_rows(name: str, path: str, pretokenizer: str, target: float, repeat: int
+                   ) -> list[Row]:
+    """A rank file's first load and a later one (its merges cached) beside tiktoken's."""
+    child("benchmarks.bench_load", "run", "bpe_core", path, pretokenizer)  # fills the cache
+    peer, first, cached = timed(("tiktoken", "bpe_core first", "bpe_core"), path, pretokenizer,
+                                repeat)
+    return [row(f"{name}.tiktoken, first time", "tiktoken", peer, first, None),
+            row(f"{name}.tiktoken, merges cached", "tiktoken", peer, cached, target)]
+
+
 def measure(repeat: int = 3) -> list[Row]:
     rows = []
     for name, pretokenizer, target in RANK_FILES:
         path = rank_file(name)  # says why, when it cannot be made
         if path is not None:
-            peer, ours = timed(("tiktoken", "bpe_core"), str(path), pretokenizer, repeat)
-            rows.append(row(f"{name}.tiktoken", "tiktoken", peer, ours, target))
+            rows += rank_file_rows(name, str(path), pretokenizer, target, repeat)
     for label, target in JSON_FILES:
         model = next(m for m in MODELS if m.label == label)
         path = locate(model)

@@ -8,6 +8,7 @@ with HYPOTHESIS_PROFILE=dev (quick) or HYPOTHESIS_PROFILE=thorough (slow, many e
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,11 @@ settings.register_profile("thorough", max_examples=2_000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Merges recovered from rank files are kept in a folder of this run's own (see
+# bpe_core/formats/merge_cache.py), not in the user's cache; the app a browser test starts
+# inherits it.
+os.environ["BPE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bpe-cache-")
 
 
 @pytest.fixture(scope="session")

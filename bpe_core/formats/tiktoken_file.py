@@ -35,7 +35,8 @@ from ..alphabet import byte_base, show_bytes
 from ..presets import resolve
 from ..tokenizer import Tokenizer
 from .errors import TokenizerFileError
-from .rank_merges import bpe_split, recover
+from .merge_cache import recovered
+from .rank_merges import bpe_split
 
 
 def ranks(tok: Tokenizer) -> dict[bytes, int]:
@@ -135,9 +136,9 @@ def from_ranks(table: Mapping[bytes, int], *, pretokenizer: str,
     ``pretokenizer`` is a preset name ("gpt2", "cl100k", "o200k", ...) or tiktoken's ``pat_str``.
     """
     preset, pattern = resolve(pretokenizer)
-    tokens, left, right = recover(table, source=source)
+    tokens, left, right = recovered(table, source=source)
     # tiktoken looks a piece that is a whole token up before merging (ignore_merges). For these
-    # ranks that gives the ids merging would: recover() found every token to be, from lower
+    # ranks that gives the ids merging would: recovery found every token to be, from lower
     # ranks alone, exactly its own pair, so each token merges, alone, into itself.
     return recipes.build(byte_base(order=b"".join(tokens[:256])), zip(left, right, repeat(0)),
                          pattern=pattern, preset=preset, name=name,
