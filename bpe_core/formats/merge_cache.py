@@ -12,11 +12,10 @@ The folder is ``BPE_CACHE_DIR``, else ``$XDG_CACHE_HOME/bpe-playground``, else
 be written is no error: the merges are then recovered at every load, as without a cache.
 
 >>> table = {bytes([b]): b for b in range(256)} | {b"bc": 256, b"ab": 257, b"abc": 258}
->>> import tempfile; os.environ["BPE_CACHE_DIR"] = tempfile.mkdtemp()
->>> first = recovered(table)  # recovered, then written
->>> recovered(table) == first, first[1:]  # read back
+>>> folder = tempfile.mkdtemp()
+>>> first = recovered(table, folder=folder)  # recovered, then written
+>>> recovered(table, folder=folder) == first, first[1:]  # read back
 (True, ([98, 97, 97], [99, 98, 256]))
->>> del os.environ["BPE_CACHE_DIR"]
 """
 
 from __future__ import annotations
@@ -43,12 +42,12 @@ def cache_dir() -> str:
     return os.path.join(base, "bpe-playground")
 
 
-def recovered(table: Mapping[bytes, int], *, source: str = "the ranks"
-              ) -> tuple[list[bytes], list[int], list[int]]:
-    """``rank_merges.recover(table)``, read from the cache when an earlier load wrote it
-    there, else recovered and written there."""
+def recovered(table: Mapping[bytes, int], *, source: str = "the ranks",
+              folder: str | None = None) -> tuple[list[bytes], list[int], list[int]]:
+    """``rank_merges.recover(table)``, read from the cache (``folder``, by default
+    :func:`cache_dir`) when an earlier load wrote it there, else recovered and written there."""
     tokens = by_rank(table, source=source)
-    folder = cache_dir()
+    folder = cache_dir() if folder is None else folder
     if not folder:
         return recover(table, source=source)
     path = Path(folder) / f"{_key(tokens)}.merges"
