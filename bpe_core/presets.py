@@ -164,12 +164,22 @@ def time_limit(n_chars: int) -> float:
     return REGEX_SECONDS + REGEX_SECONDS_PER_MB * n_chars / 1e6
 
 
+def shown_pattern(pattern: str) -> str:
+    r"""A regex in a message, in quotes, as the user wrote it (``repr`` would double each
+    backslash); ``repr`` only when it holds a character that would not show, such as a newline.
+
+    >>> print(shown_pattern(r"\s+"), shown_pattern("a\n"))
+    “\s+” 'a\n'
+    """
+    return f"“{pattern}”" if pattern.isprintable() else repr(pattern)
+
+
 def too_slow(pattern: str, text: str, *, stage: str = "pre-tokenizer") -> PatternTimeout:
     """The error for ``pattern`` (the regex of a ``stage``: "pre-tokenizer", "normalizer",
     "decoder") stopped on ``text``: what happened, and how to fix it."""
     return PatternTimeout(
-        f"the {stage} regex {pattern!r} took more than {time_limit(len(text)):.1f} s on "
-        f"{len(text):,} characters and was stopped. A pattern that nests repetitions, such as "
+        f"the {stage} regex {shown_pattern(pattern)} took more than "
+        f"{time_limit(len(text)):.1f} s on {len(text):,} characters and was stopped. A pattern that nests repetitions, such as "
         "(a+)+ or (?:a|aa)+, or chains them, such as .*?a.*?a.*?z, can take time that grows "
         "very fast with the text; write it without the nesting, or make repetitions "
         "possessive (a++, .*+).")
@@ -226,15 +236,15 @@ def compile_pattern(pattern: str) -> regex.Pattern:
         compiled = regex.compile(pattern)
     except regex.error as exc:
         raise PatternError(
-            f"invalid pre-tokenizer regex {pattern!r}: {exc}. "
+            f"invalid pre-tokenizer regex {shown_pattern(pattern)}: {exc}. "
             f"Check brackets and escapes, or pick a preset: {', '.join(PRESETS)}."
         ) from None
     if compiled.groups:
         # findall, which every caller uses for speed, returns a capturing group's text instead
         # of the whole match, so a group would silently drop the rest of each piece.
         raise PatternError(
-            f"the pre-tokenizer regex {pattern!r} has {compiled.groups} capturing group(s); "
-            f"each match must be a whole piece, so write groups as non-capturing: (?:...)"
+            f"the pre-tokenizer regex {shown_pattern(pattern)} has {compiled.groups} capturing "
+            f"group(s); each match must be a whole piece, so write groups as non-capturing: (?:...)"
         )
     return compiled
 

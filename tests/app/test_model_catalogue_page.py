@@ -262,7 +262,8 @@ def test_the_sidebar_loads_a_model_on_any_page(cache) -> None:
     assert not at.exception and not at.sidebar.radio  # the catalogue waits until opened
     at.session_state["sidebar_models"] = True  # what opening the expander does
     at.run()
-    assert at.sidebar.radio(key="sidebar_load_source").options == ["Hugging Face", "OpenAI"]
+    assert at.sidebar.radio(key="sidebar_load_source").options == [
+        "Hugging Face", "OpenAI", "Upload a file"]  # (what the offline messages point to)
     at.sidebar.selectbox(key="sidebar_load_hub").set_value("Qwen/Qwen3-8B").run()
     at.sidebar.button(key="sidebar_load_hub_load").click().run()
     assert not at.exception

@@ -25,7 +25,7 @@ from ui.shared.state import make_corpus
 
 TEXT = "a" * 46 + "!"
 #: What a stopped pattern says, Markdown's escapes taken out (the pattern as Python reads it).
-STOPPED = ("The {stage} regex '(?:a|aa)+(?m:$)' took more than 0.2 s on 47 characters and was "
+STOPPED = ("The {stage} regex “(?:a|aa)+(?m:$)” took more than 0.2 s on 47 characters and was "
            "stopped")
 
 
@@ -144,7 +144,7 @@ def test_training_on_a_corpus_where_the_custom_regex_blows_up_stops_with_a_sente
     at.button(key="train_start").click().run()
     assert not at.exception
     assert [e.split(". A pattern")[0] for e in errors(at)] == [
-        "Training cannot start: the pre-tokenizer regex '(?:a|aa)+$' took more than 0.2 s on "
+        "Training cannot start: the pre-tokenizer regex “(?:a|aa)+$” took more than 0.2 s on "
         f"{len(corpus.text):,} characters and was stopped"]
 
 

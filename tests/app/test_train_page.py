@@ -308,7 +308,7 @@ def test_invalid_custom_regex_is_explained_and_blocks_training():
     at.selectbox(key="train_pretokenizer").set_value("custom").run()
     at.text_input(key="train_regex").set_value("(ab").run()
     assert not at.exception
-    assert any("invalid pre-tokenizer regex '(ab'" in e.value.replace("\\", "") for e in at.error)
+    assert any("invalid pre-tokenizer regex “(ab”" in e.value.replace("\\", "") for e in at.error)
     assert at.button(key="train_start").disabled
     at.text_input(key="train_regex").set_value(r"\w+").run()
     assert not at.error and not at.button(key="train_start").disabled

@@ -108,6 +108,23 @@ def test_default_session_lists_every_token_with_its_frequency() -> None:
     assert FREQUENCY_JOB not in at.session_state  # the bundled corpus is counted inline
 
 
+def test_ids_that_name_no_token_are_not_counted_as_tokens() -> None:
+    """cl100k's special tokens leave 16 ids unused below them: the card counts what the table
+    lists, and says why the vocabulary size is larger."""
+    from bpe_core.formats import tiktoken_file
+
+    trained = bpe_core.train("hug pug pun bun hugs", unit="byte", pretokenizer="gpt2",
+                             max_merges=4, min_frequency=1)
+    size = trained.vocab_size
+    tok = tiktoken_file.loads(tiktoken_file.dumps(trained), pretokenizer="gpt2",
+                              special_tokens={"<|end|>": size + 3}).renamed("gap")
+    at = open_page(tok)
+    assert tok.vocab_size == size + 4 and len(table(at)) == size + 1
+    [card] = [m for m in at.metric if m.label == "Tokens"]
+    assert card.value == f"{size + 1:,}"
+    assert f"run from 0 to {size + 3:,}, but 3 of them name no token" in card.help
+
+
 def test_search_ug_lists_exactly_the_tokens_containing_ug() -> None:
     tok = hug_tokenizer()
     at = search(open_page(tok), "ug")

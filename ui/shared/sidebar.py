@@ -45,11 +45,12 @@ def render() -> None:
         _picker("Active tokenizer", "sidebar_tokenizer", state.tokenizers(),
                 state.active_tokenizer().name, state.set_active_tokenizer)
         st.caption(describe(state.active_tokenizer()))
-        # Drawn only while open: the catalogue checks which encodings tiktoken can fetch.
+        # Drawn only while open: the catalogue checks which encodings tiktoken can fetch. Upload
+        # a file too: what the catalogue says to do offline.
         with st.expander("Load a model", icon=":material/cloud_download:",
                          key="sidebar_models", on_change="rerun") as box:
             if box.open:
-                loaders.load_panel(key="sidebar_load", sources=("hub", "fetch"))
+                loaders.load_panel(key="sidebar_load", sources=("hub", "fetch", "upload"))
 
 
 def _picker(label: str, key: str, items: dict, current: str, activate) -> None:

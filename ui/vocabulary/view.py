@@ -108,7 +108,10 @@ def _systems(key: str, name: str, log: bool, _df: pd.DataFrame) -> tuple[pd.Data
 
 def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> None:
     cards = metrics.row()
-    metrics.count(cards, "Tokens", tok.vocab_size)
+    unused = tok.vocab_size - len(df)
+    metrics.count(cards, "Tokens", len(df), help=(
+        f"The ids run from 0 to {tok.vocab_size - 1:,}, but {unused:,} of them name no token "
+        f"(the vocabulary size of tiktoken and Hugging Face counts them)") if unused else None)
     kinds = df["kind"].value_counts()
     base = int(kinds.reindex(["byte", "char", "unk", "eow"]).fillna(0).sum())
     metrics.count(cards, "Base symbols", base, help="Bytes or characters (byte fallback's "
