@@ -179,10 +179,10 @@ def too_slow(pattern: str, text: str, *, stage: str = "pre-tokenizer") -> Patter
     "decoder") stopped on ``text``: what happened, and how to fix it."""
     return PatternTimeout(
         f"the {stage} regex {shown_pattern(pattern)} took more than "
-        f"{time_limit(len(text)):.1f} s on {len(text):,} characters and was stopped. A pattern that nests repetitions, such as "
-        "(a+)+ or (?:a|aa)+, or chains them, such as .*?a.*?a.*?z, can take time that grows "
-        "very fast with the text; write it without the nesting, or make repetitions "
-        "possessive (a++, .*+).")
+        f"{time_limit(len(text)):.1f} s on {len(text):,} characters and was stopped. A "
+        "pattern that nests repetitions, such as (a+)+ or (?:a|aa)+, or chains them, such as "
+        ".*?a.*?a.*?z, can take time that grows very fast with the text; write it without the "
+        "nesting, or make repetitions possessive (a++, .*+).")
 
 
 def needs_limit(pattern: str) -> bool:
