@@ -23,7 +23,7 @@ from ui.corpus import charts as charts_corpus, data as corpus_data, jobs as corp
 from ui.corpus.data import counts_stats
 from ui.corpus.jobs import read_uploads
 from tests.app.holding import Hold
-from ui.shared import sidebar
+from ui.shared import sidebar, wording
 from ui.shared.samples import samples
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -461,7 +461,7 @@ def test_counts_stats_weighs_each_word_by_its_count():
     assert stats.top_words == [("hi", 3), ("привет", 2)]
 
 
-@pytest.mark.parametrize("module", [corpus_data, corpus_jobs, charts_corpus, sidebar])
+@pytest.mark.parametrize("module", [corpus_data, corpus_jobs, charts_corpus, sidebar, wording])
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -15,6 +15,7 @@ from typing import Collection, Sequence
 
 from bpe_core import Tokenizer, TokenSpan
 
+from . import wording
 from .tokens import boxes, md_escape, readable, readable_token, tokens_html
 
 KIND_NAMES = {"byte": "base byte", "char": "base character", "unk": "unknown character",
@@ -39,7 +40,7 @@ def tooltip(tok: Tokenizer, token_id: int) -> str:
     m = tok.merge_for(token_id)
     if m is None:
         return how_made(tok, token_id)
-    seen = f"; the pair was seen {m.count:,} times" if m.count else ""
+    seen = f"; the pair was seen {wording.times(m.count)}" if m.count else ""
     return f"{how_made(tok, token_id)}{seen}"
 
 

@@ -75,3 +75,12 @@ def documents(n: int) -> str:
     """``1 document``, ``24 documents``. A document is what the user gave: a file, a row of a
     table (a line of a .jsonl file), or the pasted text, however long it is."""
     return f"{n:,} document{'s' * (n != 1)}"
+
+
+def times(n: int) -> str:
+    """How often a pair or token occurs.
+
+    >>> times(1), times(1234)
+    ('1 time', '1,234 times')
+    """
+    return f"{n:,} time{'s' * (n != 1)}"

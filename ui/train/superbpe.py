@@ -10,6 +10,7 @@ import bpe_core
 
 from ..shared.tokens import (fitted_columns, md_escape, readable_pair, readable_token,
                              tokens_html)
+from ..shared import wording
 from . import runs
 
 TOP_ROWS = 200
@@ -48,7 +49,7 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
                 m = stage2[k - 1]
                 st.caption(f"Stage-2 merge {k:,} of {len(stage2):,}: "
                            f"{md_escape(readable_pair(m.left, m.right))} → "
-                           f"{md_escape(readable_token(m.token))} (seen {m.count:,} times).")
+                           f"{md_escape(readable_token(m.token))} (seen {wording.times(m.count)}).")
         spans = tok.spans(run.passage, upto=n1 + k)
         st.html(tokens_html(spans, run.passage))
         report = bpe_core.stage_report(tok, run.passage)

@@ -11,6 +11,7 @@ import streamlit as st
 from bpe_core.training.steps import TIED, WINNER, StepTables
 
 from ..shared.tokens import fitted_columns, md_escape, readable, readable_pair, readable_token
+from ..shared import wording
 from ..shared.wording import Units
 
 TOP_ROWS = 30
@@ -117,8 +118,9 @@ def _frequency_caption(t: StepTables) -> str:
     if gained:
         new = gained[0]
         gone = [md_escape(readable_token(f.token)) for f in t.frequencies if f.count == 0]
-        text += (f" Merge {t.step} made {md_escape(readable_token(new.token))} {new.change:,} "
-                 "times: its parts lose exactly that (red), the new token gains it (green).")
+        text += (f" Merge {t.step} made {md_escape(readable_token(new.token))} "
+                 f"{wording.times(new.change)}: its parts lose exactly that (red), the new token "
+                 "gains it (green).")
         if gone:
             text += f" {', '.join(gone)} reached zero and leave{'s' * (len(gone) == 1)} the table."
     return text

@@ -172,7 +172,7 @@ def _headline(run: runs.Run, k: int) -> str:
         text = "<b>Before any merge</b>: every word is split into base symbols."
         if nxt:
             text += (f" The first merge will join {_chip(nxt.left)} + {_chip(nxt.right)} "
-                     f"({nxt.count:,} times).")
+                     f"({wording.times(nxt.count)}).")
         return f"<div style='font-size:1.05rem'>{text}</div>"
     s = run.steps[k - 1]
     ties = ""
@@ -182,7 +182,7 @@ def _headline(run: runs.Run, k: int) -> str:
         ties = f" — it beat {named}{more} on the tie rule"
     return (f"<div style='font-size:1.05rem'><b>Merge {k:,}</b>: {_chip(s.left)} + "
             f"{_chip(s.right)} → {_chip(s.token, '#c9f2d9')} (id {s.token_id}), a pair seen "
-            f"{s.count:,} times{ties}.</div>")
+            f"{wording.times(s.count)}{ties}.</div>")
 
 
 def _merge_log(run: runs.Run, k: int) -> None:
