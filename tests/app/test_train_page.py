@@ -22,6 +22,7 @@ from ui.shared import charts, tokens as colour
 from ui.shared.samples import samples
 from ui.shared.state import make_corpus
 from ui.train import background, gage as training_gage, results as training_results
+from ui.train import view as training_view
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/train.py"
@@ -419,7 +420,8 @@ def test_growth_figure_marks_the_step_shown():
     assert [s.x0 for s in fig.layout.shapes] == [1, 1]
 
 
-@pytest.mark.parametrize("module", [colour, charts, training_gage, training_results])
+@pytest.mark.parametrize("module", [colour, charts, training_gage, training_results,
+                                    training_view])
 def test_module_examples(module):
     result = doctest.testmod(module)
     assert result.attempted and not result.failed

@@ -117,7 +117,7 @@ def render(run: runs.Run) -> None:
                  help="Over the training corpus's words as the pre-tokenizer cut them, which is "
                       "what training counts: whitespace it drops is not counted, and an "
                       "end-of-word marker </w> is a token of no bytes (so a start below 1). The "
-                      "passage above counts its own text, spaces included.")
+                      "passage above is counted the same way.")
     left, right = st.columns([3, 2], gap="large")
     with left:
         lengths, unit = _lengths(run)

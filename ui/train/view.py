@@ -228,7 +228,30 @@ def _passage(run: runs.Run, k: int) -> None:
 def _segmented(tok: bpe_core.Tokenizer, text: str, k: int, show_ws: bool) -> None:
     spans = tok.spans(text, upto=k)
     st.html(tokens_html(spans, text, show_whitespace=show_ws))
-    n_bytes = len(text.encode("utf-8"))
     st.caption(f"{len(spans):,} tokens for {len(text):,} characters "
-               f"({n_bytes / max(len(spans), 1):.2f} bytes per token). Each box is one token; "
-               "hover it for its id and bytes.")
+               f"({per_token(spans, text)}). Each box is one token; hover it for its id and "
+               "bytes.")
+
+
+def per_token(spans: list[bpe_core.TokenSpan], text: str) -> str:
+    """Bytes per token as the charts and the Result count them: the bytes of the characters
+    the tokens cover, so without the whitespace a pre-tokenizer drops (which no token holds).
+
+    >>> tok = bpe_core.train("low lower", unit="char", pretokenizer="end-of-word",
+    ...                      max_merges=0, min_frequency=1)
+    >>> per_token(tok.spans("low low"), "low low")  # l o w </w>, twice: 6 bytes, 8 tokens
+    '0.75 bytes per token; the 1 space the pre-tokenizer drops is in no token'
+    """
+    covered = bytearray(len(text))
+    for s in spans:
+        covered[s.start:s.end] = b"\1" * (s.end - s.start)
+    size = sum(len(c.encode("utf-8", "surrogatepass")) for c, k in zip(text, covered) if k)
+    said = f"{size / max(len(spans), 1):.2f} bytes per token"
+    dropped = [c for c, k in zip(text, covered) if not k]
+    if dropped:
+        what = ("space" if set(dropped) == {" "} else "whitespace character"
+                if all(map(str.isspace, dropped)) else "character")
+        n = len(dropped)
+        said += (f"; the {n:,} {what}{'s' * (n != 1)} the pre-tokenizer drops "
+                 f"{'is' if n == 1 else 'are'} in no token")
+    return said
