@@ -19,6 +19,7 @@ from ui.languages import view
 from ui.shared import work
 from ui.shared.jobs import Reporter
 from ui.shared.samples import parallel_sample
+from ui.shared.state import make_corpus
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/languages.py"
@@ -440,3 +441,28 @@ def test_a_balanced_tokenizer_on_a_large_corpus_is_trained_in_a_worker():
     expected = language_jobs.train_balanced(sentences, 400, report=Reporter(None))
     assert [m.token for m in at.session_state["tokenizers"][name].merges] == [
         m.token for m in expected.merges]
+
+
+def test_the_fallback_card_names_what_the_focus_tokenizer_falls_back_on():
+    """A character tokenizer without byte fallback reads what it never saw as [UNK]: the card
+    says so, and a warning says that such counts look cheap; a byte-level one's card counts
+    partial characters, with no warning."""
+    unknown = bpe_core.train("the cat sat on the mat", unit="char", pretokenizer="whitespace",
+                             max_merges=5, min_frequency=1, name="tiny char")
+    at = AppTest.from_file(APP, default_timeout=120)
+    corpus = make_corpus("cat", documents=["the cat sat on the mat"], source="sample")
+    at.session_state["corpora"], at.session_state["corpus"] = {corpus.name: corpus}, corpus.name
+    at.session_state["tokenizers"] = {unknown.name: unknown}
+    at.session_state["tokenizer"] = unknown.name
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    labels = [m.label for m in at.metric]
+    assert "Most [UNK]" in labels and "Most byte fallback" not in labels
+    [warning] = [w.value for w in at.warning]
+    assert warning.startswith("tiny char reads much of ") and "as [UNK] (" in warning
+    assert "(Russian — русский 100%, " in warning and "28 languages" in warning
+
+    default = open_page()
+    labels = [m.label for m in default.metric]
+    assert "Most partial characters" in labels and not default.warning

@@ -201,7 +201,10 @@ def table_tab(table: pd.DataFrame) -> None:
         "Tokens/word": st.column_config.NumberColumn(
             format="%.2f", help=f"Tokens per word (words {WHITESPACE_WORDS.split}); empty "
                                 "where words are not separated by spaces."),
-        "Fallback share": st.column_config.NumberColumn(format="percent"),
+        "Fallback share": st.column_config.NumberColumn(
+            format="percent", help="Share of the tokens that stand for text the vocabulary "
+                                   "cannot spell whole: [UNK], <0xNN> byte fallback, or (byte-"
+                                   "level) a token holding only part of a character"),
     })
     st.download_button("Download CSV", table.to_csv(index=False).encode("utf-8"),
                        file_name="tokenization-premium.csv", mime="text/csv",

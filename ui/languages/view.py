@@ -252,6 +252,37 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     cards.metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
                  f"over {len(rows)} languages", **plain)
     # With no fallback anywhere, no language is named: any would be picked at random.
-    cards.metric("Most byte fallback", f"{worst['Fallback share']:.0%}",
+    label, meaning = fallback_kind(choice.focus_tokenizer)
+    cards.metric(label, f"{worst['Fallback share']:.0%}",
                  worst.Language if worst["Fallback share"] > 0 else "in no language", **plain,
-                 help="Share of tokens that are [UNK] or hold only part of a character.")
+                 help=f"The share of {md(choice.focus)}'s tokens that {meaning}, in the language "
+                      f"where it is largest.")
+    unknown = rows[rows["Fallback share"] >= UNKNOWN_WARNING]
+    if label == "Most [UNK]" and not unknown.empty:
+        named = ", ".join(f"{r.Language} {r['Fallback share']:.0%}" for _, r in
+                          unknown.sort_values("Fallback share", ascending=False).head(4).iterrows())
+        st.warning(f"{md(choice.focus)} reads much of {_count(len(unknown), 'language')} as "
+                   f"[UNK] ({named}{', …' if len(unknown) > 4 else ''}): a run of characters "
+                   f"it does not know costs one token or a few, so their counts and premiums "
+                   f"look cheap and say little about how well it reads them.",
+                   icon=":material/help:")
+
+
+#: From this share of [UNK] tokens in a language, the page warns that its premium says little.
+UNKNOWN_WARNING = 0.1
+
+
+def fallback_kind(tok: bpe_core.Tokenizer) -> tuple[str, str]:
+    """What a tokenizer's fallback tokens are (premium.fallback_tokens counts them): the card's
+    label, and what its tokens then are, in words."""
+    if tok.unit == "byte":
+        return ("Most partial characters", "hold only part of a character (the vocabulary "
+                "spells a character it has no token for in its bytes)")
+    if tok.model.byte_fallback:
+        return ("Most byte fallback", "are <0xNN> bytes (a character the vocabulary lacks, "
+                "spelled in its bytes)")
+    return "Most [UNK]", "are [UNK] (characters the vocabulary lacks)"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
