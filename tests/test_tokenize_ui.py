@@ -54,13 +54,14 @@ def test_table_has_one_row_per_token_with_ids_bytes_and_spans(tok) -> None:
     merged = tok.merges[0]
     row = table[table["id"] == merged.token_id]
     if len(row):
-        assert row["how it was made"].iloc[0].startswith(f"merge #{merged.rank}:")
+        assert row["how it was made"].iloc[0].startswith(
+            f"merge {merged.rank + 1} (rank {merged.rank}):")
 
 
 def test_tooltip_gives_rank_and_pair_count_of_learned_tokens(tok) -> None:
     m = tok.merges[3]
     tip = annotate.tooltip(tok, m.token_id)
-    assert "merge #3" in tip and f"seen {m.count:,} times" in tip
+    assert "merge 4 (rank 3): " in tip and f"seen {m.count:,} times" in tip
     assert annotate.tooltip(tok, ord("t")) == "base byte"
 
 
@@ -307,9 +308,12 @@ def test_the_character_split_is_named_not_the_whole_one_beside_it() -> None:
 def test_step_note_names_the_last_merge_used_and_the_next(tok) -> None:
     note = tokenize_data.merge_step_note
     m0, m1, m2 = tok.merges[:3]
-    assert note(tok, 0).startswith("No merges") and f"#0 {m0.left!r}" in note(tok, 0)
-    assert f"the last being #1 {m1.left!r} + {m1.right!r}" in note(tok, 2)
-    assert f"next would be #2 {readable(m2.left)!r}" in note(tok, 2)  # a space shows as ·
+    assert note(tok, 0).startswith("No merges") and f"merge 1 (rank 0): {m0.left!r}" in note(
+        tok, 0)
+    assert note(tok, 1).startswith(f"The first merge only, merge 1 (rank 0): {m0.left!r}")
+    assert note(tok, 2).startswith("Merges 1–2 (ranks 0–1), ")
+    assert f"the last being merge 2 (rank 1): {m1.left!r} + {m1.right!r}" in note(tok, 2)
+    assert f"next would be merge 3 (rank 2): {readable(m2.left)!r}" in note(tok, 2)  # · a space
     assert note(tok, len(tok.merges)).startswith(f"All {len(tok.merges)} merges")
 
 

@@ -154,8 +154,8 @@ def test_step_slider_shows_the_segmentation_as_of_merge_k() -> None:
     slider.set_value(5).run()
     assert metric(at, "Tokens") == str(len(tok.encode(text, upto=5)))
     m = tok.merges[4]
-    assert any(f"the last being #4 {m.left!r} + {m.right!r}" in c.value.replace("·", " ")
-               for c in at.caption)
+    last = f"the last being merge 5 (rank 4): {m.left!r} + {m.right!r}"
+    assert any(last in c.value.replace("·", " ") for c in at.caption)
 
 
 def test_the_text_and_options_survive_a_visit_to_another_page() -> None:
@@ -480,7 +480,7 @@ def test_a_large_vocabulary_gets_an_exact_merge_box_beside_its_slider():
     key = f"tok_upto::{tok.name}"
     at.number_input(key=key + "::box").set_value(437).run()
     assert at.slider(key=key).value == 437
-    assert "#436" in " ".join(c.value for c in at.caption)
+    assert "merge 437 (rank 436): " in " ".join(c.value for c in at.caption)
     at.slider(key=key).set_value(n).run()
     assert at.number_input(key=key + "::box").value == n
 

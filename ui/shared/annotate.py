@@ -24,15 +24,23 @@ KIND_NAMES = {"byte": "base byte", "char": "base character", "unk": "unknown cha
 
 
 def how_made(tok: Tokenizer, token_id: int) -> str:
-    """Where a token comes from, in words: ``merge #3: 'l' + 'o'`` or ``base byte``."""
+    """Where a token comes from, in words: ``merge 4 (rank 3): 'l' + 'o'`` or ``base byte``:
+    merges counted from 1, as the Train page counts them, and their rank (from 0, their place
+    in Hugging Face's merges list and tiktoken's ranks) beside."""
     m = tok.merge_for(token_id)
     kind = tok.kind(token_id)
     if m is None:
         if kind == "byte" and tok.unit == "char":
             return "byte fallback"  # a <0xNN> token: a character the vocabulary lacks, in bytes
         return KIND_NAMES.get(kind, kind)
-    made = f"merge #{m.rank}: {readable_token(m.left)!r} + {readable_token(m.right)!r}"
+    made = (f"{merge_name(m.rank)}: {readable_token(m.left)!r} + "
+            f"{readable_token(m.right)!r}")
     return f"{KIND_NAMES[kind]}, also made by {made}" if kind in ("added", "special") else made
+
+
+def merge_name(rank: int) -> str:
+    """``merge 4 (rank 3)``: the merge of ``rank`` counted from 1, its rank beside."""
+    return f"merge {rank + 1:,} (rank {rank:,})"
 
 
 def tooltip(tok: Tokenizer, token_id: int) -> str:

@@ -149,7 +149,7 @@ def summary(tree: MergeTree) -> str:
 
     >>> from bpe_core import MergeTree as T
     >>> summary(T(4, "lo", 0, 0, T(0, "l"), T(1, "o")))
-    '2 base symbols joined by 1 merge, 1 level deep. Each box shows its merge rank (#); the file records no pair counts.'
+    '2 base symbols joined by 1 merge, 1 level deep. Each box shows its merge rank (#; rank 0 is the first merge); the file records no pair counts.'
     """
     def plural(n: int, word: str) -> str:
         return f"{n:,} {word}{'s' * (n != 1)}"
@@ -157,6 +157,7 @@ def summary(tree: MergeTree) -> str:
     steps, levels = recipe(tree), depth(tree)
     counted = any(s.count for s in steps)
     return (f"{plural(len(tree.leaves()), 'base symbol')} joined by {plural(len(steps), 'merge')}, "
-            f"{plural(levels, 'level')} deep. Each box shows its merge rank (#)"
+            f"{plural(levels, 'level')} deep. Each box shows its merge rank (#; rank 0 is "
+            "the first merge)"
             + (" and how often the pair was seen in training." if counted
                else "; the file records no pair counts."))

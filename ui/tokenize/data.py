@@ -23,7 +23,7 @@ import pandas as pd
 
 from bpe_core import Tokenizer, TokenSpan
 
-from ..shared.annotate import how_made
+from ..shared.annotate import how_made, merge_name
 from ..shared.tokens import readable, readable_token, window_boxes
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
@@ -61,15 +61,18 @@ def merge_step_note(tok: Tokenizer, k: int) -> str:
 
     def merge(r: int) -> str:
         m = tok.merges[r]
-        return (f"#{r} {token_text(tok, m.left_id)!r} + {token_text(tok, m.right_id)!r} → "
-                f"{token_text(tok, m.token_id)!r}")
+        return (f"{merge_name(r)}: {token_text(tok, m.left_id)!r} + "
+                f"{token_text(tok, m.right_id)!r} → {token_text(tok, m.token_id)!r}")
 
     if k == n:
         return f"All {n:,} merges, the last being {merge(n - 1)}."
     if k == 0:
-        note = f"No merges: base symbols only. The first merge is {merge(0)}."
+        note = f"No merges: base symbols only. The first would be {merge(0)}."
+    elif k == 1:
+        note = f"The first merge only, {merge(0)}; next would be {merge(1)}."
     else:
-        note = f"Merges #0–#{k - 1}, the last being {merge(k - 1)}; next would be {merge(k)}."
+        note = (f"Merges 1–{k:,} (ranks 0–{k - 1:,}), the last being {merge(k - 1)}; next "
+                f"would be {merge(k)}.")
     if tok.ignore_merges:
         note += (" Below all merges every piece is merged up from its symbols: the look-up of "
                  "whole pieces (ignore_merges) needs the full vocabulary.")
