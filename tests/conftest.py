@@ -7,7 +7,9 @@ with HYPOTHESIS_PROFILE=dev (quick) or HYPOTHESIS_PROFILE=thorough (slow, many e
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -31,6 +33,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # bpe_core/formats/merge_cache.py), not in the user's cache; the app a browser test starts
 # inherits it.
 os.environ["BPE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bpe-cache-")
+atexit.register(shutil.rmtree, os.environ["BPE_CACHE_DIR"], ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
