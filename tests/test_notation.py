@@ -18,8 +18,8 @@ from bpe_core import TokenSpan
 from bpe_core.training.steps import FrequencyRow, PairRow, StepTables, WordRow
 from ui.corpus.data import counts_stats, top_words_table
 from ui.shared.annotate import coloured_html
-from ui.shared.tokens import (column_width, readable, readable_pair, readable_token,
-                              tokens_html)
+from ui.shared.columns import column_width
+from ui.shared.tokens import readable, readable_pair, readable_token, tokens_html
 from ui.shared.wording import units
 from ui.train import tables
 
@@ -124,6 +124,7 @@ def test_corpus_tables_draw_words_in_the_notation():
 
 
 def test_columns_are_wide_enough_for_their_longest_token():
-    assert column_width(["·language"]) == 9 * 9 + 24
-    assert column_width(["語彙"]) == 9 * 4 + 24  # wide characters count double
-    assert column_width(["x"]) == 48 and column_width(["x" * 200]) == 320  # at most: numbers stay
+    # By the pixels of each character in the grid's font, plus the cell's padding (16).
+    assert column_width(["·language"]) == 2 * 3.75 + 7 * 7.5 + 16  # · and l are thin
+    assert column_width(["語彙語彙"]) == 4 * 16 + 16  # wide characters count double
+    assert column_width(["x"]) == 50 and column_width(["x" * 200]) == 320  # at most: numbers stay

@@ -44,7 +44,7 @@ def test_table_has_one_row_per_token_with_ids_bytes_and_spans(tok) -> None:
     spans = tok.spans(text)
     table = token_table(tok, spans, text)
     assert list(table["id"]) == tok.encode(text)
-    assert list(table["#"]) == list(range(len(spans)))
+    assert list(table["characters"]) == [f"{s.start}–{s.end}" for s in spans]
     assert "".join(bytes.fromhex(h).decode("latin-1") for h in table["bytes"]).encode(
         "latin-1") == text.encode()
     # A token holding part of 你 shows its bytes, never a bare replacement character.

@@ -420,6 +420,21 @@ def test_growth_figure_marks_the_step_shown():
     assert [s.x0 for s in fig.layout.shapes] == [1, 1]
 
 
+def test_growth_figure_shows_the_single_point_before_any_merge():
+    # A line through one point draws nothing: while there are few points, each is marked (and
+    # not clipped at the axes, where the first sits).
+    history = pd.DataFrame({"merges": [0], "vocab_size": [8], "tokens": [62],
+                            "bytes_per_token": [1.0], "count": [None]})
+    fig = charts.growth_figure(history, step=0)
+    assert [t.mode for t in fig.data] == ["lines+markers"] * 3
+    assert all(t.cliponaxis is False for t in fig.data)
+    assert list(fig.data[0].y) == [62] and list(fig.data[1].y) == [1.0]  # the data as it was
+    many = pd.DataFrame({"merges": range(100), "vocab_size": range(8, 108),
+                         "tokens": range(200, 100, -1), "bytes_per_token": [1.0] * 100,
+                         "count": [None, *range(99, 0, -1)]})
+    assert [t.mode for t in charts.growth_figure(many).data] == ["lines"] * 3
+
+
 @pytest.mark.parametrize("module", [colour, charts, training_gage, training_results,
                                     training_view])
 def test_module_examples(module):

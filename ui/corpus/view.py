@@ -19,8 +19,9 @@ from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
 from ..shared import background, metrics, state, upload_limit, wording
+from ..shared.columns import fitted_columns
 from ..shared.samples import Sample, samples
-from ..shared.tokens import fitted_columns, md_escape, readable
+from ..shared.tokens import md_escape, readable
 from . import jobs
 from .charts import COMMON_HINT, scripts_figure
 from .data import counts_stats, inspect_upload, top_words_table

@@ -31,6 +31,9 @@ GRID = "#eef1f6"
 # make_subplots, which costs ~0.1 s a call: too slow for a figure redrawn several times a second
 # while training plays.
 TOP, BOTTOM = (0.56, 1.0), (0.0, 0.40)
+#: The growth figure's lines mark each point while they have at most this many (the upper
+#: panel's two lines, whose dots would crowd sooner, and the lower panel's one).
+MARKED_POINTS, MARKED_COUNTS = 20, 60
 
 
 #: Scripts in a fixed order, each with its own colour, so a script keeps its colour whatever
@@ -133,17 +136,18 @@ def growth_figure(history: pd.DataFrame, step: int | None = None) -> go.Figure:
     merged = history[history["merges"] > 0]
     data = [
         go.Scatter(x=history["merges"], y=history["tokens"], name="tokens in the corpus",
-                   mode="lines", line=dict(color=BLUE, width=2.5),
-                   customdata=history["vocab_size"],
+                   mode=_mode(history), line=dict(color=BLUE, width=2.5),
+                   marker=dict(size=8), cliponaxis=False, customdata=history["vocab_size"],
                    hovertemplate=hover + "tokens %{y:,}<extra></extra>"),
         go.Scatter(x=history["merges"], y=history["bytes_per_token"], name="bytes per token",
-                   yaxis="y2", mode="lines", line=dict(color=ORANGE, width=2, dash="dot"),
-                   customdata=history["vocab_size"],
+                   yaxis="y2", mode=_mode(history), line=dict(color=ORANGE, width=2, dash="dot"),
+                   marker=dict(size=4), cliponaxis=False, customdata=history["vocab_size"],
                    hovertemplate=hover + "bytes per token %{y:.3f}<extra></extra>"),
         # Out of the legend: the lower panel has this one line, which its title names.
         go.Scatter(x=merged["merges"], y=merged["count"], name="count of the merged pair",
-                   xaxis="x2", yaxis="y3", mode="lines+markers" if len(merged) <= 60 else "lines",
-                   line=dict(color=GREEN, width=2), customdata=merged["vocab_size"],
+                   xaxis="x2", yaxis="y3", mode=_mode(merged, MARKED_COUNTS),
+                   line=dict(color=GREEN, width=2), cliponaxis=False,
+                   customdata=merged["vocab_size"],
                    hovertemplate=hover + "pair count %{y:,}<extra></extra>", showlegend=False),
     ]
     last = max(int(history["merges"].max()) if len(history) else 0, 1)
@@ -168,6 +172,13 @@ def growth_figure(history: pd.DataFrame, step: int | None = None) -> go.Figure:
     # The upper panel's title heads its legend.
     fig.update_layout(legend_title=dict(text="Corpus size", font=dict(size=14)))
     return fig
+
+
+def _mode(points: pd.DataFrame, most: int = MARKED_POINTS) -> str:
+    """A line with a dot at each point while there are few: a line through one point (before
+    the first merge) would draw nothing. (The dots are not clipped at the axes, where the first
+    sits; where the two upper lines' dots meet, the smaller one shows inside the other.)"""
+    return "lines+markers" if len(points) <= most else "lines"
 
 
 def length_histogram(lengths: dict[int, tuple[int, str]], unit: str) -> go.Figure:

@@ -38,11 +38,8 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Collection, Iterable, Mapping, NamedTuple, Sequence
-from unicodedata import category, east_asian_width
-
-import pandas as pd
-import streamlit as st
+from typing import Collection, Mapping, NamedTuple, Sequence
+from unicodedata import category
 
 from bpe_core import TokenSpan, show_bytes
 from bpe_core.alphabet import END_OF_WORD
@@ -387,28 +384,3 @@ def md_escape(text: str) -> str:
     '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
     """
     return text.translate(_MARKDOWN_SPECIAL)
-
-
-def column_width(texts: Iterable[str], *, least: int = 48, most: int = 320) -> int:
-    """Pixels a table column needs to show the longest of ``texts`` whole (``st.dataframe``
-    cuts a cell short with "…" otherwise); wide characters (CJK) count double. At most
-    ``most``: a 20,000-character word would push the table's numbers out of sight.
-
-    >>> column_width(["·the", "·language"]), column_width(["語彙"]), column_width([])
-    (105, 60, 48)
-    """
-    units = max((sum(2 if east_asian_width(c) in "WF" else 1 for c in t) for t in texts),
-                default=0)
-    return max(least, min(most, 9 * units + 24))
-
-
-def fitted_columns(frame: pd.DataFrame, *names: str,
-                   labels: Mapping[str, str] | None = None) -> dict[str, object]:
-    """``column_config`` for ``st.dataframe`` giving each named text column the width that
-    shows its longest cell, and its heading (``labels[name]``, else the name), whole, and the
-    notation as its help."""
-    labels = labels or {}
-    return {name: st.column_config.TextColumn(labels.get(name), help=NOTATION_HELP,
-                                               width=column_width([labels.get(name, name),
-                                                                   *frame[name].astype(str)]))
-            for name in names}

@@ -81,12 +81,12 @@ def merge_step_note(tok: Tokenizer, k: int) -> str:
 
 def token_table(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
                 window: range | None = None) -> pd.DataFrame:
-    """One row per token (of those at the positions in ``window``, all by default): position,
-    id, token, bytes in hex, character span, how it was made."""
+    """One row per token (of those at the positions in ``window``, all by default), in order:
+    id, token, bytes in hex, character span, how it was made. (No column of positions: the
+    rows are in order, and a sixth column left too little room for how each was made.)"""
     window = window if window is not None else range(len(spans))
     shown, part = window_boxes(spans, text, window), [spans[k] for k in window]
     return pd.DataFrame({
-        "#": window,
         "id": [s.id for s in part],
         "token": [readable_token(shown[k].label) if shown[k].style else readable(shown[k].label)
                   for k in window],

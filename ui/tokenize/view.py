@@ -16,6 +16,7 @@ from ..shared import metrics, slow_regex
 from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.background import pending
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
+from ..shared.columns import fit_columns
 from ..shared.tokens import NOTATION_HELP
 from ..shared.wording import WHITESPACE_WORDS
 from . import background, browser
@@ -32,6 +33,11 @@ PAGE_TOKENS = 5_000
 SCROLL_CSS = ".bpe-scroll{max-height:26rem;overflow:auto;padding-right:4px}"
 #: Past this many merges the slider is too coarse to pick one merge: a number box goes with it.
 SLIDER_MERGES = 500
+#: Pixels the token table has in a 1280-px window (the right of the page): its columns fit.
+TABLE_ROOM = 456
+TABLE_COLUMNS = {"characters": st.column_config.TextColumn(
+    "chars", help="The characters of the text it covers: from–to, counted from 0, the end left "
+                  "out")}
 BOX = "::box"  # suffix of the number box's key beside a merges slider
 DEFAULT_TEXT = "the lowest price is lower than the last one"
 COLOURS = {"alternate": "Neighbours apart", "id": "By token id"}
@@ -255,9 +261,9 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
     chosen = chosen_position(spans)
     window = page_window(spans)
     if opts.view == "Table":
-        st.dataframe(token_table(tok, spans, opts.text, window=window), hide_index=True,
-                     height=360, column_config={"#": st.column_config.NumberColumn(width="small"),
-                                                "id": st.column_config.NumberColumn(width="small")})
+        table = token_table(tok, spans, opts.text, window=window)
+        st.dataframe(table, hide_index=True, height=360,
+                     column_config=fit_columns(table, TABLE_COLUMNS, room=TABLE_ROOM))
     else:
         label = "id" if opts.view == "Ids" else "text"
         html = coloured_html(tok, spans, opts.text, show_whitespace=opts.show_whitespace,

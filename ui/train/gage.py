@@ -9,8 +9,9 @@ from bpe_core.analysis.compress import Compression, compress, decompress, symbol
 from bpe_core.analysis.compress import render as show
 
 from ..shared import metrics
+from ..shared.columns import fitted_columns
 from ..shared.state import SessionCorpus
-from ..shared.tokens import fitted_columns, readable_token
+from ..shared.tokens import readable_token
 
 TEXT = "train_gage_text"
 #: Longer inputs are cut to this many bytes: each round recounts every pair.

@@ -8,8 +8,8 @@ import streamlit as st
 
 import bpe_core
 
-from ..shared.tokens import (fitted_columns, md_escape, readable_pair, readable_token,
-                             tokens_html)
+from ..shared.columns import fitted_columns
+from ..shared.tokens import md_escape, readable_pair, readable_token, tokens_html
 from ..shared import wording
 from . import runs
 

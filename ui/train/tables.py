@@ -10,11 +10,14 @@ import streamlit as st
 
 from bpe_core.training.steps import TIED, WINNER, StepTables
 
-from ..shared.tokens import fitted_columns, md_escape, readable, readable_pair, readable_token
+from ..shared.columns import fit_columns, fitted_columns
+from ..shared.tokens import md_escape, readable, readable_pair, readable_token
 from ..shared import wording
 from ..shared.wording import Units
 
 TOP_ROWS = 30
+#: Pixels a table has in a 1280-px window (a third of the page): its columns fit in it.
+ROOM = 258
 #: A word's cell shows at most this many of its characters and of its tokens.
 WORD_CHARS, WORD_TOKENS = 300, 200
 WIN_BG, TIE_BG, GAIN_BG, LOSS_BG, GONE = "#c9f2d9", "#fff1b8", "#dff5e8", "#fde2e1", "#9aa3b2"
@@ -77,12 +80,13 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
     pre-tokenizer split the corpus into (words split on whitespace, or its pieces)."""
     limit = None if small else TOP_ROWS
     k = t.step
-    c1, c2, c3 = st.columns(3, gap="medium")
+    c1, c2, c3 = st.columns(3, gap="small")
     with c1:
         st.markdown(f"**{pieces.title} after {k} merge{'s' * (k != 1)}**")
         frame = words_frame(t, limit, pieces=pieces)
         st.dataframe(frame, hide_index=True, height=_height(len(t.words), limit),
-                     column_config=fitted_columns(frame, pieces.one, "tokens"))
+                     column_config=fit_columns(frame, fitted_columns(frame, pieces.one, "tokens"),
+                                               room=ROOM))
         which = f"the {TOP_ROWS} most frequent of" if limit and len(t.words) > limit else "all"
         st.caption(f"Each training {pieces.one}, how often it occurs and its tokens at this "
                    f"step: {which} {len(t.words):,} distinct {pieces.many} ({pieces.split}).")
@@ -91,7 +95,7 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
         frame = pairs_frame(t, limit)
         st.dataframe(frame.style.apply(_pair_style, axis=1), hide_index=True,
                      height=_height(len(t.pairs), limit),
-                     column_config=fitted_columns(frame, "pair"))
+                     column_config=fit_columns(frame, fitted_columns(frame, "pair"), room=ROOM))
         if t.winner:
             w = t.winner
             tied = len(t.ties)
@@ -108,7 +112,7 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
         frame = frequencies_frame(t, limit)
         st.dataframe(frame.style.apply(_frequency_style, axis=1), hide_index=True,
                      height=_height(len(frame), limit),
-                     column_config=fitted_columns(frame, "token"))
+                     column_config=fit_columns(frame, fitted_columns(frame, "token"), room=ROOM))
         st.caption(_frequency_caption(t))
 
 

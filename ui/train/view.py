@@ -17,13 +17,15 @@ import streamlit as st
 import bpe_core
 
 from ..shared import background, charts, wording
-from ..shared.tokens import (NOTATION_HELP, fitted_columns, readable_pair, readable_token,
-                             tokens_html)
+from ..shared.columns import fit_columns, fitted_columns
+from ..shared.tokens import NOTATION_HELP, readable_pair, readable_token, tokens_html
 from . import controls, results, runs, tables
 from . import jobs as train_jobs
 
 #: The merge log shows at most this many of the newest merges (the CSV download has them all).
 LOG_ROWS = 1_000
+#: Pixels the merge log has in a 1280-px window (half the page): its columns fit in it.
+LOG_ROOM = 390
 SHOW_WS, TABLES, SENTENCE = "train_show_whitespace", "train_show_tables", "train_sentence"
 TABLES_JOB = "train_tables_job"  # session key: (run and step, its job), see work.job_for
 #: The user's sentence is re-segmented at every update while playing: it stays short.
@@ -81,7 +83,7 @@ def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object]) -> N
     _progress(run)
     k = run.at
     st.html(_headline(run, k))
-    left, right = st.columns([2, 3], gap="medium")
+    left, right = st.columns(2, gap="medium")
     with left:
         _merge_log(run, k)
     with right:
@@ -195,14 +197,14 @@ def _merge_log(run: runs.Run, k: int) -> None:
                        ties=[f"{s.n_tied}: " + ", ".join(readable_pair(t.left, t.right)
                                                          for t in s.ties) if s.n_tied else ""
                              for s in steps])
-    st.dataframe(frame[["rank", "merge", "token", "count", "ties"]], hide_index=True,
-                 height=min(38 + 35 * max(k, 1), 320),
-                 column_config={"rank": st.column_config.NumberColumn("#", width="small"),
-                                **fitted_columns(frame, "merge", "token",
-                                                 labels={"token": "new token"}),
-                                "ties": st.column_config.TextColumn(
-                                    "tied pairs", help="How many pairs had the same count, and "
-                                                       "which (up to 10)")})
+    shown = ["rank", "merge", "token", "count", "ties"]
+    config = {"rank": st.column_config.NumberColumn("#"),
+              **fitted_columns(frame, "merge", "token", labels={"token": "new token"}),
+              "ties": st.column_config.TextColumn(
+                  "tied pairs", help="How many pairs had the same count, and which (up to 10)")}
+    st.dataframe(frame[shown], hide_index=True, height=min(38 + 35 * max(k, 1), 320),
+                 column_config=fit_columns(frame, config, room=LOG_ROOM, order=shown,
+                                           first=["ties"]))
     newest = f" (the newest {LOG_ROWS:,} shown)" if k > LOG_ROWS else ""
     st.caption(f"{k:,} merge{'s' * (k != 1)}{newest}; each line is left + right → new token, "
                "with the pair's count.")

@@ -22,6 +22,7 @@ from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
+from ..shared.columns import PAGE_PX, fit_columns
 from ..shared.tokens import NOTATION_HELP
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
                    default_token, frequencies_known, length_figure, longest, orders,
@@ -32,6 +33,10 @@ from .tables import FREQUENCY_JOB
 #: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.
 MAX_ROWS = 10_000
 ROW_PX = 35  # the height of a row of st.dataframe's grid
+PICK_PX = 40  # the width of the column of check boxes of a table whose rows can be picked
+#: The Writing systems tab: its table and chart side by side, the table's share as wide as it
+#: needs in a 1280-px window (438 px: a writing system's name and five counts).
+SYSTEMS, SYSTEMS_PX = (11, 9), 438
 TOKEN_KEY = "vocab_token"  # the selected token's id (the number input's key)
 TABLE_KEY = "vocab_table"
 TAB_KEY = "vocab_tab"
@@ -52,9 +57,9 @@ COLUMNS = {
     "n_bytes": _NUM("bytes", width="small", help="Length in bytes"),
     "chars": _NUM("chars", width="small", help="Length in characters (empty: not valid UTF-8)"),
     "kind": _TEXT("kind", width="small"),
-    "rank": _NUM("merge rank", format="%d", help="Order the merge was learned in (0 = first); "
-                                                 "empty for base symbols and special tokens"),
-    "count": _NUM("count when learned", format="localized",
+    "rank": _NUM("rank", format="%d", help="The merge's rank: the order it was learned in (0 = "
+                                           "first); empty for base symbols and special tokens"),
+    "count": _NUM("pair count", format="localized",
                   help="How often the pair occurred in training when it was merged"),
     "frequency": _NUM("frequency", format="localized",
                       help="Occurrences when the active corpus is encoded"),
@@ -100,7 +105,8 @@ def _systems(key: str, name: str, log: bool, _df: pd.DataFrame) -> tuple[pd.Data
     """Tokens per writing system, as a table and a chart titled with ``name``."""
     table = systems_table(_df)
     return table, titled(allocation_figure(table, log=log),
-                         f"Vocabulary of {name} by writing system", share=1 / 2)
+                         f"Vocabulary of {name} by writing system",
+                         share=SYSTEMS[1] / sum(SYSTEMS))
 
 
 # --- summary --------------------------------------------------------------------------------
@@ -183,10 +189,12 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
             "the order to reach the others)" if len(view) > MAX_ROWS else "")
     st.caption(f"{len(view):,} of {len(df):,} tokens{more}. Click a column header to sort, a row "
                "to see how that token was built.")
-    ids = listed["id"].tolist()
-    st.dataframe(listed, hide_index=True, height=420, column_order=_columns(df, COLUMNS),
-                 column_config=COLUMNS, key=TABLE_KEY, on_select=partial(_pick_row, ids),
-                 selection_mode="single-row", placeholder="—")
+    # Lengths in characters aside (Longest tokens lists them): all ten columns are too wide.
+    ids, order = listed["id"].tolist(), _columns(df, [c for c in COLUMNS if c != "chars"])
+    st.dataframe(listed, hide_index=True, height=420, column_order=order,
+                 column_config=fit_columns(listed, COLUMNS, room=PAGE_PX - PICK_PX, order=order),
+                 key=TABLE_KEY, on_select=partial(_pick_row, ids), selection_mode="single-row",
+                 placeholder="—")
 
 
 def render_browse(tok: Tokenizer, df: pd.DataFrame) -> None:
@@ -277,18 +285,16 @@ def render_systems(tok: Tokenizer, df: pd.DataFrame) -> None:
     log = st.toggle("Log scale", key="vocab_scripts_log", **KEEP,
                     help="Shows a writing system with a few tokens beside one with thousands.")
     table, figure = _systems(tok.fingerprint(), tok.name, log, df)
-    left, right = st.columns(2)  # (the chart's title is wrapped for half the page)
+    left, right = st.columns(SYSTEMS)  # (the chart's title is wrapped for its share)
     # As tall as the chart beside it (up to every row), so the two read row for bar.
     height = min(ROW_PX * (len(table) + 1) + 3, max(figure.layout.height, 8 * ROW_PX))
+    config = {"tokens": _NUM("tokens", format="localized"),
+              "share": _NUM("share", format="percent", help="Of the whole vocabulary"),
+              "base": _NUM("base", format="localized", help="Bytes or characters no merge makes"),
+              "learned": _NUM("learned", format="localized", help="Made by a merge"),
+              "added": _NUM("added", format="localized", help="Special and added tokens")}
     left.dataframe(table, hide_index=True, key="vocab_systems_table", height=height,
-                   column_config={
-                       "tokens": _NUM("tokens", format="localized"),
-                       "share": _NUM("share", format="percent", help="Of the whole vocabulary"),
-                       "base": _NUM("base", format="localized",
-                                    help="Bytes or characters no merge makes"),
-                       "learned": _NUM("learned", format="localized", help="Made by a merge"),
-                       "added": _NUM("added", format="localized",
-                                     help="Special and added tokens")})
+                   column_config=fit_columns(table, config, room=SYSTEMS_PX))
     right.plotly_chart(figure, key="vocab_scripts_chart", config=chart_config(figure))
     st.caption(f"{SYSTEM_RULE} In the chart, pale: base symbols, solid: learned, hatched: added.")
 
@@ -309,10 +315,11 @@ def render_longest(tok: Tokenizer, df: pd.DataFrame) -> None:
         return
     st.caption(f"The {len(rows):,} longest tokens in {unit}, learned or base (special and added "
                "tokens left out: they are written by hand). Longest first, then by id.")
-    st.dataframe(rows, hide_index=True, height=420, column_config=COLUMNS, placeholder="—",
-                 key="vocab_longest_table",
-                 column_order=_columns(df, ["id", "shown", "chars", "n_bytes", "script", "kind",
-                                            "rank", "count", "frequency"]))
+    order = _columns(df, ["id", "shown", "chars", "n_bytes", "script", "kind", "rank", "count",
+                          "frequency"])
+    st.dataframe(rows, hide_index=True, height=420, placeholder="—", key="vocab_longest_table",
+                 column_config=fit_columns(rows, COLUMNS, room=PAGE_PX, order=order),
+                 column_order=order)
 
 
 def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
@@ -343,10 +350,11 @@ def render_bytes(tok: Tokenizer, df: pd.DataFrame) -> None:
                    "file: a character the vocabulary lacks is spelled as its UTF-8 bytes, one "
                    f"token each, instead of becoming unknown.{lacking}")
         listed = fallback.assign(raw=[tok.view.raw(i) for i in fallback["id"]])
+        order = ["id", "raw", "shown", "hex", "frequency"]
         st.dataframe(listed, hide_index=True, height=280, placeholder="—",
-                     key="vocab_fallback_table",
-                     column_config={**COLUMNS, "raw": _TEXT("in the file")},
-                     column_order=["id", "raw", "shown", "hex", "frequency"])
+                     key="vocab_fallback_table", column_order=order,
+                     column_config=fit_columns(listed, {**COLUMNS, "raw": _TEXT("in the file")},
+                                               room=PAGE_PX, order=order))
     elif tok.unit == "byte":
         st.caption("None, and none needed: this is byte-level BPE, so each of the 256 bytes is "
                    "a base token and any text can be spelled; no character is ever unknown.")
@@ -365,6 +373,6 @@ def render_bytes(tok: Tokenizer, df: pd.DataFrame) -> None:
                + ("Byte-level BPE has them by design. " if tok.unit == "byte" else
                   "Here they are byte-fallback tokens for the bytes 0x80 to 0xFF. ")
                + "Most frequent in the active corpus first.")
-    st.dataframe(fragments, hide_index=True, height=360, column_config=COLUMNS, placeholder="—",
-                 column_order=_columns(df, ["id", "shown", "hex", "n_bytes", "kind", "rank",
-                                            "count", "frequency"]))
+    order = _columns(df, ["id", "shown", "hex", "n_bytes", "kind", "rank", "count", "frequency"])
+    st.dataframe(fragments, hide_index=True, height=360, placeholder="—", column_order=order,
+                 column_config=fit_columns(fragments, COLUMNS, room=PAGE_PX, order=order))
