@@ -158,7 +158,7 @@ def test_the_vocabulary_page_on_a_loaded_file(monkeypatch) -> None:
     assert f"{tok.vocab_size:,} of {tok.vocab_size:,} tokens; the table lists the first 100" in (
         captions(at))
     assert df["count"].isna().all()  # the file keeps no counts: unknown, not 0
-    assert "highest count when learned" not in at.selectbox(key="vocab_order").options
+    assert "highest pair count" not in at.selectbox(key="vocab_order").options
     merged = tok.merges[len(tok.merges) // 2].token_id
     at.number_input(key=TOKEN_KEY).set_value(merged).run()
     [chart] = at.get("graphviz_chart")

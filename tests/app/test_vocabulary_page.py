@@ -346,7 +346,7 @@ def test_a_rank_file_shows_counts_as_unknown_and_hides_the_count_chart() -> None
     tok = rank_file_tokenizer()
     at = open_page(tok)
     assert table(at)["count"].isna().all()  # unknown, not 0 (and the column is not shown)
-    assert "highest count when learned" not in at.selectbox(key="vocab_order").options
+    assert "highest pair count" not in at.selectbox(key="vocab_order").options
     merged = tok.merges[0].token_id
     at.number_input(key=TOKEN_KEY).set_value(merged).run()
     [caption] = [c.value for c in at.caption if c.value.startswith(f"id {merged} ")]
@@ -374,8 +374,8 @@ def test_charts_are_titled_named_and_the_scripts_chart_has_a_log_scale() -> None
         # (wrapped for the chart's 9/20 of the page, beside the table's 11/20)
         "vocab_scripts_chart": ("Vocabulary of hug 5 by writing<br>system",
                                 "vocabulary-of-hug-5-by-writing-system"),
-        "vocab_counts": ("Count when learned against merge rank of hug 5",
-                         "count-when-learned-against-merge-rank-of-hug-5")}
+        "vocab_counts": ("Pair count when learned against merge rank of hug 5",
+                         "pair-count-when-learned-against-merge-rank-of-hug-5")}
     assert json.loads(protos["vocab_scripts_chart"].spec)["layout"]["xaxis"].get("type") in (
         None, "linear")
     at.toggle(key="vocab_scripts_log").set_value(True).run()

@@ -35,7 +35,7 @@ ORDERS = {
     "id": ("id", True),
     "most frequent in the corpus": ("frequency", False),
     "longest (bytes)": ("n_bytes", False),
-    "highest count when learned": ("count", False),
+    "highest pair count": ("count", False),
     "token text (A→Z)": ("token", True),
 }
 _NULLABLE = ("n_bytes", "chars", "rank", "count")
@@ -356,7 +356,7 @@ def count_figure(df: pd.DataFrame) -> go.Figure:
     fig.update_layout(height=320, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white")
     fig.update_xaxes(title_text="merge rank (order learned)", gridcolor="#eef1f6",
                      rangemode="tozero")
-    fig.update_yaxes(title_text="count when learned (log)", type="log", dtick=1,
+    fig.update_yaxes(title_text="pair count when learned (log)", type="log", dtick=1,
                      gridcolor="#eef1f6")
     return fig
 

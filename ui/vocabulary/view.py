@@ -97,7 +97,7 @@ def _figures(key: str, name: str, unit: str, _df: pd.DataFrame) -> tuple[go.Figu
     """The length and count charts of a vocabulary, titled with the tokenizer's ``name``;
     neither depends on the corpus, so ``key`` is the tokenizer's fingerprint alone."""
     return (titled(length_figure(_df, unit), f"Token lengths in {unit} of {name}"),
-            titled(count_figure(_df), f"Count when learned against merge rank of {name}"))
+            titled(count_figure(_df), f"Pair count when learned against merge rank of {name}"))
 
 
 @st.cache_data(show_spinner="Counting writing systems…", max_entries=8)
