@@ -50,7 +50,7 @@ def test_the_textbook_demo_steps_from_merge_0_and_survives_a_reload(page: Page, 
     assert sentence_tokens(page) == ["b", "u", "g", "s"]
 
     press(page, "Step", "Merge 1 of 3")
-    expect(page.get_by_text(re.compile(r"^Merge 1: u \+ g → ug"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Merge 1 \(rank 0\): u \+ g → ug"))).to_be_visible()
     assert sentence_tokens(page) == ["b", "ug", "s"]
     press(page, "Step", "Merge 2 of 3")
     press(page, "Back", "Merge 1 of 3")
