@@ -466,3 +466,10 @@ def test_the_fallback_card_names_what_the_focus_tokenizer_falls_back_on():
     default = open_page()
     labels = [m.label for m in default.metric]
     assert "Most partial characters" in labels and not default.warning
+
+
+def test_the_wide_table_keeps_tokenizer_and_language_pinned():
+    """Its eleven columns scroll sideways in a 1280-px window: the two that say what a row is
+    stay in view."""
+    columns = json.loads(open_page().dataframe[0].proto.columns)
+    assert {n for n, c in columns.items() if c.get("pinned")} == {"Tokenizer", "Language"}

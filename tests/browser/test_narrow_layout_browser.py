@@ -208,7 +208,8 @@ def test_languages_page(page: Page, app_url: str, width: int, screenshot_dir) ->
     found = problems(page, "Languages", width, screenshot_dir)
     for tab in tab_names(LANGUAGE_TABS)[1:]:
         page.get_by_role("tab", name=tab).click()
-        # The premium table's eleven columns: their headings alone are wider than the page.
+        # The premium table's eleven columns: their headings alone are wider than the page
+        # (it scrolls sideways, Tokenizer and Language pinned: tests/app/test_languages_page).
         found += problems(page, f"Languages {tab}", width, screenshot_dir,
                           wide_tables=tab == "Table")
     assert found == []

@@ -194,7 +194,11 @@ def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
 
 def table_tab(table: pd.DataFrame) -> None:
     height = min(600, 35 * (len(table) + 1) + 3)  # every row up to 16, then scroll
+    # Eleven columns are wider than the page: the table scrolls sideways, the tokenizer and
+    # the language pinned at its left so that each row still says what it is.
     st.dataframe(table, hide_index=True, height=height, column_config={
+        "Tokenizer": st.column_config.TextColumn(pinned=True),
+        "Language": st.column_config.TextColumn(pinned=True),
         "Premium": st.column_config.NumberColumn(format="%.2f×"),
         "Chars/token": st.column_config.NumberColumn(format="%.2f"),
         "Bytes/token": st.column_config.NumberColumn(format="%.2f"),
