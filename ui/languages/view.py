@@ -17,7 +17,7 @@ import bpe_core
 from bpe_core.analysis import parallel
 from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
-from ..shared import background, loaders, metrics, state, upload_limit
+from ..shared import background, loaders, metrics, state, upload_limit, wording
 from ..shared.tokens import md_escape as md
 from ..shared.jobs import DONE, Reporter
 from . import data, jobs
@@ -261,10 +261,11 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     if label == "Most [UNK]" and not unknown.empty:
         named = ", ".join(f"{r.Language} {r['Fallback share']:.0%}" for _, r in
                           unknown.sort_values("Fallback share", ascending=False).head(4).iterrows())
-        st.warning(f"{md(choice.focus)} reads much of {_count(len(unknown), 'language')} as "
-                   f"[UNK] ({named}{', …' if len(unknown) > 4 else ''}): a run of characters "
-                   f"it does not know costs one token or a few, so their counts and premiums "
-                   f"look cheap and say little about how well it reads them.",
+        many = wording.plural(len(unknown), "language")
+        more = ", …" if len(unknown) > 4 else ""
+        st.warning(f"{md(choice.focus)} reads much of {many} as [UNK] ({named}{more}): a run of "
+                   f"characters it does not know costs one token or a few, so their counts and "
+                   f"premiums look cheap and say little about how well it reads them.",
                    icon=":material/help:")
 
 
@@ -282,7 +283,3 @@ def fallback_kind(tok: bpe_core.Tokenizer) -> tuple[str, str]:
         return ("Most byte fallback", "are <0xNN> bytes (a character the vocabulary lacks, "
                 "spelled in its bytes)")
     return "Most [UNK]", "are [UNK] (characters the vocabulary lacks)"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'s' * (n != 1)}"

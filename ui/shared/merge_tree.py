@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from bpe_core import MergeTree, Tokenizer
 
 from .tokens import PALETTE, readable_token
+from .wording import plural
 
 LEAF_FILL = "#eef1f6"
 
@@ -151,9 +152,6 @@ def summary(tree: MergeTree) -> str:
     >>> summary(T(4, "lo", 0, 0, T(0, "l"), T(1, "o")))
     '2 base symbols joined by 1 merge, 1 level deep. Each box shows its merge rank (#; rank 0 is the first merge); the file records no pair counts.'
     """
-    def plural(n: int, word: str) -> str:
-        return f"{n:,} {word}{'s' * (n != 1)}"
-
     steps, levels = recipe(tree), depth(tree)
     counted = any(s.count for s in steps)
     return (f"{plural(len(tree.leaves()), 'base symbol')} joined by {plural(len(steps), 'merge')}, "

@@ -77,10 +77,19 @@ def documents(n: int) -> str:
     return f"{n:,} document{'s' * (n != 1)}"
 
 
+def plural(n: int, noun: str) -> str:
+    """``n`` of ``noun``: ``1 language``, ``24 languages``.
+
+    >>> plural(1, "language"), plural(1234, "base symbol")
+    ('1 language', '1,234 base symbols')
+    """
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 def times(n: int) -> str:
     """How often a pair or token occurs.
 
     >>> times(1), times(1234)
     ('1 time', '1,234 times')
     """
-    return f"{n:,} time{'s' * (n != 1)}"
+    return plural(n, "time")

@@ -8,9 +8,9 @@ import streamlit as st
 
 import bpe_core
 
+from ..shared import wording
 from ..shared.columns import fitted_columns
 from ..shared.tokens import md_escape, readable_pair, readable_token, tokens_html
-from ..shared import wording
 from . import runs
 
 TOP_ROWS = 200

@@ -10,9 +10,9 @@ import streamlit as st
 
 from bpe_core.training.steps import TIED, WINNER, StepTables
 
+from ..shared import wording
 from ..shared.columns import fit_columns, fitted_columns
 from ..shared.tokens import md_escape, readable, readable_pair, readable_token
-from ..shared import wording
 from ..shared.wording import Units
 
 TOP_ROWS = 30

@@ -254,7 +254,6 @@ def per_token(spans: list[bpe_core.TokenSpan], text: str) -> str:
     if dropped:
         what = ("space" if set(dropped) == {" "} else "whitespace character"
                 if all(map(str.isspace, dropped)) else "character")
-        n = len(dropped)
-        said += (f"; the {n:,} {what}{'s' * (n != 1)} the pre-tokenizer drops "
-                 f"{'is' if n == 1 else 'are'} in no token")
+        said += (f"; the {wording.plural(len(dropped), what)} the pre-tokenizer drops "
+                 f"{'is' if len(dropped) == 1 else 'are'} in no token")
     return said
