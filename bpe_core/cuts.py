@@ -45,7 +45,7 @@ import codecs
 import re
 from bisect import bisect_left
 from itertools import accumulate, chain, compress, repeat
-from operator import itemgetter, not_, or_, sub
+from operator import add, itemgetter, not_, or_, sub
 from typing import Iterable, Sequence
 
 from .alphabet import BYTE_CHARS, spelled_bytes
@@ -57,6 +57,8 @@ MIN_CUT_CHARS = 4
 #: What SentencePiece writes for a space, which begins most words, and the most characters a
 #: word may have on average for pieces to be cut into words first (``Cutter.split_words``).
 WORD_MARKER, WORD_CHARS = "▁", 16
+#: What ``Cutter.split_words`` may mark its cuts with: characters texts rarely hold.
+_SEPARATORS = "\x00\x01\x02\x03\x04\x05\x06\x07"
 
 
 class Cutter:
@@ -72,15 +74,10 @@ class Cutter:
         # Runs of the characters not cut beside. Python's re reads a large character class
         # from a bitmap (the regex module does not).
         self._unknown = None if known is None else re.compile(f"[^{_chars(known)}]+")
-        # ``words``: the places before SentencePiece's word marker that are cuts, after a
-        # character that may be cut beside and that no merge joins to the marker (Gemma 3 has
-        # two: "▁" and ">").
-        self._words = None
-        if words:
-            glued = _chars({x for x, y in joined if y == WORD_MARKER})
-            after = (f"(?<=[{_chars(known)}])" if known is not None else "(?<=[\\s\\S])")
-            self._words = re.compile(after + (f"(?<![{glued}])" if glued else "")
-                                     + f"(?={WORD_MARKER})").split
+        # ``words``: the characters some merge joins to SentencePiece's word marker (Gemma 3
+        # has two: "▁" and ">"); before the marker is a cut after any other that may be cut
+        # beside.
+        self._glued = frozenset(x for x, y in joined if y == WORD_MARKER) if words else None
 
     @classmethod
     def for_characters(cls, model: BPE) -> "Cutter | None":
@@ -196,24 +193,38 @@ class Cutter:
 
     def split_words(self, pieces: list[str]) -> tuple[list[str], list[int]] | None:
         """The words of many pieces, in order, and how many each piece has: the pieces cut
-        only at the cuts before SentencePiece's word marker, ``▁``, found by one regex. Words
-        repeat where pieces do not (a text's lines): only the new ones need ``split_all``,
-        which looks at every place. None for a model without the marker, or pieces with
-        few of them (Chinese: the words would be the pieces, found at a cost).
+        only at the cuts before SentencePiece's word marker, ``▁``. Words repeat where pieces
+        do not (a text's lines): only the new ones need ``split_all``, which looks at every
+        place. None for a model without the marker, pieces with few of them (Chinese: the
+        words would be the pieces, found at a cost), or a text that holds every separator.
 
-        >>> from bpe_core.models import BPE
-        >>> model = BPE.from_vocab({"▁": 0, "a": 1, "b": 2, "▁a": 3, "▁▁": 4},
-        ...                        [("▁", "a"), ("▁", "▁")])
-        >>> Cutter.for_characters(model).split_words(["▁a▁b", "ab▁▁a"])  # "▁" joins "▁"
+        >>> cutter = Cutter(frozenset({("▁", "a"), ("▁", "▁")}), words=True)  # "▁" joins "▁"
+        >>> cutter.split_words(["▁a▁b", "ab▁▁a"])
         (['▁a', '▁b', 'ab', '▁▁a'], [2, 2])
-        >>> print(Cutter.for_characters(model).split_words(["▁" + "ab" * 9]))  # a 19-letter word
+        >>> print(cutter.split_words(["▁" + "ab" * 9]))  # a 19-letter word
         None
         """
-        if self._words is None or "".join(pieces).count(WORD_MARKER) * WORD_CHARS < sum(
-                map(len, pieces)):
+        glued, text = self._glued, "".join(pieces)
+        if glued is None or text.count(WORD_MARKER) * WORD_CHARS < len(text):
             return None
-        each = list(map(self._words, pieces))
-        return list(chain.from_iterable(each)), list(map(len, each))
+        free = [c for c in _SEPARATORS if c not in glued and c not in text][:2]
+        if len(free) < 2:
+            return None
+        cut, line = free
+        # A cut before every marker, in C passes over the pieces joined by ``line``; then none
+        # after a character joined to the marker (runs of "▁" stay whole) or not cut beside.
+        # The words of all the pieces are then one split (Gemma 3's 2 MB of English lines:
+        # 103 -> 58 ms, where a regex looked at every place).
+        if self._unknown is not None:
+            glued = glued.union(*self._unknown.findall(text))
+        marked = line.join(pieces).replace(WORD_MARKER, cut + WORD_MARKER)
+        for x in glued:
+            marked = marked.replace(x + cut, x)
+        # A piece has one word more than its cuts, less the empty one before a marker that
+        # begins it.
+        counts = map(add, map(str.count, marked.split(line), repeat(cut)), repeat(1))
+        return (list(filter(None, marked.replace(line, cut).split(cut))),
+                list(map(sub, counts, map(str.startswith, pieces, repeat(WORD_MARKER)))))
 
     def split_all(self, pieces: list[str]) -> tuple[list[str], list[int]]:
         """The parts of many pieces at once, in order, and how many each piece has: the steps

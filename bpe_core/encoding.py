@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import weakref
 from collections import deque
+from functools import partial
 from itertools import chain, filterfalse, repeat
+from operator import ne
 from typing import Callable, Sequence
 
 from . import pre_tokenizers
@@ -32,6 +34,7 @@ from .cuts import MIN_CUT_CHARS, Cutter, assemble, token_texts, whole_tokens
 from .gc_pause import gc_paused
 from .identity import flatten
 from .models import BPE
+from .normalizers import normalize_all
 from .spans import identity
 
 #: Pieces this long are not kept in the cache (a whole text, for a model with no pre-tokenizer,
@@ -115,6 +118,9 @@ CUT_FIRST_CHARS = 8
 CUT_AT_ONCE = 1024
 #: One piece in this many is looked up to tell a text met before (see ``Plan.cut_new``).
 SAMPLE_EVERY = 64
+#: Gaps between added tokens the head is tried on before all of them (see ``Plan.keys``).
+WHOLE_SAMPLE = 4
+_NOT_EMPTY = partial(ne, "")  # (an added token's id may be 0)
 
 
 def _worth_cutting_first(text: str, keys: list) -> bool:
@@ -234,6 +240,44 @@ class Plan:
                 yield (start == 0 and s == 0, seg[s:e] if t is None else None, t,
                        None if ranges is None or t is not None else ranges[s:e])
 
+    def keys(self, text: str, split_special: bool) -> list[str | int]:
+        """The head pieces of ``text``, an added token as its id (an int key, which the cache
+        maps to itself), for a plan whose segments need no more (see ``segments``): the text
+        between added tokens normalized at once (``normalize_all``), and left whole at once
+        where the head cuts none of it (Gemma 3, 2 MB of English: 91,547 keys, 83 -> 30 ms).
+
+        >>> from bpe_core import train
+        >>> tok = train("hug pug", unit="char", pretokenizer="whitespace", special_tokens=["<s>"])
+        >>> Plan(tok.model, None, tok.pre_tokenizer, tok.added).keys("<s>hug pug<s>", False)
+        [6, 'hug', 'pug', 6]
+        """
+        gaps, ids = self.added.cut_raw(text, split_special_tokens=split_special)
+        if self.normalizer is not None:
+            gaps = normalize_all(self.normalizer, gaps)
+        if self.head and not self._cuts_none(gaps):
+            keys: list[str | int] = []
+            for k, gap in enumerate(gaps):  # each one's pieces, then the token after it
+                keys += self.head_pieces(gap, k == 0)
+                if k < len(ids):
+                    keys.append(ids[k])
+            return keys
+        both: list[str | int] = [""] * (len(gaps) + len(ids))
+        both[0::2], both[1::2] = gaps, ids
+        return list(filter(_NOT_EMPTY, both))
+
+    def _cuts_none(self, gaps: list[str]) -> bool:
+        """Does the head leave each of many ``gaps`` whole? Tried on the first few first: it
+        most often cuts all or none, and a text of few gaps goes one by one anyway."""
+        if len(gaps) <= WHOLE_SAMPLE:
+            return False
+        for some in (gaps[:WHOLE_SAMPLE], gaps):
+            pieces = kept = list(filter(None, some))
+            for stage in self.head:
+                pieces = stage.split(pieces, gaps[0] != "")
+            if pieces != kept:
+                return False
+        return True
+
     # -- ids ---------------------------------------------------------------------------------
 
     def encode(self, text: str, limit: int | None, split_special: bool,
@@ -244,10 +288,10 @@ class Plan:
         with gc_paused():
             if self.plain:
                 keys = self.head_pieces(text, True)
+            elif not self.start_by_offsets and not self.normalized_added:
+                keys = self.keys(text, split_special)
             else:
-                # The pieces of every segment in one list, an added token as its id (an int
-                # key, which the cache maps to itself), so that all are looked up in one go.
-                keys: list[str | int] = []
+                keys = []
                 for first, seg, tid, ranges in self.segments(text, split_special):
                     if seg is None:
                         keys.append(tid)

@@ -65,6 +65,9 @@ _MAYBE_UNKNOWN = re.compile(f"[{_UNKNOWN_BMP}\\U00010000-\\U0010ffff]")
 # They are all from U+07FD on: first, the runs of characters below go, which re drops in a C
 # loop (2 MB of English: 87 ms -> 2 ms).
 _BELOW_UNKNOWN = re.compile("[\x00-\u07fc]+")
+# What ``normalize_all`` joins texts with: every normalizer that ``joins`` leaves it as it is,
+# and nothing composes with it, reorders across it or lowercases it.
+_SEPARATOR = "\x00"
 
 
 def _holds_unknown(text: str) -> bool:
@@ -108,6 +111,8 @@ def _per_char(text: str, ranges: Ranges, f) -> tuple[str, Ranges]:
 @dataclass(frozen=True)
 class _Unicode:
     """NFC, NFD, NFKC, NFKD: ``unicodedata`` under Hugging Face's names."""
+
+    joins = True  # (see normalize_all: the separator is a starter nothing composes with)
 
     def normalize_str(self, text: str) -> str:
         return _normalize(type(self).__name__, text)
@@ -167,6 +172,8 @@ class Lowercase:
     'ασ ɤ'
     """
 
+    joins = True
+
     def normalize_str(self, text: str) -> str:
         if not text.isascii() and _NEWER_CAPITAL.search(text):
             text = text.translate(NEWER_LOWERCASE)
@@ -198,6 +205,10 @@ class Replace:
         """The time the pattern may take on ``text``: a regex from a file has a limit (see
         presets.needs_limit); a plain string, as nearly every model's, needs none."""
         return time_limit(len(text)) if self.regex and needs_limit(self.pattern) else None
+
+    @property
+    def joins(self) -> bool:  # (a regex might match across the separator, or match it)
+        return not self.regex and _SEPARATOR not in self.pattern + self.content
 
     def normalize_str(self, text: str) -> str:
         if not self.regex:
@@ -250,6 +261,7 @@ class Prepend:
     """``prepend`` before a text that is not empty."""
 
     prepend: str
+    joins = False  # (before each text)
 
     def normalize_str(self, text: str) -> str:
         return self.prepend + text if text else text
@@ -269,6 +281,7 @@ class Strip:
 
     strip_left: bool = True
     strip_right: bool = True
+    joins = False  # (at each text's ends)
 
     def _bounds(self, text: str) -> tuple[int, int]:
         lo, hi = 0, len(text)
@@ -299,6 +312,10 @@ class Sequence:
     def __init__(self, normalizers):
         object.__setattr__(self, "normalizers", tuple(normalizers))
 
+    @property
+    def joins(self) -> bool:
+        return all(n.joins for n in self.normalizers)
+
     def normalize_str(self, text: str) -> str:
         for n in self.normalizers:
             text = n.normalize_str(text)
@@ -311,6 +328,22 @@ class Sequence:
 
     def to_dict(self) -> dict:
         return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
+
+
+def normalize_all(normalizer: Any, texts: list[str]) -> list[str]:
+    """Each of ``texts`` normalized on its own, as Hugging Face normalizes the text between
+    added tokens; all in one call where the normalizer ``joins``: rewrites each character
+    alone, or as Unicode's forms do, never across a starter such as ``_SEPARATOR`` (Gemma 3
+    on 2 MB of English: 41,000 lines between its tab and newline tokens, 30 -> 8 ms).
+
+    >>> normalize_all(Sequence([NFC(), Replace(" ", "▁")]), ["a b", "e\u0301", "\u0301"])
+    ['a▁b', 'é', '\u0301']
+    """
+    if len(texts) > 1 and normalizer.joins:
+        out = normalizer.normalize_str(_SEPARATOR.join(texts)).split(_SEPARATOR)
+        if len(out) == len(texts):  # (else some text holds the separator)
+            return out
+    return list(map(normalizer.normalize_str, texts))
 
 
 def from_dict(d: dict | None) -> Any:

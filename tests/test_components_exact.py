@@ -67,7 +67,8 @@ CHARS = (st.characters(exclude_categories=("Cs",))
          | st.sampled_from(sorted(unicode16.changed_chars())))
 TEXT = st.lists(st.one_of(st.text(CHARS, max_size=3), st.sampled_from(TRICKY)),
                 max_size=14).map("".join)
-FIXED = ["", " ", "  leading", "trailing  ", "\n\n", " \t x", "▁▁ ▁a", "x" * 200,
+FIXED = ["", " ", "  leading", "\tHello\n\n\tend\n<b>\n<unk>", "a\n\tb\n\nc d\n\x00\n e\u0301\n",
+         "trailing  ", "\n\n", " \t x", "▁▁ ▁a", "x" * 200,
          "Hello, café! CAFÉ cafe\u0301 ﬁne Ⅻ ① ²³", "a<|x|>b <tool> c", " <tool>  [x]  end end.",
          "Hello Hello, xHello HELLO", "<a><b><a> <b>", "The the THE", "١٢٣ 123 ١٢3",
          "Hello\u088f \u088fHello ʕHello x\U000323b0y"]  # (letters only since Unicode 16)
@@ -267,6 +268,34 @@ for label, build in {
                 lambda b=build, s=special, z=normalized: _added(b, special=s, normalized=z))
 
 
+# added tokens with no option, matched in the original text (Gemma's tab, newline and space
+# runs): the text between them normalized all at once, and left whole all at once where the
+# head cuts none of it (encoding.Plan.keys)
+PLAIN_ADDED = ["\n", "\t", "\n\n", "<b>", "<a><b>", "Hello", "ﬁ", "end", "▁▁", "  "]
+GEMMA_PRE = P.Split(" ", "merged_with_previous")
+for label, build in {
+        "none": lambda: byte_level(),
+        "NFKC": lambda: byte_level(normalizer=N.NFKC()),
+        "Lowercase-NFD": lambda: byte_level(normalizer=N.Sequence([N.Lowercase(), N.NFD()])),
+        "Gemma": lambda: char_level(normalizer=N.Replace(" ", "▁"), pre=GEMMA_PRE),
+        "Gemma-NFC": lambda: char_level(normalizer=N.Sequence([N.NFC(), N.Replace(" ", "▁")]),
+                                        pre=GEMMA_PRE),
+        "Llama2": lambda: char_level(normalizer=N.Sequence([N.Prepend("▁"), N.Replace(" ", "▁")]),
+                                     decoder=LLAMA2_DECODER),
+        "Metaspace-first": lambda: char_level(pre=P.Metaspace(prepend_scheme="first"),
+                                              decoder=D.Metaspace(prepend_scheme="first")),
+        }.items():
+    for special in (False, True):
+        CASES[f"plain-added-{label}-special={special}"] = lambda b=build, s=special: (
+            _plain_added(b(), special=s))
+
+
+def _plain_added(tok: HFTokenizer, *, special: bool) -> HFTokenizer:
+    (tok.add_special_tokens if special else tok.add_tokens)(
+        [HFAddedToken(t, normalized=False, special=special) for t in PLAIN_ADDED])
+    return tok
+
+
 # post-processors (applied only with add_special_tokens=True)
 def _post(processor) -> HFTokenizer:
     tok = char_level(pre=P.Metaspace(), decoder=D.Sequence([D.Metaspace(), D.ByteFallback(),
@@ -379,6 +408,13 @@ def _same_ids(pair: Pair, text: str):
 
 def _check(pair: Pair, text: str) -> None:
     found = _same_ids(pair, text)
+    if pair.name.startswith("plain-added"):  # special tokens read as text too
+        pair.theirs.encode_special_tokens = True
+        try:
+            want = pair.theirs.encode(text, add_special_tokens=False).ids
+        finally:
+            pair.theirs.encode_special_tokens = False
+        assert pair.ours.encode(text, split_special_tokens=True) == want, text
     assert pair.ours.encode(text, add_special_tokens=True) == pair.theirs.encode(text).ids, text
     _check_decode(pair, found.ids)
     _check_spans(pair, text, found)

@@ -435,6 +435,15 @@ def test_lines_cut_into_words_first_give_the_ids_of_tokenizers(text):
     assert_ids_of(_GEMMA, text)
 
 
+def test_lines_holding_every_separator_are_cut_at_every_place():
+    # split_words marks its cuts with characters the text does not hold; with none left it
+    # leaves the lines to split_all, which gives the same ids.
+    lines = [f"▁the▁quick{chr(k)}▁brown▁fox▁▁▁jumps" for k in range(8)]
+    assert Cutter.for_characters(_MODELS["sentencepiece"]).split_words(lines) is None
+    assert Cutter.for_characters(_MODELS["sentencepiece"]).split_words(lines[2:]) is not None
+    assert_ids_of(_GEMMA, "\n".join(lines * 40).replace("▁", " "))
+
+
 def test_only_words_not_met_before_are_cut_at_every_place(split_all_calls):
     calls = split_all_calls
     ours = bpe_core.loads(_GEMMA.to_str().encode(), source="tokenizer.json")

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
-from bpe_core import workers
+from bpe_core import normalizers, workers
 from bpe_core.encoders import merge_pair
 from bpe_core.presets import MODEL_PATTERNS, compile_pattern, piece_finder
 from bpe_core.training import counting as words
@@ -234,3 +234,22 @@ def test_a_dropped_tokenizer_is_freed_at_once():
         assert ref() is None
     finally:
         gc.enable()
+
+
+NORMALIZERS = [normalizers.NFC(), normalizers.NFD(), normalizers.NFKC(), normalizers.NFKD(),
+               normalizers.Lowercase(), normalizers.Replace(" ", "▁"),
+               normalizers.Replace("e\u0301", "x"), normalizers.Replace(r"\s+", " ", True),
+               normalizers.Replace(r"e$", "E", True),
+               normalizers.Prepend("▁"), normalizers.Strip(),
+               normalizers.Sequence([normalizers.NFKD(), normalizers.Replace("̈", "")]),
+               normalizers.Sequence([normalizers.NFC(), normalizers.Strip()])]
+# Characters that compose, decompose, reorder or change case beside one another.
+MARKS = st.text(alphabet="aeAΣß \u0301\u0308\u0323\u1100\u1161\u11a8ﬁ\x00İ", max_size=8)
+
+
+@pytest.mark.parametrize("normalizer", NORMALIZERS, ids=repr)
+@settings(max_examples=100)
+@given(texts=st.lists(MARKS, max_size=6))
+def test_texts_normalized_at_once_are_each_normalized_on_its_own(normalizer, texts):
+    assert (normalizers.normalize_all(normalizer, texts)
+            == [normalizer.normalize_str(t) for t in texts])
