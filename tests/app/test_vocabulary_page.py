@@ -184,6 +184,17 @@ def test_merge_tree_of_the_selected_token_matches_bpe_core() -> None:
                                                                          ("h", "ug", "hug")]
 
 
+def test_the_selected_token_says_1_occurrence_not_1_occurrences() -> None:
+    tok = hug_tokenizer()
+    corpus = make_corpus("one hug", counts={"hug": 1, "pug": 2}, source="sample")
+    at = open_page(tok, corpus=corpus)
+    ids = {tok.display(i): i for i in range(tok.vocab_size)}
+    for token, said in (("hug", "1 occurrence in"), ("pug", "2 occurrences in"),
+                        ("pun", "0 occurrences in")):
+        at.number_input(key=TOKEN_KEY).set_value(ids[token]).run()
+        assert any(f" · {said} the active corpus" in c.value for c in at.caption), token
+
+
 def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None:
     tok = hug_tokenizer()
     at = open_page(tok)

@@ -24,6 +24,7 @@ from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
 from ..shared.columns import PAGE_PX, fit_columns
 from ..shared.tokens import NOTATION_HELP
+from ..shared.wording import plural
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
                    default_token, frequencies_known, length_figure, longest, orders,
                    script_options, select, systems_table)
@@ -226,7 +227,7 @@ def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
     elif pd.notna(row["rank"]):  # a file made elsewhere: the order of merges, not their counts
         rank += ", pair count when learned unknown (the file records none)"
     st.markdown(f"### {inline_code(row['shown'])}")
-    seen = (f"{row['frequency']:,} occurrences" if pd.notna(row["frequency"])
+    seen = (plural(int(row["frequency"]), "occurrence") if pd.notna(row["frequency"])
             else f"occurrences {_not_yet()}")
     st.caption(f"id {token_id} · bytes {row['hex'] or '—'} · script {row['script']}{rank} · "
                f"{seen} in the active corpus")
