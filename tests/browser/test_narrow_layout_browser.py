@@ -155,6 +155,16 @@ def test_corpus_page(page: Page, app_url: str, width: int, screenshot_dir) -> No
     assert problems(page, "Corpus", width, screenshot_dir) == []
 
 
+def test_corpus_page_with_a_long_word(page: Page, app_url: str, screenshot_dir) -> None:
+    # A pasted text whose most frequent words hold a 50-letter one, a ZWJ emoji and Hebrew:
+    # the word column took the table's room and count and share went out of sight.
+    page.set_viewport_size({"width": WHOLE_TABLES, "height": 1600})
+    words = ["x" * 50, "👨‍👩‍👧‍👦", "שלום", "price", "the"] * 3
+    open_page(page, app_url, f"?corpus_text={quote(' '.join(words))}", "Corpus")
+    expect(page.get_by_text("Most frequent words")).to_be_visible()
+    assert problems(page, "Corpus long word", WHOLE_TABLES, screenshot_dir) == []
+
+
 def test_train_page(page: Page, app_url: str, width: int, screenshot_dir) -> None:
     found = []
     open_page(page, app_url, "train?sample=hug-pug", "Train — watch the vocabulary grow")

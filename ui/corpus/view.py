@@ -19,7 +19,7 @@ from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
 from ..shared import background, metrics, state, upload_limit, wording
-from ..shared.columns import fitted_columns
+from ..shared.columns import fit_columns, fitted_columns
 from ..shared.samples import Sample, samples
 from ..shared.tokens import md_escape, readable
 from . import jobs
@@ -30,6 +30,9 @@ from .jobs import BACKGROUND_SIZE, PREVIEW_CHARS, UploadResult
 #: Session keys: the reading job and what it reads ((file ids, text fields, typed name)), and
 #: the counting job (see ``background.outcome``).
 READ_JOB, READ_ASKED, STATS_JOB = "corpus_read_job", "corpus_read_asked", "corpus_stats_job"
+#: Pixels the most frequent words' columns have in a 1280-px window (two fifths of the page,
+#: less the rank column): a long word would push count and share out of sight.
+WORDS_ROOM = 242
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -307,7 +310,8 @@ def render_stats(corpus: state.SessionCorpus) -> None:
         if stats.top_words:
             table = top_words_table(stats, pieces=pieces)
             st.dataframe(table, height=min(738, 38 + 35 * len(stats.top_words)),
-                         column_config=fitted_columns(table, pieces.one))
+                         column_config=fit_columns(table, fitted_columns(table, pieces.one),
+                                                   room=WORDS_ROOM))
         else:
             st.caption(f"No {pieces.many}: the corpus holds only whitespace.")
     with scripts:
