@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import csv
 
+import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
+import bpe_core
+from bpe_core import formats
+from tests.browser.conftest import assert_no_exception, choose, open_page, wait_for_app
+from ui.shared import loaders
 from ui.shared.samples import parallel_sample
 
 CSV = ("en,German,Japanese\n"
@@ -125,3 +129,55 @@ def test_the_table_downloads_as_csv_with_a_row_per_tokenizer_and_language(page: 
     assert {r["Tokenizer"] for r in rows} == {"English byte-level 1k"}
     english = next(r for r in rows if r["Code"] == "en")
     assert float(english["Premium"]) == 1.0 and int(english["Sentences"]) == corpus.n_sentences
+
+
+@pytest.fixture(scope="module")
+def small_tokenizers() -> dict[str, bytes]:
+    """Two small character-level tokenizers' files, named by their file names."""
+    text = "The lowest price is lower than the last one. Привет, мир! " * 20
+    return {name: formats.dumps(bpe_core.train(text, unit="char", pretokenizer="whitespace",
+                                               max_merges=merges, min_frequency=1, name=name))
+            for name, merges in (("mine", 20), ("other", 30))}
+
+
+def load_tokenizer(page: Page, name: str, data: bytes) -> None:
+    """Load a tokenizer file through the page's own panel; it joins the tokenizers compared."""
+    panel = page.locator('[data-testid="stExpander"] summary', has_text="Load a tokenizer")
+    if not page.locator(".st-key-lang_load_format").is_visible():
+        panel.click()
+    choose(page, "Format", loaders.FORMATS["native"].label)
+    page.locator('.st-key-lang_load_native_0 input[type="file"]').set_input_files(
+        files=[{"name": f"{name}.json", "mimeType": "application/json", "buffer": data}])
+    wait_for_app(page)
+    page.get_by_role("button", name="Load", exact=True).click()
+    wait_for_app(page)
+    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text(name)
+
+
+def test_bars_for_keeps_its_choice_when_its_labels_change(page: Page, app_url: str,
+                                                          small_tokenizers) -> None:
+    # Its options are named after the tokenizer in detail and how many are compared: when
+    # either changed, the radio showed no option chosen (the bars drawn were one of them).
+    open_languages(page, app_url)
+    load_tokenizer(page, "mine", small_tokenizers["mine"])
+    bars_for = page.locator(".st-key-lang_bars_for")
+
+    options = bars_for.locator("label").filter(has=page.locator("input"))
+
+    def chosen() -> list[str]:
+        return options.filter(has=page.locator("input:checked")).all_inner_texts()
+
+    focus = options.first.inner_text()  # the tokenizer in detail
+    assert chosen() == [focus]
+    other = next(n for n in ("mine", "English byte-level 1k") if n != focus)
+    choose(page, "Details for", other)
+    expect(bars_for.get_by_text(other, exact=True)).to_be_visible()
+    assert chosen() == [other]
+    bars_for.get_by_text("all 2 tokenizers").click()
+    wait_for_app(page)
+    assert chosen() == ["all 2 tokenizers"]
+    load_tokenizer(page, "other", small_tokenizers["other"])
+    expect(bars_for.get_by_text("all 3 tokenizers")).to_be_visible()
+    assert chosen() == ["all 3 tokenizers"]
+    expect(page.locator(".st-key-lang_bars_all")).to_be_visible()
+    assert_no_exception(page)

@@ -43,6 +43,9 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
     langs = dict(zip(source.codes, source.languages))
     base = source.language(choice.baseline).label
     n = len(choice.tokenizers)
+    # Set again before the radio: its labels name the tokenizer in detail and how many there
+    # are, and when they change Streamlit's radio showed no option chosen.
+    keep("lang_bars_for", ["focus", "all"], "focus")
     if n > 1 and st.radio("Bars for", ["focus", "all"], horizontal=True, key="lang_bars_for",
                           format_func=lambda o: choice.focus if o == "focus"
                           else f"all {n} tokenizers") == "all":
