@@ -19,6 +19,7 @@ from tests.app.test_tokenize_page import active, metric, open_page, token_html, 
 from tests.app.test_vocabulary_page import open_page as open_vocabulary
 from tests.model_files import hf, llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
 from ui.shared import merge_tree
+from ui.shared.annotate import md_literal
 from ui.tokenize.chat import upload_key
 from ui.tokenize.data import differences
 from ui.shared.samples import parallel_sample
@@ -219,8 +220,10 @@ def test_models_side_by_side_with_their_bos_and_their_different_cuts_outlined() 
     # Outlined: in the first column what the second lacks, and the other way round.
     lacking, extra = differences(wrapped, other.spans(text))
     assert lacking and extra
-    assert any(c.value == f"Outlined in red: {len(lacking):,} token(s) some other tokenizer "
-               "does not have." for c in at.caption)
+    assert any(c.value == f"Outlined in red: {len(lacking):,} tokens that some other "
+               "tokenizer does not have." for c in at.caption)
+    assert any(c.value == f"Outlined in red: {len(extra):,} tokens that **{md_literal(name)}** "
+               "does not have." for c in at.caption)  # the name set apart from the count
     assert columns()[0].count(' d"') + columns()[0].count(' d ') == len(lacking)
     at.toggle(key="tok_compare_diff").set_value(False).run()
     assert not any(c.value.startswith("Outlined in red") for c in at.caption)

@@ -544,4 +544,4 @@ def test_encoders_can_be_compared_and_their_differences_are_outlined() -> None:
     assert [s.token for s in greedy] == ["ab", "c", "ab", "c", "bc"]
     assert len(boxes(body)) == 5
     assert len(re.findall(r'class="t[^"]* d"', body)) == 4  # ab, c twice; "bc" is shared
-    assert any("4 token(s) that rank priority does not" in c.value for c in at.caption)
+    assert any("gives 4 tokens that rank priority does not" in c.value for c in at.caption)

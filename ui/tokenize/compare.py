@@ -14,6 +14,7 @@ from bpe_core.spans import with_template
 from ..shared import loaders, state
 from ..shared.annotate import coloured_html, md_literal
 from ..shared.sidebar import describe
+from ..shared.wording import plural
 from . import background
 from .data import covering, outlines, text_counts
 from .view import SCROLL_CSS, Options, Shown
@@ -131,6 +132,5 @@ def compare_column(name: str, found: list[TokenSpan] | str, opts: Options, *,
             + coloured_html(other, found, opts.text, show_whitespace=opts.show_whitespace,
                             colours=opts.colours, window=window, marked=marked) + "</div>")
     if marked:
-        what = ("some other tokenizer does not have" if name == first
-                else f"{first} does not have")
-        st.caption(f"Outlined in red: {len(marked):,} token(s) {md_literal(what)}.")
+        what = ("some other tokenizer" if name == first else f"**{md_literal(first)}**")
+        st.caption(f"Outlined in red: {plural(len(marked), 'token')} that {what} does not have.")

@@ -18,7 +18,7 @@ from ..shared.background import pending
 from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
 from ..shared.columns import fit_columns
 from ..shared.tokens import NOTATION_HELP
-from ..shared.wording import WHITESPACE_WORDS
+from ..shared.wording import WHITESPACE_WORDS, plural
 from . import background, browser
 from .address import TEXT_KEY, VIEWS, merges_key
 from .data import (TextCounts, budget_note, choice_label, differences, id_lists,
@@ -155,8 +155,8 @@ def method_note(tok: Tokenizer, opts: Options, spans: list[TokenSpan],
     _, marked = differences(rank, spans)
     name = METHODS[opts.method].split(" (")[0].lower()
     if marked:
-        note = (f"{name.capitalize()} gives {len(marked):,} token(s) that rank priority does "
-                f"not (outlined in red).")
+        note = (f"{name.capitalize()} gives {plural(len(marked), 'token')} that rank priority "
+                "does not (outlined in red).")
     else:
         note = f"{name.capitalize()} gives exactly the tokens of rank priority here."
     if tok.ignore_merges and opts.upto is None:
