@@ -434,8 +434,8 @@ def test_a_clicked_token_stays_framed_with_its_details() -> None:
     framed = re.findall(r'class="t [^"]*\bon\b[^"]*"[^>]*data-i="(\d+)"', token_html(at))
     assert framed == [str(k)]
     assert at.selectbox(key="tok_pick").value == spans[k].id
-    assert any(f"framed above: token #{k}, characters {spans[k].start}–{spans[k].end}" in m.value
-               for m in at.markdown)
+    assert any(f"framed above: token {k + 1} of {len(spans)}, characters "
+               f"{spans[k].start}–{spans[k].end}" in m.value for m in at.markdown)
 
 
 def test_uploading_a_json_that_is_not_a_tokenizer_names_what_it_is() -> None:

@@ -315,9 +315,11 @@ def explain_panel(tok: Tokenizer, shown: Shown) -> None:
     first, count = seen[token_id]
     at = chosen if chosen is not None and spans[chosen].id == token_id else first
     span = spans[at]
+    # Its place counted from 1, as the Page picker counts ("Tokens 1–5,000"): "#9" was the
+    # tenth box, while a "#" in a merge tree is a rank, counted from 0.
     st.markdown(f"id **{token_id}** · bytes `{span.bytes.hex(' ').upper() or '—'}` · "
                 f"{count:,} time{'s' * (count != 1)} in the text; framed above: token "
-                f"#{at:,}, characters {span.start:,}–{span.end:,}")
+                f"{at + 1:,} of {len(spans):,}, characters {span.start:,}–{span.end:,}")
     tree = tok.merge_tree(token_id)
     if tree.rank is None:
         st.caption(why_no_tree(tok, token_id))
