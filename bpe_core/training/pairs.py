@@ -70,12 +70,15 @@ class PairState:
         self.data = list(base.tokens)  # each token's bytes and whether it ends with </w>
         self.eow = [k == "eow" for k in base.kinds]
         # Pair -> the words it occurs in, a word once per occurrence, in word order; counts and
-        # word sets are then made per pair, in C. Each word's appends run in C too (map over its
-        # pairs, drained by a zero-length deque): a Python loop per pair costs twice as much.
+        # word sets are then made per pair, in C. The appends run in C too, all words' in one
+        # go (map over their pairs, each beside its word's index, drained by a zero-length
+        # deque): a Python loop per pair costs twice as much, and one per word a sixth more
+        # (the multilingual 2.8 MB: 68,013 words, 1.49M pairs, 168 -> 141 ms).
         found: defaultdict[tuple[int, int], list[int]] = defaultdict(list)
-        append, list_of = list.append, found.__getitem__
-        for wi, w in enumerate(words):
-            deque(map(append, map(list_of, pairwise(w)), repeat(wi)), maxlen=0)
+        indices = chain.from_iterable(map(repeat, range(len(words)),
+                                          map(operator.sub, map(len, words), repeat(1))))
+        deque(map(list.append, map(found.__getitem__, chain.from_iterable(map(pairwise, words))),
+                  indices), maxlen=0)
         # Every pair's count, its str (see the module docstring) and, if it can win, its words,
         # side by side in C loops (510,000 pairs in SuperBPE's stage 2 on 10 MB).
         pairs, lists = list(found), list(found.values())
