@@ -20,7 +20,6 @@ all at once before any is looked up (``Plan.cut_new``).
 
 from __future__ import annotations
 
-import weakref
 from collections import deque
 from functools import partial
 from itertools import chain, filterfalse, repeat
@@ -35,11 +34,9 @@ from .gc_pause import gc_paused
 from .identity import flatten
 from .models import BPE
 from .normalizers import normalize_all
+from .piece_cache import LONG_PIECE_CHARS, PieceCache
 from .spans import identity
 
-#: Pieces this long are not kept in the cache (a whole text, for a model with no pre-tokenizer,
-#: is one piece); their parts are.
-LONG_PIECE_CHARS = 256
 #: Characters of pieces that could be cut before a tokenizer builds its cutter (see ``Plan``).
 CUTTER_AFTER_CHARS = 20_000
 #: Pieces encoded with the first merges only (``upto``) are cut only from this long. Pieces of
@@ -155,7 +152,7 @@ class Plan:
         # segments (Gemma 3 has none of them, and 49,000 segments in 2 MB of English).
         self.normalized_added = any(t.normalized for t in added)
         self.plain = normalizer is None and not len(added) and not self.start_by_offsets
-        self._caches: dict[int | None, _PieceCache] = {}
+        self._caches: dict[int | None, PieceCache] = {}
         # Pieces are cut where no merge can cross (cuts.py): as characters when the model sees
         # the head's pieces as they are, as bytes when ByteLevel's mapping alone comes after.
         # The cutter costs about what merging CUTTER_AFTER_CHARS characters does, so it is
@@ -321,14 +318,14 @@ class Plan:
     def encode_piece(self, piece: str, limit: int | None) -> tuple[int, ...]:
         return self.cache(limit)[piece]
 
-    def cache(self, limit: int | None) -> "_PieceCache":
+    def cache(self, limit: int | None) -> "PieceCache":
         """The piece -> ids cache for ``limit`` (the full one and a few ``upto`` ones are kept)."""
         cache = self._caches.get(limit)
         if cache is None:
             if len(self._caches) >= CACHED_LIMITS:
                 # Forget the oldest upto=k cache; the full one is the most used.
                 del self._caches[next(k for k in self._caches if k is not None)]
-            cache = self._caches[limit] = _PieceCache(self, limit)
+            cache = self._caches[limit] = PieceCache(self, limit)
         elif len(cache) + len(cache.parts) > CACHE_PIECES:  # bounded: forget all, start again
             cache.clear()
             cache.parts.clear()
@@ -336,7 +333,7 @@ class Plan:
                 self._starts.clear()
         return cache
 
-    def cut_new(self, keys: list[str | int], cache: "_PieceCache") -> None:
+    def cut_new(self, keys: list[str | int], cache: "PieceCache") -> None:
         """Encode, into the cache, the new pieces of ``keys`` that may be cut, all of them at
         once (``Cutter.split_all``), as ``encode_new`` would one by one, into the same parts:
         the steps taken for each piece cost more than its characters do (cold, 0.5 MB of CJK:
@@ -378,9 +375,9 @@ class Plan:
             assemble(batch, *words, parts, cache)
             by_words = 2 * len(fresh) <= len(words[0])
 
-    def encode_new(self, piece: str, cache: "_PieceCache") -> tuple[int, ...]:
+    def encode_new(self, piece: str, cache: "PieceCache") -> tuple[int, ...]:
         """Ids of a head piece not seen before. A piece that can be cut (cuts.py) is merged part
-        by part, each part looked up in the cache of parts (``_PartCache``)."""
+        by part, each part looked up in the cache of parts (``PartCache``)."""
         limit = cache.limit
         if self.whole is not None and limit is None:
             i = self.whole.get(piece)
@@ -422,54 +419,3 @@ class Plan:
 
     def __getstate__(self):
         raise TypeError("a Plan is rebuilt with its tokenizer, not pickled")
-
-
-class _PieceCache(dict):
-    """Piece -> ids at one merge limit; a piece not seen before is encoded on first lookup.
-
-    It refers to its plan weakly: a cycle would leave every dropped tokenizer to the garbage
-    collector instead of freeing it at once.
-    """
-
-    def __init__(self, plan: Plan, limit: int | None):
-        super().__init__()
-        self.plan, self.limit = weakref.ref(plan), limit
-        self.parts = _PartCache(self.plan, limit)
-
-    def __missing__(self, key: str | int) -> tuple[int, ...]:
-        if isinstance(key, int):  # an added token's id
-            ids = self[key] = (key,)
-            return ids
-        ids = self.plan().encode_new(key, self)
-        if len(key) < LONG_PIECE_CHARS:
-            self[key] = ids  # a long piece is not kept: it may be a whole text
-        return ids
-
-
-class _PartCache(dict):
-    """The parts of cut pieces -> ids at one merge limit, merged on first lookup and never cut
-    again (no cut is left in them); ``cut_new`` also keeps words there, made of their parts'
-    ids (``Cutter.split_words``). Apart from pieces: with ``ignore_merges`` a whole piece is
-    looked up as a token, a part is not."""
-
-    def __init__(self, plan: "weakref.ref[Plan]", limit: int | None):
-        super().__init__()
-        self.plan, self.limit = plan, limit
-
-    def __missing__(self, part: str) -> tuple[int, ...]:
-        ids = self.plan().merge(part, self.limit)
-        if len(part) < LONG_PIECE_CHARS:
-            self[part] = ids
-        return ids
-
-    def fill(self, parts: list[str]) -> None:
-        """Merge the parts not met before all in one go, before they are looked up: for a
-        model of characters, the calls for each cost more than most of them take to merge
-        (Gemma, 0.5 MB of CJK: 12,738 new parts of 1-2 tokens, 0.096 -> 0.087 s). A byte-level
-        model's parts are read by a table one by one as fast, and the extra pass costs."""
-        plan = self.plan()
-        if plan.byte_table is not None:
-            return
-        new = [p for p in dict.fromkeys(parts) if len(p) < LONG_PIECE_CHARS and p not in self]
-        if new:
-            self.update(zip(new, plan.merge_all(new, self.limit)))
