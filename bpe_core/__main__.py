@@ -4,16 +4,23 @@
     echo "Hello world" | python -m bpe_core encode tok.json --show tokens
     python -m bpe_core decode tok.json 15496 995
     python -m bpe_core info tok.json
+    echo "Hello world" | python -m bpe_core encode cl100k_base     # OpenAI's, by name
+    python -m bpe_core info Qwen/Qwen3-8B                         # a Hugging Face model, by id
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 import time
 
 from . import formats, train_progress_line
+from .formats.hub import HubError, load_model
+from .formats.openai import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
 from .presets import PRESETS
+from .tokenizer import Tokenizer
 from .training.counting import read_files
 from .training.trainer import TIE_BREAKS, UNITS, Trainer
 
@@ -45,6 +52,22 @@ def _cmd_train(args) -> int:
     return 0
 
 
+#: A Hugging Face model id: owner/name, as the Hub spells them.
+_HUB_ID = re.compile(r"[\w.-]+/[\w.-]+")
+
+
+def _open(source: str, pretokenizer: str | None) -> Tokenizer:
+    """The tokenizer a command names: a file; else, as the app's sidebar takes them, one of
+    OpenAI's encodings by name (through tiktoken's download and cache) or a Hugging Face model
+    by its id (through the Hub's cache, downloaded once). Either fails offline with what to do."""
+    if not os.path.exists(source):
+        if source in REFERENCE_ENCODINGS:
+            return reference_encoding(source)
+        if _HUB_ID.fullmatch(source):
+            return load_model(source).tokenizer
+    return formats.load(source, pretokenizer=pretokenizer)
+
+
 def _read_input(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
@@ -53,7 +76,7 @@ def _read_input(path: str) -> str:
 
 
 def _cmd_encode(args) -> int:
-    tok = formats.load(args.tokenizer, pretokenizer=args.pretokenizer)
+    tok = _open(args.tokenizer, args.pretokenizer)
     text = _read_input(args.input)
     split = args.split_special_tokens
     if args.show == "ids":
@@ -74,7 +97,7 @@ def _cmd_encode(args) -> int:
 
 
 def _cmd_decode(args) -> int:
-    tok = formats.load(args.tokenizer, pretokenizer=args.pretokenizer)
+    tok = _open(args.tokenizer, args.pretokenizer)
     raw = args.ids if args.ids else sys.stdin.read().split()
     try:
         ids = [int(x) for x in raw]
@@ -85,7 +108,7 @@ def _cmd_decode(args) -> int:
 
 
 def _cmd_info(args) -> int:
-    tok = formats.load(args.tokenizer, pretokenizer=args.pretokenizer)
+    tok = _open(args.tokenizer, args.pretokenizer)
     print(f"name:          {tok.name}")
     print(f"pipeline:      {tok.describe()}")
     print(f"vocab_size:    {tok.vocab_size:,} ({len(tok.merges):,} merges, "
@@ -100,6 +123,10 @@ def _cmd_info(args) -> int:
     for m in tok.merges[: args.merges]:
         print(f"  {m.rank:>6}  {m.left!r} + {m.right!r} -> {m.token!r}  ({m.count:,})")
     return 0
+
+
+_SOURCE = (f"a tokenizer file, one of OpenAI's encodings ({', '.join(REFERENCE_ENCODINGS)}) or "
+           f"a Hugging Face model id (owner/name)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -132,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("encode", help="encode text to ids or tokens",
                        description="Encode a UTF-8 file (or standard input) with a tokenizer.")
-    e.add_argument("tokenizer", help="tokenizer file")
+    e.add_argument("tokenizer", help=_SOURCE)
     e.add_argument("input", nargs="?", default="-", help="text file, or - for standard input")
     e.add_argument("--show", choices=["ids", "tokens", "colour"], default="ids",
                    help="ids (default), one token per line, or coloured tokens for a terminal")
@@ -143,12 +170,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("decode", help="decode ids to text",
                        description="Decode token ids (arguments, or standard input) to text.")
-    d.add_argument("tokenizer", help="tokenizer file")
+    d.add_argument("tokenizer", help=_SOURCE)
     d.add_argument("ids", nargs="*", help="token ids (default: read from standard input)")
     d.set_defaults(func=_cmd_decode)
 
     i = sub.add_parser("info", help="describe a tokenizer", description="Describe a tokenizer.")
-    i.add_argument("tokenizer", help="tokenizer file")
+    i.add_argument("tokenizer", help=_SOURCE)
     i.add_argument("--merges", type=int, default=10, help="how many merges to list (default 10)")
     i.set_defaults(func=_cmd_info)
     for sp in (e, d, i):
@@ -162,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, HubError, ReferenceUnavailableError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

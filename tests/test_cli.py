@@ -67,3 +67,55 @@ def test_info_on_a_model_file_names_a_few_special_tokens_and_no_stop_reason(tmp_
     info = run("info", str(path)).stdout
     assert "20 special" in info and "<|special_11|> and 8 more" in info
     assert "<|special_12|>" not in info and "stop reason" not in info
+
+
+# -- tokenizers by name: OpenAI's encodings and Hugging Face models, as the app takes them ------
+
+from bpe_core.__main__ import main  # noqa: E402
+from tests.test_references import offline, online, rank_file  # noqa: E402,F401 (fixtures)
+
+
+def _main(capsys, monkeypatch, *args, stdin=""):
+    """``main(args)`` in this process (where the stand-ins below apply): (code, out, err)."""
+    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO(stdin))
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_an_openai_encoding_is_opened_by_name(online, capsys, monkeypatch):
+    text = "Hello wörld, 12345!"
+    code, out, _ = _main(capsys, monkeypatch, "encode", "o200k_base", stdin=text)
+    assert code == 0
+    assert out.split() == [str(i) for i in bpe_core.reference_encoding("o200k_base").encode(text)]
+
+
+def test_an_openai_encoding_offline_says_where_to_put_its_file(offline, capsys, monkeypatch):
+    code, out, err = _main(capsys, monkeypatch, "info", "cl100k_base")
+    assert code == 2 and not out and "Traceback" not in err
+    assert err.startswith("error: cannot fetch the reference encoding 'cl100k_base'")
+    assert "cl100k_base.tiktoken" in err
+
+
+def test_a_hugging_face_model_is_opened_by_id(monkeypatch, tmp_path, capsys):
+    from huggingface_hub import constants
+
+    from tests.hub_cache import put_model
+    from tests.model_files import llama3_file
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    put_model(tmp_path, "org/llama-like", {"tokenizer.json": llama3_file()})
+    from tokenizers import Tokenizer as HFTokenizer
+
+    text = "Hello wörld 😀"
+    code, out, _ = _main(capsys, monkeypatch, "encode", "org/llama-like", stdin=text)
+    want = HFTokenizer.from_str(llama3_file().decode()).encode(text, add_special_tokens=False)
+    assert code == 0 and out.split() == [str(i) for i in want.ids]
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    code, out, err = _main(capsys, monkeypatch, "info", "org/absent")
+    assert code == 2 and err.startswith("error: org/absent is not in the Hugging Face cache")
+
+
+def test_a_missing_file_that_names_nothing_known_says_so(capsys, monkeypatch, tmp_path):
+    code, _, err = _main(capsys, monkeypatch, "info", str(tmp_path / "tok.json"))
+    assert code == 2 and "No such file" in err
