@@ -1,5 +1,5 @@
 """The Train page's layout in Chromium: right-to-left text re-segmented in byte tokens reads as
-the text itself does, and no button label is cut short on a narrow window."""
+the text itself does, and no button label or chosen setting is cut short on a narrow window."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import open_page, wait_for_app
 from ui.shared.state import sample_corpus
+from ui.train.config import PRETOKENIZERS
 from ui.train.runs import sample_passage
 
 HEADING = "Train — watch the vocabulary grow"
@@ -145,3 +146,27 @@ def test_no_setting_label_is_cut_short(page: Page, app_url: str, width: int,
     labels = page.locator('[data-testid="stMain"] .stMarkdownEllipsis')  # one-line labels
     page.screenshot(path=screenshot_dir / f"train-settings-{width}.png")
     assert labels.evaluate_all(CUT_LABELS) == []
+
+
+# Select boxes whose chosen option is wider than the box: the box cuts it mid-word.
+_CUT_CHOICES = """inputs => inputs.filter(i => {
+    if (!i.value || !i.offsetParent) return false;
+    const s = getComputedStyle(i);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = s.font;
+    const room = i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    return ctx.measureText(i.value).width > room + 1;
+}).map(i => i.value)"""
+
+
+@pytest.mark.parametrize("width", [760, 1280])
+def test_every_pre_tokenizer_shows_whole_in_its_box(page: Page, app_url: str,
+                                                    width: int) -> None:
+    # "GPT-2 regex (words with their leading space, numbers, punctuation)" showed as "GPT-2
+    # regex (words with their le" in its third of the page.
+    page.set_viewport_size({"width": width, "height": 1000})
+    boxes = page.locator('[data-testid="stMain"] input[role="combobox"]')
+    for key, label in PRETOKENIZERS.items():
+        open_page(page, app_url, f"train?sample=hug-pug&pretokenizer={key}", HEADING)
+        expect(page.get_by_role("combobox", name="Pre-tokenizer")).to_have_value(label)
+        assert boxes.evaluate_all(_CUT_CHOICES) == [], key

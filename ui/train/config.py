@@ -17,15 +17,26 @@ from ..shared.state import DEFAULT_SETTINGS, SessionCorpus
 from ..shared.tokens import md_escape, tokens_html
 
 CUSTOM = "custom"
+#: Names short enough for the box, a third of the page (a longer one was cut mid-word, "GPT-2
+#: regex (words with their le"); what each does is said under it (PRETOKENIZER_NOTES).
 PRETOKENIZERS = {
-    "gpt2": "GPT-2 regex (words with their leading space, numbers, punctuation)",
-    "cl100k": "GPT-4 cl100k regex (digits in threes, case-insensitive contractions)",
-    "o200k": "GPT-4o o200k regex (also splits CamelCase)",
-    "space-prefix": "Leading-space words: ·new, ·renew (Jurafsky & Martin)",
-    "whitespace": "Whitespace words; the spaces themselves are dropped",
-    "end-of-word": "Whitespace words ending in </w> (Sennrich et al. 2016)",
-    "none": "None: the whole text is one piece, merges cross spaces (Gage)",
+    "gpt2": "GPT-2 regex",
+    "cl100k": "GPT-4 regex (cl100k)",
+    "o200k": "GPT-4o regex (o200k)",
+    "space-prefix": "Leading-space words",
+    "whitespace": "Whitespace words",
+    "end-of-word": "Words ending in </w>",
+    "none": "None (Gage)",
     CUSTOM: "Custom regex…",
+}
+PRETOKENIZER_NOTES = {
+    "gpt2": "Words with their leading space, numbers, punctuation.",
+    "cl100k": "As GPT-2's, with digits in threes and case-insensitive contractions.",
+    "o200k": "As GPT-4's, and also splits CamelCase.",
+    "space-prefix": "Words with the space before them: ·new, ·renew (Jurafsky & Martin).",
+    "whitespace": "Words between whitespace; the spaces themselves are dropped.",
+    "end-of-word": "Whitespace words, each ending in `</w>` (Sennrich et al. 2016).",
+    "none": "The whole text is one piece: merges cross spaces.",
 }
 UNITS = {"byte": "Bytes (256 base symbols)", "char": "Characters (those seen in the corpus)"}
 TIE_RULES = {"first": "first in the corpus wins", "lowest-id": "lowest token ids win"}
@@ -174,6 +185,8 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
         if preset == CUSTOM:
             st.text_input("Custom regex (each match is one piece)", key=K["regex"],
                           persist_state="session")
+        else:
+            st.caption(PRETOKENIZER_NOTES[preset])
         st.selectbox("Tie rule", list(TIE_RULES), format_func=TIE_RULES.get, key=K["tie_break"],
                       persist_state="session",
                       help="Which pair is merged when several have the highest count.")
