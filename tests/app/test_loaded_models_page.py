@@ -270,6 +270,17 @@ def test_a_chat_template_renders_the_conversation_as_the_model_receives_it() -> 
     assert [e.value.replace("\\", "") for e in at.error] == [  # as Markdown shows it
         "The chat template refuses these messages: Conversation roles must alternate "
         "user/assistant."]
+    # Messages that end their sentence themselves get no second full stop.
+    for template, said in (
+            ("{{ raise_exception('Conversation roles must alternate user/assistant/...') }}",
+             "The chat template refuses these messages: Conversation roles must alternate "
+             "user/assistant/..."),
+            ("{{ messages | nosuchfilter }}",
+             "The chat template cannot be used: No filter named 'nosuchfilter'.")):
+        box = at.file_uploader(key=upload_key(active(at)))
+        box.upload("tokenizer_config.json", json.dumps({"chat_template": template}).encode(),
+                   "application/json").run()
+        assert [e.value.replace("\\", "") for e in at.error] == [said]
     box = at.file_uploader(key=upload_key(active(at)))
     box.upload("tokenizer_config.json", b"[1, 2]", "application/json").run()
     assert at.error[0].value.replace("\\", "").startswith(

@@ -108,7 +108,11 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
         prompt = render(found[which], messages, add_generation_prompt=generation,
                         special_tokens=special_tokens(config))
     except ChatTemplateError as exc:
-        st.error(md_escape(f"{str(exc)[0].upper()}{str(exc)[1:]}."), icon=":material/error:")
+        said = str(exc)
+        # Jinja's words, or the template's own, may end their sentence already ("No filter
+        # named 'x'.", "must alternate user/assistant/..."): one full stop, not two.
+        said = said[0].upper() + said[1:] + ("" if said.endswith((".", "!", "?")) else ".")
+        st.error(md_escape(said), icon=":material/error:")
         return
     # Its special tokens are found whole, as the model reads them.
     spans = attempt(tok.spans, prompt)
