@@ -133,7 +133,7 @@ class BPE:
             missing = list(map(repr, dict.fromkeys(t for t in (a, b, a + b[cut:])
                                                    if t not in vocab)))
             named = " and ".join(filter(None, [", ".join(missing[:-1]), missing[-1]]))
-            raise ValueError(f"merge {rank} ({a!r} + {b!r}) names {named}, which "
+            raise ValueError(f"merge {rank + 1} (rank {rank}: {a!r} + {b!r}) names {named}, which "
                              f"{'is' if len(missing) == 1 else 'are'} not in the vocabulary")
         shown = tuple(tokens)
         return cls(shown, MergeList(left=left, right=right, result=result, shown=shown),
@@ -365,4 +365,4 @@ def pair(m: Any, k: int) -> tuple[str, str]:
             return parts[0], parts[1]
     elif isinstance(m, (list, tuple)) and len(m) == 2 and all(isinstance(x, str) for x in m):
         return m[0], m[1]
-    raise ValueError(f"merge {k} ({m!r}) is not two tokens")
+    raise ValueError(f"merge {k + 1} (rank {k}: {m!r}) is not two tokens")

@@ -96,8 +96,8 @@ def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
     if len(tokens) < n + len(pairs):
         late = next(r for r, (a, b) in enumerate(zip(left, right))
                     if min(a, b) < 0 or max(a, b) >= n + r)
-        raise ValueError(f"merge {late} refers to token {max(left[late], right[late])}, which "
-                         f"does not exist before it")
+        raise ValueError(f"merge {late + 1} (rank {late}) refers to token "
+                         f"{max(left[late], right[late])}, which does not exist before it")
     shown = tuple(tokens)
     if texts is not None and len(texts) != len(shown):
         raise ValueError(f"{len(texts)} token texts for {len(shown)} tokens")

@@ -218,8 +218,8 @@ def _edit(path: str, value):
     (_edit("post_processor", {"type": "Nope"}), "the Nope post-processor is not supported"),
     (_edit("pre_tokenizer.pretokenizers.0.behavior", "Sideways"), "Split behavior 'Sideways'"),
     (_edit("pre_tokenizer.pretokenizers.0.pattern", {"Regex": r"\w+"}), r"uses \\w"),
-    (_edit("model.merges.2", "a b c"), r"merge 2 \('a b c'\) is not two tokens"),
-    (_edit("model.merges.0", ["h", "zz"]), r"merge 0 \('h' \+ 'zz'\) names 'zz' and 'hzz', "
+    (_edit("model.merges.2", "a b c"), r"merge 3 \(rank 2: 'a b c'\) is not two tokens"),
+    (_edit("model.merges.0", ["h", "zz"]), r"merge 1 \(rank 0: 'h' \+ 'zz'\) names 'zz' and 'hzz', "
                                            r"which are not in the vocabulary"),
     (_edit("model.vocab", None), "cannot be read as a Hugging Face BPE tokenizer"),
     (_edit("added_tokens", [{"id": 261}]), "missing field 'content'"),

@@ -140,15 +140,16 @@ def test_an_unknown_character_without_unk_token_is_dropped_as_in_hugging_face():
 
 
 def test_a_merge_naming_missing_tokens_says_which():
-    with pytest.raises(ValueError, match=r"merge 0 \('a' \+ 'q'\) names 'q' and 'aq', which are "
-                                         r"not in the vocabulary"):
+    with pytest.raises(ValueError, match=r"merge 1 \(rank 0: 'a' \+ 'q'\) names 'q' and 'aq', "
+                                         r"which are not in the vocabulary"):
         BPE.from_vocab({"a": 0}, [("a", "q")])
 
 
 @pytest.mark.parametrize("model, message", [
     ({"type": "WordPiece", "vocab": {}}, "the model is WordPiece, not BPE"),
     ({"type": "BPE", "vocab": {}, "merges": [], "dropout": 0.1}, "dropout"),
-    ({"type": "BPE", "vocab": {"a": 0}, "merges": ["a b c"]}, "merge 0"),
+    ({"type": "BPE", "vocab": {"a": 0}, "merges": ["a b c"]},
+     r"merge 1 \(rank 0: 'a b c'\) is not two tokens"),
     ({"type": "BPE", "vocab": {"a": 0}, "merges": [], "unk_token": "<unk>"}, "unk_token"),
 ])
 def test_unreadable_models_say_why(model, message):

@@ -412,5 +412,5 @@ def test_a_merge_of_missing_tokens_names_them_in_the_load_message():
     with pytest.raises(bpe_core.TokenizerFileError) as caught:
         loaders.read_upload("hf", [("tokenizer.json", json.dumps(data).encode())])
     message = str(caught.value)  # what the load panel shows after "Could not load …:"
-    assert "merge 0 ('x' + 'y')" in message and "'x', 'y' and 'xy'" in message
+    assert "merge 1 (rank 0: 'x' + 'y')" in message and "'x', 'y' and 'xy'" in message
     assert "not in the vocabulary" in message and "None" not in message

@@ -64,11 +64,12 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
     for m in tok.merges:
         parts = bpe_split(tok.token_bytes(m.token_id), table, m.token_id)
         if parts != [tok.token_bytes(m.left_id), tok.token_bytes(m.right_id)]:
+            alone = " + ".join(repr(show_bytes(p)) for p in parts)
             raise ValueError(
-                f"merge {m.rank} builds {m.token!r} from {m.left!r} + {m.right!r}, but from ranks "
-                f"alone it is {' + '.join(repr(show_bytes(p)) for p in parts)} (lower-ranked "
-                f"merges get there first), so tiktoken would encode some texts differently. "
-                f"Save it in the native or Hugging Face format instead.")
+                f"merge {m.rank + 1} (rank {m.rank}) builds {m.token!r} from {m.left!r} + "
+                f"{m.right!r}, but from ranks alone it is {alone} (lower-ranked merges get "
+                f"there first), so tiktoken would encode some texts differently. Save it in the "
+                f"native or Hugging Face format instead.")
     return table
 
 

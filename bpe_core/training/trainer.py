@@ -249,8 +249,10 @@ class Trainer:
 
 
 def train_progress_line(step: MergeStep) -> str:
-    """One line about a merge, for logs: ``merge 12: 'th' + 'e' -> 'the' (count 523)``."""
-    return f"merge {step.rank}: {step.left!r} + {step.right!r} -> {step.token!r} (count {step.count:,})"
+    """One line about a merge, for logs: ``merge 12 (rank 11): 'th' + 'e' -> 'the' (count 523)``,
+    numbered as the app numbers merges."""
+    return (f"merge {step.rank + 1} (rank {step.rank}): {step.left!r} + {step.right!r} -> "
+            f"{step.token!r} (count {step.count:,})")
 
 
 def train(corpus: Corpus, vocab_size: int | None = None, *, max_merges: int | None = None,
