@@ -120,8 +120,15 @@ def _cmd_info(args) -> int:
         print(f"stop reason:   {tok.stop_reason}")
     if tok.ignore_merges:
         print("ignore_merges: a piece that is a whole token is not merged (as in tiktoken)")
-    for m in tok.merges[: args.merges]:
-        print(f"  {m.rank:>6}  {m.left!r} + {m.right!r} -> {m.token!r}  ({m.count:,})")
+    shown = tok.merges[: args.merges]
+    # A merge's count is its pair's when it was learned here; a model file keeps none.
+    counted = any(m.count for m in shown)
+    if len(shown):
+        print(f"merges 1–{len(shown):,} of {len(tok.merges):,} (rank: left + right -> token"
+              f"{', pair count when learned' if counted else ''}):")
+    for m in shown:
+        count = f"  ({m.count:,})" if counted else ""
+        print(f"  {m.rank:>6}  {m.left!r} + {m.right!r} -> {m.token!r}{count}")
     return 0
 
 

@@ -27,7 +27,8 @@ def test_train_encode_decode_info(tmp_path):
     ids = run("encode", str(out), stdin="renew reset").stdout.split()
     assert run("decode", str(out), *ids).stdout == "renew reset\n"
     info = run("info", str(out)).stdout
-    assert "vocab_size:    260" in info and "'n' + 'e' -> 'ne'" in info
+    assert "vocab_size:    260" in info and "'n' + 'e' -> 'ne'  (" in info
+    assert "merges 1–4 of 4 (rank: left + right -> token, pair count when learned):" in info
 
 
 def test_errors_are_one_line_not_tracebacks(tmp_path):
@@ -67,6 +68,8 @@ def test_info_on_a_model_file_names_a_few_special_tokens_and_no_stop_reason(tmp_
     info = run("info", str(path)).stdout
     assert "20 special" in info and "<|special_11|> and 8 more" in info
     assert "<|special_12|>" not in info and "stop reason" not in info
+    # A file keeps no pair counts: none are shown (a trained tokenizer's are, see above).
+    assert "merges 1–10 of" in info and "pair count" not in info and "(0)" not in info
 
 
 # -- tokenizers by name: OpenAI's encodings and Hugging Face models, as the app takes them ------
