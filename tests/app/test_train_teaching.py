@@ -325,6 +325,17 @@ def test_a_reload_restores_typed_word_counts_and_says_what_it_could_not_use():
     assert at.session_state["corpus"] == "English essays (default)"
 
 
+def test_a_link_brings_back_the_text_given_to_gages_compressor():
+    at = open_train("hug-pug")
+    at.segmented_control(key="train_mode").set_value("compress").run()
+    at.text_area(key="train_gage_text").set_value("aaabdaaabac").run()
+    params = dict(at.query_params)
+    assert params["gage"] == "aaabdaaabac" and params["mode"] == "compress"
+    at = open_link(**params)
+    assert at.text_area(key="train_gage_text").value == "aaabdaaabac"
+    assert "XdXac" in at.code[-1].value  # compressed as before the reload, not the corpus
+
+
 def test_an_uploaded_corpus_is_said_to_be_lost_on_reload():
     at = open_train()
     upload = make_corpus("notes", documents=["hug pug", "pun bun"], source="upload")

@@ -1,6 +1,6 @@
 """The Train page in its address: the corpus (a bundled sample, or typed word counts or text
-when short), the settings that differ from the corpus's defaults, the step on show and the
-user's sentence.
+when short), the settings that differ from the corpus's defaults, the step on show, the
+user's sentence and the text given to Gage's compressor.
 
 Streamlit's session state is gone after a reload; the address is not. Reading it back trains
 the run again (training is deterministic) and goes to the same step, paused. An uploaded corpus
@@ -12,7 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..shared import corpus_link, state
-from . import config, data
+from . import config, data, gage
 from .view import SENTENCE
 
 URL_READ, PENDING_STEP, PROBLEM = "train_url_read", "train_url_step", "train_url_problem"
@@ -52,6 +52,8 @@ def read() -> None:
         bad.append("step")
     if "sentence" in params:
         ss[SENTENCE] = params["sentence"][:corpus_link.LINK_CHARS]
+    if "gage" in params:  # marked as this corpus's, so the compressor does not reset it
+        ss[gage.TEXT], ss[gage.TEXT + "_for"] = params["gage"], corpus.digest
     if bad:
         problems.append(f"these settings in the link were not understood and keep their "
                         f"defaults: {', '.join(bad)}")
@@ -84,6 +86,10 @@ def write(corpus: state.SessionCorpus, *, step: int | None) -> None:
     sentence = ss.get(SENTENCE) or ""
     if sentence and len(sentence) <= corpus_link.LINK_CHARS:
         wanted["sentence"] = sentence
+    text = ss.get(gage.TEXT) or ""
+    if (ss.get(config.K["mode"]) == "compress" and text != gage.default_text(corpus)
+            and len(text) <= corpus_link.LINK_CHARS):
+        wanted["gage"] = text
     if st.query_params.to_dict() != wanted:
         st.query_params.from_dict(wanted)
 
