@@ -435,6 +435,21 @@ def test_growth_figure_shows_the_single_point_before_any_merge():
     assert [t.mode for t in charts.growth_figure(many).data] == ["lines"] * 3
 
 
+def test_growth_figure_counts_merges_and_pair_counts_in_whole_numbers():
+    # Plotly's own ticks on an axis from 0 to 1 or 2 fall on halves: "0.5 merges", a pair
+    # counted 1.5 times. Short axes get a tick at each whole number instead.
+    history = pd.DataFrame({"merges": [0, 1, 2], "vocab_size": [8, 9, 10], "tokens": [9, 7, 5],
+                            "bytes_per_token": [1.0, 1.3, 1.8], "count": [None, 2, 2]})
+    layout = charts.growth_figure(history, step=1).layout
+    for axis in (layout.xaxis, layout.xaxis2, layout.yaxis3):
+        assert (axis.tick0, axis.dtick) == (0, 1)
+    many = pd.DataFrame({"merges": range(100), "vocab_size": range(8, 108),
+                         "tokens": range(200, 100, -1), "bytes_per_token": [1.0] * 100,
+                         "count": [None, *range(99, 0, -1)]})
+    layout = charts.growth_figure(many).layout
+    assert layout.xaxis2.dtick is None and layout.yaxis3.dtick is None  # plotly's, whole anyway
+
+
 @pytest.mark.parametrize("module", [colour, charts, training_gage, training_results,
                                     training_view])
 def test_module_examples(module):

@@ -152,6 +152,7 @@ def growth_figure(history: pd.DataFrame, step: int | None = None) -> go.Figure:
     ]
     last = max(int(history["merges"].max()) if len(history) else 0, 1)
     axis = dict(rangemode="tozero", gridcolor=GRID, zeroline=False)
+    steps, counts = _whole(last), _whole(merged["count"].max() if len(merged) else 0)
     shapes = [] if step is None else [
         dict(type="line", xref=x, yref=f"{y} domain", x0=step, x1=step, y0=0, y1=1,
              line=dict(color=GREY, dash="dot", width=1.5)) for x, y in (("x", "y"), ("x2", "y3"))]
@@ -160,18 +161,25 @@ def growth_figure(history: pd.DataFrame, step: int | None = None) -> go.Figure:
     layout = dict(
         # One axis of merges for both panels: the upper one's is read on the lower one's labels,
         # and the two zoom together.
-        xaxis=dict(domain=(0, 1), anchor="y", range=[0, last], showticklabels=False, **axis),
+        xaxis=dict(domain=(0, 1), anchor="y", range=[0, last], showticklabels=False, **axis,
+                   **steps),
         yaxis=dict(domain=TOP, title="tokens in the corpus", **axis),
         yaxis2=dict(title="bytes per token", overlaying="y", side="right", showgrid=False,
                     rangemode="tozero", zeroline=False, tickformat=".1f"),
         xaxis2=dict(domain=(0, 1), anchor="y3", matches="x", title="merges", range=[0, last],
-                    **axis),
-        yaxis3=dict(domain=BOTTOM, anchor="x2", title="pair count", **axis),
+                    **axis, **steps),
+        yaxis3=dict(domain=BOTTOM, anchor="x2", title="pair count", **axis, **counts),
         shapes=shapes, annotations=[lower_title])
     fig = _style(go.Figure(data=data, layout=layout), height=420)
     # The upper panel's title heads its legend.
     fig.update_layout(legend_title=dict(text="Corpus size", font=dict(size=14)))
     return fig
+
+
+def _whole(top: float) -> dict:
+    """A tick at each whole number on an axis of counts up to ``top`` when it is short: plotly's
+    own ticks from 0 to 1 or 2 fall on halves ("0.5 merges"); on longer axes they are whole."""
+    return dict(tick0=0, dtick=1) if 0 < top <= 5 else {}
 
 
 def _mode(points: pd.DataFrame, most: int = MARKED_POINTS) -> str:
