@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from tiktoken.load import load_tiktoken_bpe
 
 import bpe_core
+from bpe_core.formats.gpt2 import gpt2_files
 from bpe_core import TokenizerFileError
 from bpe_core.alphabet import CHAR_BYTES, byte_base
 from bpe_core.formats import openai as references
@@ -223,3 +224,15 @@ def test_openais_files_are_recognised_by_content(english, monkeypatch):
                             mergeable_ranks=load_tiktoken_bpe_bytes(data))
     text = "Hello <|endoftext|> world 1234567"
     assert tok.encode(text) == enc.encode(text, allowed_special="all")
+
+
+@pytest.mark.parametrize("write", [lambda tok: bpe_core.dumps(tok, format="tiktoken"),
+                                   lambda tok: gpt2_files(tok)], ids=["tiktoken", "gpt2"])
+def test_a_format_that_cannot_hold_a_tokenizer_says_so_in_whole_sentences(write):
+    # The Train page shows the reason under the download it leaves out, as it is.
+    tok = bpe_core.train("low lower lowest", max_merges=3, min_frequency=1, unit="char",
+                         pretokenizer="whitespace")
+    with pytest.raises(ValueError) as refused:
+        write(tok)
+    assert str(refused.value).endswith("format instead.") or str(refused.value).endswith(
+        "Hugging Face format.")

@@ -28,7 +28,7 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
     """GPT-2's ``(vocab.json, merges.txt)`` for a byte-level ``tok`` (the regex is not stored)."""
     if not tok.view.byte_level or tok.view.marker is not None:
         raise ValueError("GPT-2 vocab.json/merges.txt files hold byte-level BPE only; save this "
-                         "tokenizer in the native or Hugging Face format")
+                         "tokenizer in the native or Hugging Face format.")
     d = tok.model.to_dict()
     vocab = dict(d["vocab"])
     for t in tok.added_tokens:
