@@ -12,6 +12,7 @@ import bpe_core
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from bpe_core.training.superbpe import default_transition
 from tests.app.test_train_page import (APP, PAGE, click, frame, go_to, headline, open_train,
                                        progress, run_of)
 from ui.shared import metrics
@@ -334,6 +335,15 @@ def test_a_link_brings_back_the_text_given_to_gages_compressor():
     at = open_link(**params)
     assert at.text_area(key="train_gage_text").value == "aaabdaaabac"
     assert "XdXac" in at.code[-1].value  # compressed as before the reload, not the corpus
+
+
+def test_a_link_with_superbpe_but_no_transition_takes_the_one_of_its_vocabulary_size():
+    # A link written by hand: the transition follows vocab_size as on the page, not the
+    # default's (900 for 1,000), which no vocabulary of 400 can reach.
+    at = open_link(vocab_size="400", superbpe="1")
+    assert at.number_input(key="train_transition").value == default_transition(400)
+    at = click(at, "train_start")
+    assert not at.error and not at.exception
 
 
 def test_an_uploaded_corpus_is_said_to_be_lost_on_reload():

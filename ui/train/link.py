@@ -45,6 +45,8 @@ def read() -> None:
     values, bad = data.read_settings(params, config.defaults(corpus), CHOICES)
     for name, value in values.items():
         ss[config.K[name]] = value
+    if "transition" not in params:  # none given: the page's own, for the link's vocabulary size
+        del ss[config.K["transition"]]
     step = params.get("step", "")
     if step.isascii() and step.isdigit():
         ss[PENDING_STEP] = int(step)
