@@ -360,3 +360,16 @@ def test_an_uploaded_corpus_is_said_to_be_lost_on_reload():
 def test_module_examples(module):
     result = doctest.testmod(module)
     assert result.attempted and not result.failed
+
+
+def test_word_counts_say_the_pre_tokenizer_cuts_only_the_passage():
+    # Training takes counted words as cut already; a regex that would split "hug" does not.
+    at = open_train("hug-pug")
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("Word counts are words already: training merges inside each "
+                            "counted word and cuts none.") for c in captions)
+    assert not any("merges never cross a piece boundary" in c for c in captions)
+    at = open_train()  # running text: its pieces are what training merges inside
+    captions = [c.value for c in at.caption]
+    assert any(" pieces: merges never cross a piece boundary." in c for c in captions)
+    assert not any(c.startswith("Word counts are words already") for c in captions)

@@ -114,11 +114,17 @@ def preview_pieces(line: str, pattern: str) -> list[TokenSpan]:
             for i, (start, piece) in enumerate(iter_pieces(line, pattern))]
 
 
-def _preview(line: str, spans: list[TokenSpan], preset: str) -> None:
+def _preview(line: str, spans: list[TokenSpan], preset: str, counts: bool) -> None:
     st.html(tokens_html(spans, line, id_label="piece"))
-    extra = " Each piece then ends in the </w> symbol." if preset == "end-of-word" else ""
-    st.caption(f"{len(spans)} pieces: merges never cross a piece boundary.{extra} "
-               "Hover a piece for its bytes.")
+    end = " then ends in the </w> symbol." if preset == "end-of-word" else ""
+    if counts:  # (count_words takes a word -> count table as words already cut)
+        st.caption(f"Word counts are words already: training merges inside each counted word "
+                   f"and cuts none{f'; each word{end}' if end else '.'} The pre-tokenizer cuts "
+                   f"only the passage and your sentence, as here ({len(spans)} pieces). Hover "
+                   f"a piece for its bytes.")
+        return
+    st.caption(f"{len(spans)} pieces: merges never cross a piece boundary."
+               f"{f' Each piece{end}' if end else ''} Hover a piece for its bytes.")
 
 
 def _superbpe(corpus: SessionCorpus, unit: str, preset: str, stop_by: str) -> int | None:
@@ -211,7 +217,7 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
         st.error(md_escape(f"The custom pre-tokenizer regex does not work: {exc}"))
         return None, str(exc)
     with st.expander("How this pre-tokenizer cuts a line of the corpus", expanded=preset == CUSTOM):
-        _preview(line, pieces, preset)
+        _preview(line, pieces, preset, corpus.is_counts)
     settings = {
         "transition": transition, "unit": unit, "pretokenizer": pretokenizer,
         "min_frequency": int(ss[K["min_frequency"]]),
