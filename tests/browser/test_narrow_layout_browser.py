@@ -17,7 +17,7 @@ import bpe_core
 from bpe_core import formats
 from tests.browser.conftest import choose, open_page, wait_for_app
 from tests.browser.test_tokenize_browser import BOXES, load_file, open_tokenize
-from tests.browser.test_train_layout_browser import CUT_LABELS, cut_buttons
+from tests.browser.test_train_layout_browser import CUT_LABELS, CUT_TEXT, cut_buttons
 from ui.languages.tabs import TABS as LANGUAGE_TABS
 from ui.shared import loaders
 from ui.vocabulary.view import TABS as VOCABULARY_TABS
@@ -27,16 +27,6 @@ WIDTHS = [760, 1280]
 WHOLE_TABLES = 1280
 SLOW_MS = 60_000
 TEXT = "The lowest price is lower than the last one. Привет, мир! 日本語のテキスト 12345."
-
-# Placeholders wider than their box: their end out of sight.
-_CUT_PLACEHOLDERS = """inputs => inputs.filter(i => {
-    if (i.value || !i.placeholder || !i.offsetParent) return false;
-    const s = getComputedStyle(i);
-    const ctx = document.createElement('canvas').getContext('2d');
-    ctx.font = s.font;
-    const room = i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
-    return ctx.measureText(i.placeholder).width > room + 1;
-}).map(i => i.placeholder)"""
 
 # A multiselect's chosen chips that lie outside the box they scroll in (out of sight).
 _HIDDEN_CHIPS = """chips => chips.filter(c => {
@@ -117,7 +107,7 @@ def problems(page: Page, state: str, width: int, screenshot_dir, *,
              for t in main.locator(".stMarkdownEllipsis").evaluate_all(CUT_LABELS)]
     found += [f"button cut short: {t!r}" for t in cut_buttons(page)]
     found += [f"placeholder cut short: {t!r}"
-              for t in main.locator("input, textarea").evaluate_all(_CUT_PLACEHOLDERS)]
+              for t in main.locator("input, textarea").evaluate_all(CUT_TEXT, "placeholder")]
     found += [f"chosen option out of sight: {t!r}" for t in main.locator(
         '[data-testid="stMultiSelect"] [data-tag]').evaluate_all(_HIDDEN_CHIPS)]
     found += [f"{what} is {px} px wider than the window"
