@@ -14,6 +14,7 @@ from ..shared.state import SessionCorpus
 from ..shared.tokens import readable_token
 
 TEXT = "train_gage_text"
+TEXT_FOR = TEXT + "_for"  # the digest of the corpus the text was given for
 #: Longer inputs are cut to this many bytes: each round recounts every pair.
 MAX_BYTES = 50_000
 #: Inputs up to this many bytes get the rewriting shown line by line.
@@ -39,8 +40,8 @@ def render(corpus: SessionCorpus) -> None:
         "replacement in a table, and repeat until no pair occurs twice. Tokenizers keep the "
         "idea but never run out of symbols: each merge adds a new token instead.")
     ss = st.session_state
-    if ss.get(TEXT + "_for") != corpus.digest:
-        ss[TEXT], ss[TEXT + "_for"] = default_text(corpus), corpus.digest
+    if ss.get(TEXT_FOR) != corpus.digest:
+        ss[TEXT], ss[TEXT_FOR] = default_text(corpus), corpus.digest
     text = st.text_area("Text to compress (as UTF-8 bytes)", key=TEXT, height=100,
                         persist_state="session")
     data = text.encode("utf-8")

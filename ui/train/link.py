@@ -55,7 +55,7 @@ def read() -> None:
     if "sentence" in params:
         ss[SENTENCE] = params["sentence"][:corpus_link.LINK_CHARS]
     if "gage" in params:  # marked as this corpus's, so the compressor does not reset it
-        ss[gage.TEXT], ss[gage.TEXT + "_for"] = params["gage"], corpus.digest
+        ss[gage.TEXT], ss[gage.TEXT_FOR] = params["gage"], corpus.digest
     if bad:
         problems.append(f"these settings in the link were not understood and keep their "
                         f"defaults: {', '.join(bad)}")
