@@ -205,13 +205,23 @@ def page_window(spans: list[TokenSpan]) -> range:
     return windows[k]
 
 
-def chosen_position(spans: list[TokenSpan]) -> int | None:
+def default_pick(tok: Tokenizer, spans: list[TokenSpan]) -> None:
+    """Pick the text's longest token (the first of the longest) when the picked one is not in
+    it: here, before the boxes are drawn, so that the box the details call framed is."""
+    seen = occurrences(spans)
+    if st.session_state.get(PICK_KEY) not in seen:
+        st.session_state[PICK_KEY] = max(seen, key=lambda i: (len(tok.token_bytes(i)),
+                                                              -seen[i][0]))
+
+
+def chosen_position(tok: Tokenizer, spans: list[TokenSpan]) -> int | None:
     """The position of the picked token's box to frame: the one clicked, else the first
     occurrence of the token picked in the list, whose page is then shown."""
     ss = st.session_state
     clicked = ss.pop(CLICK_KEY, None)
     if clicked is not None and clicked < len(spans):
         ss[CHOSEN_KEY], ss[PICK_KEY] = clicked, spans[clicked].id
+    default_pick(tok, spans)
     chosen, picked = ss.get(CHOSEN_KEY), ss.get(PICK_KEY)
     if chosen is not None and chosen < len(spans) and spans[chosen].id == picked:
         return chosen
@@ -258,7 +268,7 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
         return Shown(spans, None, range(0))
     over = budget(spans, opts)
     marked = method_note(tok, opts, spans, rank)
-    chosen = chosen_position(spans)
+    chosen = chosen_position(tok, spans)
     window = page_window(spans)
     if opts.view == "Table":
         table = token_table(tok, spans, opts.text, window=window)
@@ -305,9 +315,6 @@ def explain_panel(tok: Tokenizer, shown: Shown) -> None:
         st.caption("No tokens yet.")
         return
     seen = occurrences(spans)
-    ss = st.session_state
-    if ss.get(PICK_KEY) not in seen:
-        ss[PICK_KEY] = max(seen, key=lambda i: (len(tok.token_bytes(i)), -seen[i][0]))
     token_id = st.selectbox(
         "Token", list(seen), key=PICK_KEY,
         format_func=lambda i: choice_label(tok, i), on_change=_picked_in_list,
