@@ -7,8 +7,10 @@ import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
+from tokenizers import Tokenizer as HFTokenizer
 
 import bpe_core
+from tests.model_files import llama3_file
 from ui.shared import merge_tree, tokens as colour
 from ui.tokenize import view
 from ui.tokenize.presets import presets
@@ -227,6 +229,23 @@ def test_uploading_a_tokenizer_adds_it_and_makes_it_active(tmp_path) -> None:
     assert any("hugs" in s.value for s in at.success)
     type_text(at, "hugs")
     assert len(boxes(token_html(at))) == len(tok.encode("hugs"))
+
+
+def test_a_hugging_face_file_under_the_default_format_loads_as_its_caption_says() -> None:
+    # The two one-file JSON formats are told apart by their content: the caption says so, and
+    # a tokenizer.json given under "BPE Playground (.json)" loads as Hugging Face's.
+    at = open_page()
+    assert any(c.value.endswith("A Hugging Face tokenizer.json given here is recognised by its "
+                                "content and read as one.") for c in at.caption)
+    data = llama3_file()
+    at.file_uploader(key="tok_load_native_0").upload("tokenizer.json", data,
+                                                     "application/json").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception and not at.error
+    active = at.session_state["tokenizers"][at.session_state["tokenizer"]]
+    text = "Hello wörld"
+    assert active.encode(text) == HFTokenizer.from_str(data.decode()).encode(
+        text, add_special_tokens=False).ids
 
 
 def tiktoken_ranks(text: str, vocab_size: int, pattern: str) -> dict[bytes, int]:

@@ -38,9 +38,11 @@ class Format:
 FORMATS: dict[str, Format] = {
     "native": Format("BPE Playground (.json)", (("Tokenizer file", ("json",)),),
                      "A tokenizer saved by this playground: its merges with their counts, and "
-                     "its pre-tokenizer."),
+                     "its pre-tokenizer. A Hugging Face tokenizer.json given here is "
+                     "recognised by its content and read as one."),
     "hf": Format("Hugging Face tokenizer.json", (("tokenizer.json", ("json",)),),
-                 "The one-file format of Hugging Face `tokenizers` (BPE models)."),
+                 "The one-file format of Hugging Face `tokenizers` (BPE models). A file saved "
+                 "by this playground given here is recognised by its content and read as one."),
     "tiktoken": Format(".tiktoken rank file", ((".tiktoken file", ("tiktoken", "txt")),),
                        "tiktoken's format: each token's bytes and rank, no pre-tokenizer. "
                        "OpenAI's own files are recognised by their content.", needs_pattern=True),
