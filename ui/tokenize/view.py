@@ -6,7 +6,7 @@ Session keys used here all start with ``tok_``; the text area's is ``tok_text``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import streamlit as st
 
@@ -205,28 +205,29 @@ def page_window(spans: list[TokenSpan]) -> range:
     return windows[k]
 
 
-def default_pick(tok: Tokenizer, spans: list[TokenSpan]) -> None:
+def default_pick(tok: Tokenizer, seen: dict[int, tuple[int, int]]) -> None:
     """Pick the text's longest token (the first of the longest) when the picked one is not in
-    it: here, before the boxes are drawn, so that the box the details call framed is."""
-    seen = occurrences(spans)
+    it (``seen``: its ``occurrences``): here, before the boxes are drawn, so that the box the
+    details call framed is."""
     if st.session_state.get(PICK_KEY) not in seen:
         st.session_state[PICK_KEY] = max(seen, key=lambda i: (len(tok.token_bytes(i)),
                                                               -seen[i][0]))
 
 
-def chosen_position(tok: Tokenizer, spans: list[TokenSpan]) -> int | None:
+def chosen_position(tok: Tokenizer, spans: list[TokenSpan],
+                    seen: dict[int, tuple[int, int]]) -> int | None:
     """The position of the picked token's box to frame: the one clicked, else the first
     occurrence of the token picked in the list, whose page is then shown."""
     ss = st.session_state
     clicked = ss.pop(CLICK_KEY, None)
     if clicked is not None and clicked < len(spans):
         ss[CHOSEN_KEY], ss[PICK_KEY] = clicked, spans[clicked].id
-    default_pick(tok, spans)
+    default_pick(tok, seen)
     chosen, picked = ss.get(CHOSEN_KEY), ss.get(PICK_KEY)
     if chosen is not None and chosen < len(spans) and spans[chosen].id == picked:
         return chosen
-    chosen = next((k for k, s in enumerate(spans) if s.id == picked), None)
-    if ss.pop(JUMP_KEY, False) and chosen is not None:  # picked in the list just now
+    chosen = seen[picked][0]
+    if ss.pop(JUMP_KEY, False):  # picked in the list just now
         ss[PAGE_KEY] = chosen // PAGE_TOKENS
     return chosen
 
@@ -243,6 +244,7 @@ class Shown:
     window: range
     ready: bool = True
     stopped: str | None = None
+    seen: dict[int, tuple[int, int]] = field(default_factory=dict)  # the spans' occurrences
 
 
 #: What the active tokenizer's column of a comparison says when the text above was not tokenized
@@ -268,7 +270,8 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
         return Shown(spans, None, range(0))
     over = budget(spans, opts)
     marked = method_note(tok, opts, spans, rank)
-    chosen = chosen_position(tok, spans)
+    seen = occurrences(spans)  # (a Python loop over every token: made once a run)
+    chosen = chosen_position(tok, spans, seen)
     window = page_window(spans)
     if opts.view == "Table":
         table = token_table(tok, spans, opts.text, window=window)
@@ -288,7 +291,7 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
                       else " A token has the same colour wherever it appears.")
                    + (f"  \n{md_literal(styles)}." if styles else ""))
     id_list(spans)
-    return Shown(spans, chosen, window)
+    return Shown(spans, chosen, window, seen=seen)
 
 
 def id_list(spans: list[TokenSpan]) -> None:
@@ -314,7 +317,7 @@ def explain_panel(tok: Tokenizer, shown: Shown) -> None:
     if not spans:
         st.caption("No tokens yet.")
         return
-    seen = occurrences(spans)
+    seen = shown.seen
     token_id = st.selectbox(
         "Token", list(seen), key=PICK_KEY,
         format_func=lambda i: choice_label(tok, i), on_change=_picked_in_list,
