@@ -237,17 +237,17 @@ def system_colour(system: str) -> str:
 
 
 def systems_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Tokens per writing system (the ``script`` column), with their share of the vocabulary and
-    how many are base symbols or learned merges: scripts of letters first, most tokens first,
-    then digits, symbols, whitespace and the kinds of byte and special tokens.
+    """Tokens per writing system (the ``script`` column), with their share of the vocabulary (in
+    per cent) and how many are base symbols or learned merges: scripts of letters first, most
+    tokens first, then digits, symbols, whitespace and the kinds of byte and special tokens.
 
     >>> df = pd.DataFrame({"script": ["Latin", "Han", "Han", "Digits"],
     ...                    "kind": ["merge", "char", "merge", "char"]})
     >>> systems_table(df)
       writing system  tokens  share  base  learned  added
-    0            Han       2   0.50     1        1      0
-    1          Latin       1   0.25     0        1      0
-    2         Digits       1   0.25     1        0      0
+    0            Han       2   50.0     1        1      0
+    1          Latin       1   25.0     0        1      0
+    2         Digits       1   25.0     1        0      0
     """
     kind = df["kind"].map(lambda k: "learned" if k == "merge" else
                           "added" if k in ("special", "added") else "base")
@@ -257,7 +257,7 @@ def systems_table(df: pd.DataFrame) -> pd.DataFrame:
     rank = {s: k for k, s in enumerate(NOT_SCRIPTS)}
     order = sorted(counts.index, key=lambda s: (rank.get(s, -1), -totals[s], s.casefold()))
     out = pd.DataFrame({"writing system": order, "tokens": totals[order].to_numpy("int64"),
-                        "share": (totals[order] / max(len(df), 1)).to_numpy("float64")})
+                        "share": (100 * totals[order] / max(len(df), 1)).to_numpy("float64")})
     for column in ("base", "learned", "added"):
         out[column] = counts.loc[order, column].to_numpy("int64")
     return out
