@@ -227,6 +227,12 @@ def test_malformed_jsonl_line_past_the_sampled_rows_fails_when_reached():
         list(documents)
 
 
+def test_jsonl_line_nested_too_deeply_is_reported_with_its_number():
+    data = b'{"text": "ok"}\n{"text": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    with pytest.raises(CorpusError, match=r"line 2 is not valid JSON \(lists or objects nested"):
+        upload_fields("d.jsonl", data)
+
+
 def test_jsonl_lines_must_be_objects():
     with pytest.raises(CorpusError, match="line 2 is not a JSON object"):
         upload_fields("d.jsonl", b'{"text": "ok"}\n["a list"]\n')

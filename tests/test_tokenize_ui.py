@@ -268,6 +268,7 @@ def test_hugging_face_tiktoken_and_gpt2_files_load(tok) -> None:
     ("native", [("bad.json", b"")], "is empty"),
     ("native", [("bad.json", b"\x89PNG\r\n\x1a\n\x00\x00\xff")], "binary"),
     ("native", [("bad.json", b"{not json")], "not valid JSON"),
+    ("native", [("deep.json", b"[" * 100_000 + b"]" * 100_000)], "nested too deeply"),
     ("native", [("bad.json", json.dumps({"format": "something else"}).encode())],
      "not a BPE Playground tokenizer"),
     ("tiktoken", [("bad.tiktoken", b"not base64!! 0\n")], "not a tokenizer file"),

@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..json_text import loads as json_loads
 from .upload_text import CorpusError, decoded_chunks
 
 #: Field names that hold the text in most published data sets, most likely first.
@@ -131,7 +132,7 @@ def _json_objects(data: bytes, name: str) -> Iterator[tuple[int, dict]]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = json_loads(line)
         except json.JSONDecodeError as exc:
             raise CorpusError(
                 f"{name}: line {number} is not valid JSON ({exc.msg}, column {exc.colno}). "

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ..gc_pause import gc_paused
+from ..json_text import loads as json_loads
 from ..tokenizer import Tokenizer
 from . import gpt2, hf, native, tiktoken_file
 from .errors import TokenizerFileError
@@ -201,7 +202,7 @@ def _sniff(data: bytes, source: str) -> tuple[str, object]:
                                  ) from None
     if text.lstrip().startswith(("{", "[")):
         try:
-            obj = json.loads(text)
+            obj = json_loads(text)
         except json.JSONDecodeError as exc:
             raise TokenizerFileError(f"{source} is not valid JSON ({exc}); {expected}") from None
         if (isinstance(obj, dict) and "format" not in obj and len(obj) >= 256

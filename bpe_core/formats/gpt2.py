@@ -18,6 +18,7 @@ import json
 from .. import models
 from ..added_vocabulary import AddedToken
 from ..alphabet import byte_base
+from ..json_text import loads as json_loads
 from ..presets import resolve
 from ..recipes import stages
 from ..tokenizer import Tokenizer
@@ -45,7 +46,7 @@ def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",
     tokens.
     """
     try:
-        table = json.loads(vocab.decode("utf-8-sig"))
+        table = json_loads(vocab.decode("utf-8-sig"))
         lines = merges.decode("utf-8-sig").splitlines()
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TokenizerFileError(f"{source}: not a GPT-2 vocab.json and merges.txt: {exc}"

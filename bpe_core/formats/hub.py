@@ -16,12 +16,12 @@ a gated model, an unknown id, no ``tokenizer.json``, a file over the size limit
 
 from __future__ import annotations
 
-import json
 import os
 from urllib.parse import urlsplit
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..json_text import loads as json_loads
 from ..tokenizer import Tokenizer
 from . import loads
 from .errors import TokenizerFileError
@@ -116,7 +116,7 @@ def _read_config(data: bytes | None) -> dict[str, Any]:
     if data is None:
         return {}
     try:
-        config = json.loads(data.decode("utf-8-sig"))
+        config = json_loads(data.decode("utf-8-sig"))
     except ValueError:
         return {}
     return config if isinstance(config, dict) else {}

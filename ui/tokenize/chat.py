@@ -23,6 +23,7 @@ import streamlit as st
 from bpe_core import Tokenizer
 from bpe_core.chat import ROLES, ChatTemplateError, render, special_tokens, templates
 from bpe_core.formats.size import too_big
+from bpe_core.json_text import loads as json_loads
 
 from ..shared import metrics
 from ..shared.annotate import coloured_html, md_literal
@@ -71,7 +72,7 @@ def read_config(name: str, data: bytes) -> dict | str:
         except UnicodeDecodeError:
             return f"{name} is not UTF-8 text. Upload the model's chat_template.jinja."
     try:
-        config = json.loads(data.decode("utf-8"))
+        config = json_loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         return f"{name} is not valid JSON ({exc}). Upload the model's tokenizer_config.json."
     if not isinstance(config, dict):
