@@ -119,6 +119,9 @@ class BPE:
         else:
             tokens = [None] * (max(ids, default=-1) + 1)
             for text, i in vocab.items():
+                if tokens[i] is not None:  # one id, two tokens: which would it decode to?
+                    raise ValueError(f"{tokens[i]!r} and {text!r} both have the id {i}; each "
+                                     f"token needs an id of its own")
                 tokens[i] = text
         cut = len(options.get("continuing_subword_prefix") or "")
         merges = list(merges)
@@ -324,13 +327,16 @@ def from_dict(d: Mapping[str, Any]) -> BPE:
     if d.get("dropout") not in (None, 0, 0.0):
         raise ValueError(f"BPE dropout ({d['dropout']}) makes encoding random; bpe_core encodes "
                          f"deterministically: set dropout to null")
-    if "vocab" not in d:
-        raise ValueError("the BPE model has no vocab")
+    vocab = d.get("vocab")
+    if not isinstance(vocab, Mapping):
+        raise ValueError("the BPE model has no vocab" if vocab is None else
+                         "the BPE model's vocab must be an object of token: id, not "
+                         + ("a list" if isinstance(vocab, list) else repr(vocab)[:40]))
     for key in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
         if d.get(key) is not None and not isinstance(d[key], str):  # (before they are used)
             raise ValueError(f"the BPE model's {key} is {d[key]!r}; it must be a string or null")
     return checked(BPE.from_vocab(
-        d["vocab"], pairs(d.get("merges") or []), unk_token=d.get("unk_token"),
+        vocab, pairs(d.get("merges") or []), unk_token=d.get("unk_token"),
         fuse_unk=option(d, "fuse_unk", False), byte_fallback=option(d, "byte_fallback", False),
         continuing_subword_prefix=d.get("continuing_subword_prefix") or None,
         end_of_word_suffix=d.get("end_of_word_suffix") or None,

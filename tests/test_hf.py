@@ -222,6 +222,10 @@ def _edit(path: str, value):
     (_edit("model.merges.0", ["h", "zz"]), r"merge 1 \(rank 0: 'h' \+ 'zz'\) names 'zz' and 'hzz', "
                                            r"which are not in the vocabulary"),
     (_edit("model.vocab", None), "cannot be read as a Hugging Face BPE tokenizer"),
+    (_edit("model.vocab", ["h", "u"]), "the BPE model's vocab must be an object of token: id, "
+                                       "not a list"),
+    # Two tokens with one id: the tables kept the second, and 'h' became nothing at all.
+    (_edit("model.vocab.h", 0), "both have the id 0; each token needs an id of its own"),
     (_edit("added_tokens", [{"id": 261}]), "missing field 'content'"),
     # Ids are integers from 0, with few left unused below the largest: every id up to it has
     # a place in the tables, so 2**31 would take gigabytes (and 2**64 no list can hold).
