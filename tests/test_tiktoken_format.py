@@ -181,6 +181,9 @@ BYTES = b"".join(base64.b64encode(bytes([b])) + b" %d\n" % b for b in range(256)
 @pytest.mark.parametrize("content, message", [
     (b"YWI= 0\nnot base64! 1\n", r"line 2 \('not base64! 1'\) is not a tiktoken rank line"),
     (b"YWI= 0 extra\n", "expected two fields"),
+    # A rank that is not a number: the file is still read as a rank file and the line named.
+    (b"YWI= zero\n", r"line 1 \('YWI= zero'\) .* the rank 'zero' is not a whole number from 0"),
+    (b"YWI= 0\nYWJj -1\n", "line 2 .* the rank '-1' is not a whole number from 0"),
     (b"YWI= 0\nYWI= 1\n", "line 2: token or rank 1 appears twice"),
     (BYTES + b"YWI= 257\n", "rank 256 is missing"),
     (BYTES[:BYTES.index(b"/w== 255")] + b"YWI= 255\n", "rank 255 is b'ab'"),

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Mapping
 
@@ -189,6 +190,10 @@ def _stem(source: str) -> str:
     return name or "tokenizer"
 
 
+#: A token as a rank file writes it: base64, padded to a multiple of 4 characters ("aGVsbG8=").
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
 def _sniff(data: bytes, source: str) -> tuple[str, object]:
     """``(kind, parsed JSON or None)``; kind is "native", "hf", "gpt2-vocab" or "tiktoken"."""
     expected = ("expected a BPE Playground .json, a Hugging Face tokenizer.json, a .tiktoken "
@@ -212,7 +217,8 @@ def _sniff(data: bytes, source: str) -> tuple[str, object]:
             return "hf", obj
         return "native", obj  # native.from_dict says what is wrong with other JSON
     first = text.lstrip().split("\n", 1)[0].split()
-    if len(first) >= 2 and first[1].isdigit():  # "base64 rank": parse() points at bad lines
+    # "base64 rank", or a base64 token and one more field: parse() points at bad lines.
+    if len(first) >= 2 and first[1].isdigit() or len(first) == 2 and _BASE64.fullmatch(first[0]):
         return "tiktoken", None
     if text.startswith("#version"):
         raise TokenizerFileError(f"{source} is a GPT-2 merges.txt; load its vocab.json (with this "

@@ -115,6 +115,9 @@ def _parse_lines(data: bytes, source: str) -> dict[bytes, int]:
         try:
             if len(fields) != 2:
                 raise ValueError("expected two fields, base64 token and rank")
+            if not fields[1].isdigit():  # (int() takes "-1", "+1" and "1_000", and says so badly)
+                raise ValueError(f"the rank {fields[1].decode('ascii', 'replace')!r} is not a "
+                                 f"whole number from 0")
             token, rank = base64.b64decode(fields[0], validate=True), int(fields[1])
         except (ValueError, binascii.Error) as exc:
             shown = line[:60].decode("ascii", "replace")
