@@ -262,7 +262,9 @@ def _upload_form(key: str) -> str | None:
     try:
         tok = read_cached(fmt, files, pattern=pattern, name=name.strip() or None)
     except (bpe_core.TokenizerFileError, ValueError) as exc:
-        st.error(f"Could not load {' + '.join(n for n, _ in files)}: {exc}")
+        # Both name what the user gave (a file's name, a token: '**x**', '$x$'), shown as is.
+        st.error(f"Could not load {md_literal(' + '.join(n for n, _ in files))}: "
+                 f"{md_literal(str(exc))}")
         return None
     name = distinct_name(tok, state.tokenizers())
     if name in state.tokenizers():  # the same tokenizer, loaded before

@@ -16,6 +16,7 @@ from bpe_core import Tokenizer
 from bpe_core.analysis.vocabulary import VocabularySearchError, diff
 
 from ..shared import loaders, metrics, state
+from ..shared.annotate import md_literal
 from .data import diff_frame, diff_summary, diff_systems, search_diff
 from .tables import frame
 from .view import KEEP, MAX_ROWS
@@ -85,7 +86,7 @@ def _lists(lists: tuple[pd.DataFrame, ...]) -> None:
     try:
         found = [search_diff(rows, query, use_regex=use_regex) for rows in lists]
     except VocabularySearchError as exc:
-        st.error(str(exc))
+        st.error(md_literal(str(exc)))
         return
     tabs = st.tabs([f"{label} ({len(rows):,})" for label, rows in zip(LISTS, found)])
     for tab, rows, total, none in zip(tabs, found, lists, EMPTY):

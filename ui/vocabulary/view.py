@@ -183,7 +183,7 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
         view = select(df, query=query, use_regex=use_regex, ignore_case=ignore_case,
                       scripts=scripts, order=order)
     except VocabularySearchError as exc:
-        st.error(str(exc))
+        st.error(md_literal(str(exc)))  # it quotes the query: '**x**(' is no bold x
         return
     listed = view.head(MAX_ROWS)
     more = (f"; the table lists the first {MAX_ROWS:,} in this order (search, filter or change "
