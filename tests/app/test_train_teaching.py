@@ -92,6 +92,19 @@ def test_play_and_pause_from_merge_0():
     assert at.button(key="train_play").label == "Play" and not at.session_state["train_playing"]
 
 
+SENNRICH = ("low low low low low lower lower newest newest newest newest newest newest widest "
+            "widest widest")
+
+
+def test_merge_0_names_the_base_symbols_that_the_vocabulary_size_counts():
+    # 10 letters make 12 tokens: </w> and [UNK] are in the vocabulary too, and said to be.
+    at = open_link(corpus_text=SENNRICH, unit="char", pretokenizer="end-of-word",
+                   stop_by="max_merges", max_merges="15", min_frequency="1", step="0")
+    assert progress(at) == "Merge 0 of 15 · vocabulary 12 tokens"
+    assert ("The vocabulary holds 12 base symbols: 10 characters of the corpus, &lt;/w&gt; "
+            "(ends each word) and [UNK] (any other character).") in headline(at)
+
+
 class Gate:
     """Merges that stop inside the generator before the second one, until released."""
 

@@ -10,6 +10,7 @@ second, and the rest of the page stays usable.
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Callable
 
 import streamlit as st
@@ -171,7 +172,8 @@ def _headline(run: runs.Run, k: int) -> str:
     """One sentence about the step shown: the merge that made it, or the one to come."""
     if k == 0:
         nxt = run.steps[0] if run.steps else None
-        text = "<b>Before any merge</b>: every word is split into base symbols."
+        text = (f"<b>Before any merge</b>: every word is split into base symbols. The vocabulary "
+                f"holds {html.escape(base_symbols(run.tokenizer()))}.")
         if nxt:
             text += (f" The first merge will join {_chip(nxt.left)} + {_chip(nxt.right)} "
                      f"({wording.times(nxt.count)}).")
@@ -186,6 +188,29 @@ def _headline(run: runs.Run, k: int) -> str:
             f"{_chip(s.left)} + "
             f"{_chip(s.right)} → {_chip(s.token, '#c9f2d9')} (id {s.token_id}), a pair seen "
             f"{wording.times(s.count)}{ties}.</div>")
+
+
+def base_symbols(tok: bpe_core.Tokenizer) -> str:
+    """What the vocabulary starts with, by kind, so that its size adds up for a learner who
+    counts the corpus's characters ([UNK] and </w> are tokens too).
+
+    >>> base_symbols(bpe_core.train("low lower", unit="char", pretokenizer="end-of-word",
+    ...                             max_merges=0))
+    '7 base symbols: 5 characters of the corpus, </w> (ends each word) and [UNK] (any other \
+character)'
+    >>> base_symbols(bpe_core.train("hi", unit="byte", max_merges=0, special_tokens=["<s>"]))
+    '256 base symbols: 256 bytes; and 1 special token'
+    """
+    kinds = Counter(tok.kind(i) for i in range(tok.n_base))
+    parts = [kinds["char"] and f"{wording.plural(kinds['char'], 'character')} of the corpus",
+             kinds["byte"] and f"{kinds['byte']} {'fallback ' * bool(kinds['char'])}bytes",
+             kinds["eow"] and "</w> (ends each word)",
+             kinds["unk"] and "[UNK] (any other character)"]
+    *first, last = [p for p in parts if p]
+    listed = f"{', '.join(first)} and {last}" if first else last
+    special = len(tok.special_tokens)
+    more = f"; and {wording.plural(special, 'special token')}" if special else ""
+    return f"{wording.plural(tok.n_base, 'base symbol')}: {listed}{more}"
 
 
 def _merge_log(run: runs.Run, k: int) -> None:
