@@ -105,6 +105,19 @@ def test_merge_0_names_the_base_symbols_that_the_vocabulary_size_counts():
             "(ends each word) and [UNK] (any other character).") in headline(at)
 
 
+def test_a_merge_of_overlapping_pairs_says_where_it_merged_and_what_its_part_lost():
+    # aaa holds a + a twice and is merged once: 4 pairs counted, aa made twice, a down by 4.
+    at = open_link(corpus_text="aaabdaaabac", unit="char", pretokenizer="none",
+                   stop_by="max_merges", max_merges="3", min_frequency="1", step="1")
+    assert "a pair seen 4 times, merged at 2 places (overlapping pairs each count" in headline(at)
+    freq = frame(at, "token").set_index("token")
+    assert (freq.loc["aa", "change"], freq.loc["a", "change"]) == ("+2", "-4")
+    assert any("Merge 1 made aa 2 times: both its parts are a, which loses twice that (red)"
+               in c.value for c in at.caption)
+    at = click(at, "train_step")  # aa + a: no overlap, nothing more to say
+    assert "merged at" not in headline(at)
+
+
 class Gate:
     """Merges that stop inside the generator before the second one, until released."""
 

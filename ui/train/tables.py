@@ -122,9 +122,12 @@ def _frequency_caption(t: StepTables) -> str:
     if gained:
         new = gained[0]
         gone = [md_escape(readable_token(f.token)) for f in t.frequencies if f.count == 0]
+        lost = [md_escape(readable_token(f.token)) for f in t.frequencies if f.change < 0]
+        # A pair of one token twice (a + a) takes two of it each time: one row loses double.
+        parts = (f"both its parts are {lost[0]}, which loses twice that" if len(lost) == 1
+                 else "its parts lose exactly that")
         text += (f" Merge {t.step} made {md_escape(readable_token(new.token))} "
-                 f"{wording.times(new.change)}: its parts lose exactly that (red), the new token "
-                 "gains it (green).")
+                 f"{wording.times(new.change)}: {parts} (red), the new token gains it (green).")
         if gone:
             text += f" {', '.join(gone)} reached zero and leave{'s' * (len(gone) == 1)} the table."
     return text

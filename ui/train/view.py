@@ -184,10 +184,14 @@ def _headline(run: runs.Run, k: int) -> str:
         named = ", ".join(f"{_chip(t.left)} + {_chip(t.right)}" for t in s.ties[:3])
         more = f" and {s.n_tied - min(3, len(s.ties))} more" if s.n_tied > 3 else ""
         ties = f" — it beat {named}{more} on the tie rule"
+    made = s.freq_delta.get(s.token_id, s.count)
+    # A run such as aaa holds the pair a + a twice, but is merged once, from the left.
+    overlap = (f", merged at {wording.plural(made, 'place')} (overlapping pairs each count, as "
+               f"a + a twice in aaa, but are merged from the left)" if made < s.count else "")
     return (f"<div style='font-size:1.05rem'><b>Merge {k:,}</b> (rank {k - 1:,}): "
             f"{_chip(s.left)} + "
             f"{_chip(s.right)} → {_chip(s.token, '#c9f2d9')} (id {s.token_id}), a pair seen "
-            f"{wording.times(s.count)}{ties}.</div>")
+            f"{wording.times(s.count)}{overlap}{ties}.</div>")
 
 
 def base_symbols(tok: bpe_core.Tokenizer) -> str:
