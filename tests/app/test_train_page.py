@@ -122,8 +122,8 @@ def test_hug_pug_start_step_and_finish():
     assert "u</span> + " in headline(at) and ">ug</span>" in headline(at)
     at = click(at, "train_step")
     assert progress(at) == "Merge 2 of 3 · vocabulary 10 tokens"
-    log = frame(at, "rank")
-    assert list(zip(log["rank"], log["merge"], log["token"], log["count"])) == [
+    log = frame(at, "#")
+    assert list(zip(log["#"], log["merge"], log["token"], log["count"])) == [
         (2, "u + n", "un", 16), (1, "u + g", "ug", 20)]
     words = frame(at, "word")
     assert list(zip(words["word"], words["tokens"], words["count"])) == [
@@ -176,7 +176,7 @@ def test_replay_shows_any_earlier_step():
     go_to(at, 1)
     assert not at.exception
     assert "<b>Merge 1</b>" in headline(at)
-    assert list(frame(at, "rank")["token"]) == ["ug"]
+    assert list(frame(at, "#")["token"]) == ["ug"]
     assert list(frame(at, "word")["tokens"])[:2] == ["h ug", "p ug"]
     assert frame(at, "pair").iloc[0]["pair"] == "u + n"  # merge 2 is next
     passage = next(h.proto.body for h in at.get("html") if "bpe-tokens" in h.proto.body
@@ -225,8 +225,11 @@ def test_download_files_load_back_and_the_csv_lists_the_merges():
     assert name == "hug.json"
     assert [m.token for m in bpe_core.loads(data).merges] == ["ug", "un", "hug"]
     rows = list(csv.DictReader(io.StringIO(run.merge_log().to_csv(index=False))))
-    assert [(r["left"], r["right"], r["token"], r["count"]) for r in rows] == [
-        ("u", "g", "ug", "20"), ("u", "n", "un", "16"), ("h", "ug", "hug", "15")]
+    # Merge 1 has rank 0, as on the page and in the files ('rank' held 1, the merge's number).
+    assert [(r["merge"], r["rank"], r["left"], r["right"], r["token"], r["count"])
+            for r in rows] == [("1", "0", "u", "g", "ug", "20"), ("2", "1", "u", "n", "un", "16"),
+                               ("3", "2", "h", "ug", "hug", "15")]
+    assert [int(r["rank"]) for r in rows] == [m.rank for m in tok.merges]
 
 
 def test_multi_file_formats_download_as_a_zip():
@@ -271,6 +274,10 @@ def test_superbpe_runs_stage_1_live_then_learns_superwords():
     assert tok.config["transition"] == 400 and tok.vocab_size == 500
     stage2 = [m.token for m in tok.merges[tok.config["stage1_merges"]:]]
     assert " de los" in stage2  # a token across a space: a superword
+    # Its table numbers merges as the merge log does, under "#": it said "rank" (401 for rank 400).
+    [table] = [d.value for d in at.dataframe if list(d.value.columns)[:2] == ["#", "merge"]
+               and d.value["#"].iloc[0] == tok.config["stage1_merges"] + 1]
+    assert all("rank" not in d.value.columns for d in at.dataframe)
     assert {m.label: m.value for m in at.metric}["Vocabulary size"] == "500"
     # Stage 2 replays on the passage: 0 merges is the transition point, k merges upto n1 + k.
     n1, passage = tok.config["stage1_merges"], run_of(at).passage
@@ -338,6 +345,8 @@ def test_custom_regex_preview_shows_the_pieces():
     preview = next(h.proto.body for h in at.get("html") if "title=\"piece" in h.proto.body)
     assert preview.count('title="piece') == 6  # set new new renew reset renew
     assert any(c.value.startswith("6 pieces") for c in at.caption)
+    at.text_input(key="train_regex").set_value(r".+").run()  # the line is one piece
+    assert any(c.value.startswith("1 piece: merges never cross") for c in at.caption)
 
 
 def test_vocab_size_below_the_base_alphabet_is_explained():
@@ -462,7 +471,7 @@ def test_module_examples(module):
 
 def test_end_of_word_marker_shows_in_the_passage_and_the_merge_log():
     at = click(click(open_train("low-lower"), "train_start"), "train_finish")
-    log = frame(at, "rank")
+    log = frame(at, "#")
     assert list(zip(log["merge"], log["token"]))[:2] == [("est + </w>", "est</w>"),
                                                         ("es + t", "est")]
     passage = next(h.proto.body for h in at.get("html") if "bpe-tokens" in h.proto.body

@@ -47,10 +47,10 @@ def test_a_textbook_demo_starts_paused_at_merge_0_and_steps_both_ways():
     for expected in ("Merge 1 of 3", "Merge 2 of 3"):
         at = click(at, "train_step")
         assert progress(at).startswith(expected)
-    assert list(frame(at, "rank")["token"]) == ["un", "ug"]
+    assert list(frame(at, "#")["token"]) == ["un", "ug"]
     at = click(at, "train_back")
     assert progress(at) == "Merge 1 of 3 · vocabulary 9 tokens"
-    assert "<b>Merge 1</b> (rank 0): " in headline(at) and list(frame(at, "rank")["token"]) == ["ug"]
+    assert "<b>Merge 1</b> (rank 0): " in headline(at) and list(frame(at, "#")["token"]) == ["ug"]
     assert any(c.value.startswith("1 merge; each line") for c in at.caption)  # not "1 merges"
     assert frame(at, "pair").iloc[0]["pair"] == "u + n"  # merge 2 comes next, as before
 

@@ -252,10 +252,12 @@ class Run:
         })
 
     def merge_log(self, upto: int | None = None) -> pd.DataFrame:
-        """The merges shown (or the first ``upto``), as the merge log and its CSV list them."""
+        """The merges shown (or the first ``upto``), as the merge log and its CSV list them:
+        numbered from 1 as the pages number merges, with the rank (from 0) beside."""
         steps = self.steps[:self.shown if upto is None else upto]
         return pd.DataFrame({
-            "rank": [s.rank + 1 for s in steps],
+            "merge": [s.rank + 1 for s in steps],
+            "rank": [s.rank for s in steps],
             "left": [s.left for s in steps],
             "right": [s.right for s in steps],
             "token": [s.token for s in steps],

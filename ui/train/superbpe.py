@@ -28,7 +28,7 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
     left, right = st.columns([2, 3], gap="medium")
     with left:
         rows = stage2[:TOP_ROWS]
-        frame = pd.DataFrame({"rank": [m.rank + 1 for m in rows],
+        frame = pd.DataFrame({"#": [m.rank + 1 for m in rows],
                               "merge": [readable_pair(m.left, m.right) for m in rows],
                               "new token": [readable_token(m.token) for m in rows],
                               "count": [m.count for m in rows]})

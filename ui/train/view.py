@@ -220,14 +220,15 @@ character)'
 def _merge_log(run: runs.Run, k: int) -> None:
     st.markdown("**Merge log** (newest first)")
     log = run.merge_log(upto=k).iloc[::-1].head(LOG_ROWS)
-    steps = [run.steps[rank - 1] for rank in log["rank"]]
-    frame = log.assign(merge=[readable_pair(a, b) for a, b in zip(log.left, log.right)],
+    steps = [run.steps[rank] for rank in log["rank"]]
+    frame = log.assign(**{"#": log["merge"]}, merge=[readable_pair(a, b) for a, b in zip(log.left, log.right)],
                        token=[readable_token(t) for t in log.token],
                        ties=[f"{s.n_tied}: " + ", ".join(readable_pair(t.left, t.right)
                                                          for t in s.ties) if s.n_tied else ""
                              for s in steps])
-    shown = ["rank", "merge", "token", "count", "ties"]
-    config = {"rank": st.column_config.NumberColumn("#"),
+    shown = ["#", "merge", "token", "count", "ties"]
+    config = {"#": st.column_config.NumberColumn(help="The merge's number; its rank, the order "
+                                                      "an encoder applies it in, is one less"),
               **fitted_columns(frame, "merge", "token", labels={"token": "new token"}),
               "ties": st.column_config.TextColumn(
                   "tied pairs", help="How many pairs had the same count, and which (up to 10)")}
