@@ -15,6 +15,7 @@ from bpe_core.training.superbpe import TRANSITION_RATIO, default_transition
 
 from ..shared.state import DEFAULT_SETTINGS, SessionCorpus
 from ..shared.tokens import md_escape, tokens_html
+from ..shared.wording import plural
 
 CUSTOM = "custom"
 #: Names short enough for the box, a third of the page (a longer one was cut mid-word, "GPT-2
@@ -120,10 +121,10 @@ def _preview(line: str, spans: list[TokenSpan], preset: str, counts: bool) -> No
     if counts:  # (count_words takes a word -> count table as words already cut)
         st.caption(f"Word counts are words already: training merges inside each counted word "
                    f"and cuts none{f'; each word{end}' if end else '.'} The pre-tokenizer cuts "
-                   f"only the passage and your sentence, as here ({len(spans)} pieces). Hover "
-                   f"a piece for its bytes.")
+                   f"only the passage and your sentence, as here "
+                   f"({plural(len(spans), 'piece')}). Hover a piece for its bytes.")
         return
-    st.caption(f"{len(spans)} pieces: merges never cross a piece boundary."
+    st.caption(f"{plural(len(spans), 'piece')}: merges never cross a piece boundary."
                f"{f' Each piece{end}' if end else ''} Hover a piece for its bytes.")
 
 
