@@ -281,6 +281,15 @@ def test_malformed_files_raise_a_clear_error(fmt, files, says) -> None:
     assert files[0][0] in str(info.value) or "file" in str(info.value)
 
 
+def test_a_json_file_given_as_a_rank_file_says_to_load_it_as_what_it_is(tok) -> None:
+    # The page passes the pre-tokenizer picked for the rank file; the message said to drop
+    # "pretokenizer=", an argument the user never saw.
+    with pytest.raises(ValueError, match=r"^t\.txt is a JSON tokenizer file, which stores its own "
+                                         r"pre-tokenizer: load it as one"):
+        loaders.read_upload("tiktoken", [("t.txt", bpe_core.dumps(tok, format="hf"))],
+                            pattern="cl100k")
+
+
 def test_references_are_offered_by_name() -> None:
     assert loaders.reference_names() == ("gpt2", "r50k_base", "p50k_base", "cl100k_base",
                                          "o200k_base", "o200k_harmony")

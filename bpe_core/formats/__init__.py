@@ -153,8 +153,10 @@ def _from_sniffed(data: bytes, kind: str, obj: object, source: str,
             special_tokens=ref.special_tokens if ref else None,
             name=ref.name if ref else _stem(source))
     if pretokenizer is not None:
-        raise ValueError(f"{source} stores its own pre-tokenizer; pretokenizer= is only for "
-                         f".tiktoken and GPT-2 files")
+        # (Read by a user who picked the wrong format too, who never wrote "pretokenizer=".)
+        raise ValueError(f"{source} is a JSON tokenizer file, which stores its own pre-tokenizer: "
+                         f"load it as one, with no pre-tokenizer given (that is for .tiktoken and "
+                         f"GPT-2 files)")
     found = what_json(obj)
     if found:
         raise TokenizerFileError(f"{source} is {found}")
