@@ -347,8 +347,6 @@ def test_custom_regex_preview_shows_the_pieces():
     assert any(c.value.startswith("6 pieces") for c in at.caption)
     at.text_input(key="train_regex").set_value(r".+").run()  # the line is one piece
     assert any(c.value.startswith("1 piece: merges never cross") for c in at.caption)
-    at.text_input(key="train_regex").set_value(r".+").run()  # the line is one piece
-    assert any(c.value.startswith("1 piece: merges never cross") for c in at.caption)
 
 
 def test_vocab_size_below_the_base_alphabet_is_explained():
