@@ -74,7 +74,9 @@ def render(corpus: SessionCorpus) -> None:
                      column_config=fitted_columns(table, "stands for", "expands to"))
         st.caption("Each new symbol stands for a pair, which may hold earlier symbols: expanding "
                    "the table from the last entry back gives the original bytes. Counts include "
-                   "overlapping pairs (aaa holds aa twice).")
+                   "overlapping pairs (aaa holds aa twice). Of pairs with the same count, the "
+                   "one of the smallest byte values is replaced first, so a new symbol (FF, FE, "
+                   "…) comes after the text's own bytes.")
     with right:
         st.markdown("**Compressed data**")
         st.code(_shown(result.data, names), language=None, wrap_lines=True)
