@@ -284,6 +284,15 @@ def test_result_cards_on_a_big_run():
     assert cards["Merges learned"].value == "744" and cards["Merges learned"].proto.help == ""
 
 
+def test_the_tie_rule_and_the_notation_say_what_a_textbook_or_a_file_would_show():
+    at = open_train("hug-pug")
+    help_text = at.selectbox(key="train_tie_break").help
+    assert "first in the corpus as merged so far" in help_text and "minbpe" in help_text
+    assert "smallest id, as in Hugging Face's trainer" in help_text
+    notation = click(at, "train_start").toggle(key="train_show_whitespace").help
+    assert "a space as `Ġ` and a newline as `Ċ`, SentencePiece's a space as `▁`" in notation
+
+
 def test_a_run_made_before_the_settings_or_the_corpus_changed_says_it_is_stale():
     at = click(open_train("hug-pug"), "train_start")
     assert not at.warning

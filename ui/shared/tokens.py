@@ -77,7 +77,9 @@ CONTROL = {**{chr(i): name for i, name in enumerate(_ASCII_CONTROLS) if chr(i) n
 #: The notation in one sentence (Markdown), for the help of toggles and table columns.
 NOTATION_HELP = ("Space `·`, tab `→`, newline `↵`, carriage return `␍`; other spaces, zero-width "
                  "and control characters by name, as `⟨NBSP⟩`, `⟨ZWSP⟩`, `⟨NUL⟩`; bytes that "
-                 "are not a whole character in hex, as `<E4 BD>`; `</w>` ends a word.")
+                 "are not a whole character in hex, as `<E4 BD>`; `</w>` ends a word. Files "
+                 "write some of these their own way: GPT-2's byte-level vocabularies a space "
+                 "as `Ġ` and a newline as `Ċ`, SentencePiece's a space as `▁`.")
 
 #: Hues of the colouring by token id: more than the palette, as neighbours may share one.
 ID_HUES = 30

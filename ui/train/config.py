@@ -41,6 +41,10 @@ PRETOKENIZER_NOTES = {
 }
 UNITS = {"byte": "Bytes (256 base symbols)", "char": "Characters (those seen in the corpus)"}
 TIE_RULES = {"first": "first in the corpus wins", "lowest-id": "lowest token ids win"}
+TIE_HELP = ("Which pair is merged when several have the highest count. **First in the "
+            "corpus**: the one that occurs first in the corpus as merged so far, as in the code "
+            "of Sennrich et al.'s paper and in minbpe. **Lowest token ids**: the one whose left "
+            "token, then right token, has the smallest id, as in Hugging Face's trainer.")
 STOP_BY = {"vocab_size": "Vocabulary size", "max_merges": "Number of merges"}
 
 # Widget keys (each persists for the session); _DEFAULTS_FOR remembers whose defaults they hold.
@@ -196,7 +200,7 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
             st.caption(PRETOKENIZER_NOTES[preset])
         st.selectbox("Tie rule", list(TIE_RULES), format_func=TIE_RULES.get, key=K["tie_break"],
                       persist_state="session",
-                      help="Which pair is merged when several have the highest count.")
+                      help=TIE_HELP)
     with c3:
         stop_by = st.radio("Stop at", list(STOP_BY), format_func=STOP_BY.get, key=K["stop_by"],
                            horizontal=True, persist_state="session")
