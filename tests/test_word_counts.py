@@ -40,6 +40,9 @@ def test_the_table_reads_back_from_its_one_line_form():
     ("hug -3", "'hug -3': the count '-3' is not a whole number of 1 or more."),
     ("hug 2.5", "'hug 2.5': the count '2.5' is not a whole number of 1 or more."),
     ("hug 0", "'hug 0': a count must be at least 1."),
+    # Past 64-bit integers, the Corpus page's table of words stopped with an error box.
+    ("hug 99999999999999999999", "'hug 99999999999999999999': a count must be at most "
+                                 "1,000,000,000."),
     ("hug 1, pug 2, hug 3", "'hug' is given twice (1 and 3): give each word once"),
     (" ,\n ", "no words: type each word with its count"),
     # An Arabic-Indic digit:

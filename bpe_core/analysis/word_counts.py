@@ -19,6 +19,10 @@ from collections.abc import Mapping
 
 #: Typed tables stay small: a teacher's example, not a corpus counted elsewhere (upload that).
 MAX_WORDS = 5_000
+#: The largest count: the statistics and step tables hold counts, pair counts and bytes as
+#: 64-bit integers, and 5,000 words of this count stay far inside them (a count of 10**20
+#: stopped the Corpus page with an error box).
+MAX_COUNT = 10**9
 # The count is the last run of digits, after a space, a colon or a tab; the word is what precedes.
 _ENTRY = re.compile(r"(?P<word>.*?)\s*(?::\s*|\s)\s*(?P<count>\S+)")
 _SEPARATORS = re.compile(r"[,\n\r]+")
@@ -61,6 +65,8 @@ def parse_word_counts(text: str) -> dict[str, int]:
                                  f"or more.")
         if int(count) < 1:
             raise WordCountError(f"{entry!r}: a count must be at least 1.")
+        if int(count) > MAX_COUNT:
+            raise WordCountError(f"{entry!r}: a count must be at most {MAX_COUNT:,}.")
         if word in counts:
             raise WordCountError(f"{word!r} is given twice ({counts[word]} and {count}): give "
                                  f"each word once, with its total count.")
