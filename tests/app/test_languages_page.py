@@ -125,8 +125,14 @@ def test_text_files_aligned_by_line_are_measured():
 )
 def test_misaligned_upload_errors_clearly_and_keeps_the_corpus(files, where):
     at = upload(open_page(), files)
-    assert len(at.error) == 1 and where in at.error[0].value
+    assert len(at.error) == 1 and where in at.error[0].value.replace("\\", "")
     assert len(table(at)) == len(parallel_sample().codes)  # still the bundled sample
+
+
+def test_an_upload_named_in_markdown_is_named_as_it_is():
+    at = upload(open_page(), ("$x$ **b**.csv", b"en,fr\nOne,Un\nTwo\n", "text/csv"))
+    # Unescaped, the message drew '$x$ ' as maths and 'b' in bold.
+    assert at.error[0].value.startswith(r"\$x\$ \*\*b\*\*\.csv, line 3")
 
 
 def test_a_parallel_corpus_over_the_upload_limit_is_refused_before_it_is_read(monkeypatch):
@@ -317,6 +323,20 @@ def test_charts_have_titles_and_file_names():
         "tokenization-premium-with-english-byte-level-1k-baseline-english")
     assert titles["lang_vocab_scripts"][1] == "the-vocabulary-of-english-byte-level-1k-by-script"
     assert len({f for _, f in titles.values()}) == len(titles)  # each names what it shows
+
+
+def test_a_tokenizer_named_in_markdown_is_named_as_it_is_in_the_bars_choice():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    tok = at.session_state["tokenizers"][at.session_state["tokenizer"]]
+    name = "**bold** $x^2$"  # the radio's labels are Markdown: this was bold, then maths
+    other = bpe_core.train("hug pug", unit="byte", max_merges=1, min_frequency=1, name="other")
+    at.session_state["tokenizers"] = {name: tok.renamed(name), "other": other}
+    at.session_state["tokenizer"] = name
+    at.switch_page(PAGE).run()
+    at.multiselect(key="lang_tokenizers").set_value([name, "other"]).run()
+    assert not at.exception
+    assert at.radio(key="lang_bars_for").options[0] == r"\*\*bold\*\* \$x^2\$"
 
 
 def test_every_tokenizer_in_one_chart_languages_sorted_by_their_mean_premium():

@@ -48,11 +48,12 @@ def use_corpus(new: ParallelCorpus | None) -> None:
 
 @st.cache_data(show_spinner="Reading the parallel corpus…", max_entries=16)
 def read_upload(files: tuple[tuple[str, bytes], ...]) -> ParallelCorpus | str:
-    """The corpus in the uploaded files, or the message saying what is wrong with them."""
+    """The corpus in the uploaded files, or the message saying what is wrong with them, as
+    Markdown that shows the files' names and cells as they are ('$x$.csv' is no maths)."""
     try:
         return parallel.read_upload(files)
     except parallel.ParallelCorpusError as exc:
-        return str(exc)
+        return md_escape(str(exc))
 
 
 # --- tokenizers --------------------------------------------------------------------------------

@@ -47,8 +47,8 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
     # are, and when they change Streamlit's radio showed no option chosen.
     keep("lang_bars_for", ["focus", "all"], "focus")
     if n > 1 and st.radio("Bars for", ["focus", "all"], horizontal=True, key="lang_bars_for",
-                          format_func=lambda o: choice.focus if o == "focus"
-                          else f"all {n} tokenizers") == "all":
+                          format_func=lambda o: md(choice.focus) if o == "focus"
+                          else f"all {n} tokenizers") == "all":  # (its labels are Markdown)
         wide = _by_language(table, choice)
         _chart(st, charts.premium_groups(
             list(wide.index), langs, wide.to_dict(), baseline=base,

@@ -82,7 +82,7 @@ def corpus_picker() -> ParallelCorpus:
         if source is not data.bundled_corpus():
             st.button("Back to the bundled sample", on_click=_back_to_sample, key="lang_back")
     if isinstance(read, str):  # outside the expander, so it shows even when that is closed
-        st.error(f"{read} The page still measures {source.name}.", icon=":material/error:")
+        st.error(f"{read} The page still measures {md(source.name)}.", icon=":material/error:")
     elif read is not None and read != source:
         data.use_corpus(read)
         st.rerun()
