@@ -484,6 +484,17 @@ def test_the_address_holds_the_corpus_so_a_reload_brings_it_back():
     assert corpus.counts == {"hug": 10, "pug": 5, "pun": 12}
 
 
+def test_one_typed_word_is_the_active_corpus_in_the_singular():
+    at = open_app()
+    at.switch_page("app_pages/corpus.py").run()
+    at.radio(key="corpus_source").set_value("counts").run()
+    at.text_area(key="corpus_counts_text").input("hug 10").run()
+    at.button(key="corpus_counts_use").click().run()
+    # It said 'These 1 words are the active corpus'.
+    assert at.success[0].value.startswith("This word is the active corpus, **Word counts**: "
+                                          "train on it on the Train page")
+
+
 def test_a_bad_corpus_link_says_why_and_keeps_the_default():
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"sample": "no-such-sample"})

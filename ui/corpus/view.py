@@ -279,9 +279,11 @@ def _counts_panel() -> None:
         state.set_corpus(state.make_corpus(name, counts=counts, source="counts"))
     active = state.active_corpus()
     if active.source == "counts" and active.counts == counts:
-        st.success(f"These {len(counts):,} words are the active corpus, "
-                   f"**{md_escape(active.name)}**: train on them on the Train page, where each "
-                   "step can be followed by hand.", icon=":material/check_circle:")
+        these, them = ((f"These {len(counts):,} words are", "them") if len(counts) > 1
+                       else ("This word is", "it"))
+        st.success(f"{these} the active corpus, **{md_escape(active.name)}**: train on {them} "
+                   "on the Train page, where each step can be followed by hand.",
+                   icon=":material/check_circle:")
 
 
 # --- statistics -----------------------------------------------------------------------------
