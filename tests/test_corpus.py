@@ -64,6 +64,18 @@ def test_invalid_utf8_names_the_byte_offset():
     assert "re-save it as UTF-8" in message
 
 
+def test_a_file_cut_in_the_middle_of_a_character_says_so():
+    # It was told it was probably in another encoding, such as Latin-1.
+    with pytest.raises(CorpusError) as error:
+        decode_text("hello 世界".encode()[:-1], name="cut.txt")
+    assert str(error.value) == (
+        "cut.txt ends in the middle of a character: its last 2 byte(s), after 'hello 世', begin "
+        "a UTF-8 character that never ends. The file was probably cut short: upload the whole "
+        "file, or remove those bytes.")
+    with pytest.raises(CorpusError, match="probably in another encoding"):  # é in Latin-1
+        decode_text("Café".encode("latin-1"), name="latin.txt")
+
+
 def test_invalid_utf8_offset_is_exact_far_into_the_file(monkeypatch):
     monkeypatch.setattr(corpus, "CHUNK_SIZE", 100)  # the bad byte sits in a later chunk
     data = b"\xef\xbb\xbf" + "línea\n".encode() * 1000 + b"fin \xff\n"

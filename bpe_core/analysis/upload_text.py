@@ -176,11 +176,30 @@ def _undecodable(data: bytes, name: str, offset: int) -> CorpusError:
     if _signature(data) or b"\0" in window or _control_share(window) > 0.01:
         return _binary_error(data, name)
     before = data[max(0, offset - 24) : offset].decode("utf-8", "replace")
+    # Stopped mid-character, after whole UTF-8 ones (a Latin-1 "Café" ends in a byte that
+    # could start a UTF-8 character too, after none).
+    if not data[:offset].isascii() and _cut_character(data[offset:]):
+        return CorpusError(
+            f"{name} ends in the middle of a character: its last {len(data) - offset} byte(s), "
+            f"after {before!r}, begin a UTF-8 character that never ends. The file was probably "
+            f"cut short: upload the whole file, or remove those bytes.")
     return CorpusError(
         f"{name} is not valid UTF-8: byte 0x{data[offset]:02x} at byte offset {offset} "
         f"(after {before!r}) does not fit. The file is probably in another encoding such as "
         f"Windows-1252 or Latin-1: re-save it as UTF-8 and upload it again."
     )
+
+
+def _cut_character(tail: bytes) -> bool:
+    """Are these last bytes of a file the start of a UTF-8 character and nothing else?
+
+    >>> _cut_character("世".encode()[:2]), _cut_character(b"\\xe9"), _cut_character(b"\\xe9 ok")
+    (True, True, False)
+    """
+    try:
+        return codecs.getincrementaldecoder("utf-8")().decode(tail, final=False) == ""
+    except UnicodeDecodeError:
+        return False
 
 
 def _signature(data: bytes) -> str | None:
