@@ -267,6 +267,10 @@ def test_hugging_face_tiktoken_and_gpt2_files_load(tok) -> None:
 @pytest.mark.parametrize("fmt, files, says", [
     ("native", [("bad.json", b"")], "is empty"),
     ("native", [("bad.json", b"\x89PNG\r\n\x1a\n\x00\x00\xff")], "binary"),
+    # Text in another encoding, which was called binary data too:
+    ("native", [("t.json", '{"a": "é"}'.encode("utf-16"))], "is UTF-16 text: save it as UTF-8"),
+    ("native", [("t.json", '{"a": "é"}'.encode("latin-1"))],
+     r"is not UTF-8 text \(byte 0xe9 at byte offset 7\): save it as UTF-8"),
     ("native", [("bad.json", b"{not json")], "not valid JSON"),
     ("native", [("deep.json", b"[" * 100_000 + b"]" * 100_000)], "nested too deeply"),
     ("native", [("bad.json", json.dumps({"format": "something else"}).encode())],

@@ -192,6 +192,21 @@ def _stem(source: str) -> str:
     return name or "tokenizer"
 
 
+def _not_utf8(data: bytes, offset: int, source: str, expected: str) -> str:
+    """Why ``data``, which is no UTF-8 from byte ``offset``, cannot be read: text in another
+    encoding (which a tokenizer file must not be: they are UTF-8), or binary data.
+
+    >>> _not_utf8("{'é'".encode("latin-1"), 2, "t.json", "…")
+    't.json is not UTF-8 text (byte 0xe9 at byte offset 2): save it as UTF-8 and load it again'
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return f"{source} is UTF-16 text: save it as UTF-8 and load it again"
+    if b"\0" in data[:4096]:  # text never holds NUL; images, archives and UTF-16 do
+        return f"{source} is binary data (not JSON, not text); {expected}"
+    return (f"{source} is not UTF-8 text (byte 0x{data[offset]:02x} at byte offset {offset}): "
+            f"save it as UTF-8 and load it again")
+
+
 #: A token as a rank file writes it: base64, padded to a multiple of 4 characters ("aGVsbG8=").
 _BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 
@@ -204,9 +219,8 @@ def _sniff(data: bytes, source: str) -> tuple[str, object]:
         raise TokenizerFileError(f"{source} is empty")
     try:
         text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise TokenizerFileError(f"{source} is binary data (not JSON, not text); {expected}"
-                                 ) from None
+    except UnicodeDecodeError as exc:
+        raise TokenizerFileError(_not_utf8(data, exc.start, source, expected)) from None
     if text.lstrip().startswith(("{", "[")):
         try:
             obj = json_loads(text)
