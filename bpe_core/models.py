@@ -274,6 +274,27 @@ class BPE:
             return merge_long(ids, get, mask, stop)[0]
         return merge_short(ids, get, mask, stop)
 
+    def last_merge(self, ids: Sequence[int]) -> tuple[list[int], int | None]:
+        """What :meth:`merge` makes of ``ids`` with every merge, and the rank of the last merge
+        it makes (None for none): the merge that made a token merged from its own symbols. A
+        plain scan, the pairs looked up again at each merge: for one token's symbols.
+
+        >>> model = BPE.from_vocab({"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5},
+        ...                        [("a", "bc"), ("a", "b"), ("ab", "c"), ("b", "c")])
+        >>> model.last_merge([0, 1, 2])  # 'a' + 'b' first, then 'ab' + 'c' (rank 2), never 'bc'
+        ([5], 2)
+        """
+        ids, get, stop, last = list(ids), self._keys.get, self._all, None
+        while len(ids) > 1:
+            keys = list(map(get, zip(ids, ids[1:]), repeat(stop)))
+            best = min(keys)
+            if best >= stop:
+                break
+            k = keys.index(best)
+            ids[k:k + 2] = [best & ((1 << self._shift) - 1)]
+            last = best >> self._shift
+        return ids, last
+
     # -- the vocabulary ----------------------------------------------------------------------
 
     def id_to_token(self, i: int) -> str | None:

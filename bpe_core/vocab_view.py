@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -105,6 +106,7 @@ class VocabView:
         self._shown = _Lazy(self.size, self._shown_of)
         self._bytes = _Lazy(self.size, self._bytes_of)
         self._fields: dict[int, tuple[str, bytes, bool]] = {}  # see token_fields
+        self._merged: dict[int, tuple[list[int], int | None]] = {}  # see remerged
         m = model.merges
         self.merges = MergeList(left=m.left, right=m.right, result=m.result, count=m.count,
                                 shown=self._shown)
@@ -116,6 +118,13 @@ class VocabView:
         result = self.model.merges.result
         # Filled from the last merge back, in C: the first one wins.
         return dict(zip(reversed(result), range(len(result) - 1, -1, -1)))
+
+    @functools.cached_property
+    def made_again(self) -> frozenset[int]:
+        """The tokens that more than one merge makes: a file converted from SentencePiece
+        lists every split of a token (Llama 2 makes ``▁that`` by ``▁t`` + ``hat``, rank 130,
+        and by ``▁th`` + ``at``, rank 131)."""
+        return frozenset(t for t, n in Counter(self.model.merges.result).items() if n > 1)
 
     @functools.cached_property
     def n_base(self) -> int:
@@ -209,11 +218,41 @@ class VocabView:
         return fields
 
     def merge_for(self, i: int) -> Merge | None:
+        """The merge that makes token ``i`` when its own symbols are merged, as the model
+        merges a piece; of several that make it, the first unless merging takes another (Llama
+        2's ``▁t`` + ``hat`` needs ``hat``, made at rank 7,501: merging takes rank 131)."""
         self.check(i)
         rank = self.made_by.get(i)
+        if i in self.made_again:
+            ids, last = self._merging(i)
+            rank = last if ids == [i] else rank
         return None if rank is None else self.merges[rank]
 
+    def remerged(self, i: int) -> list[int]:
+        """What merging token ``i``'s own symbols gives: ``[i]``, unless merges never make it
+        from them (a file may hold such a token, which only the look-up of a whole piece gives,
+        under ignore_merges)."""
+        self.check(i)
+        return list(self._merging(i)[0])
+
+    def _merging(self, i: int) -> tuple[list[int], int | None]:
+        """``model.last_merge`` of token ``i``'s symbols, found once."""
+        found = self._merged.get(i)
+        if found is None:
+            found = self._merged[i] = self.model.last_merge(self._symbols(i))
+        return found
+
+    def _symbols(self, i: int) -> list[int]:
+        """The tokens no merge makes that token ``i`` is spelled in, left to right."""
+        rank = self.made_by.get(i)
+        if rank is None:
+            return [i]
+        m = self.model.merges
+        return self._symbols(m.left[rank]) + self._symbols(m.right[rank])
+
     def merge_tree(self, i: int) -> MergeTree:
+        """How token ``i`` is made, each part by the merge :meth:`merge_for` names: as merging
+        makes it from its own symbols, which is how the model makes it inside any piece."""
         m = self.merge_for(i)
         if m is None:
             return MergeTree(i, self.display(i))
@@ -333,7 +372,8 @@ class VocabularyMethods:
         return self.view.display(i)
 
     def merge_for(self, i: int) -> Merge | None:
-        """The (first) merge that makes token ``i`` (None for tokens no merge makes)."""
+        """The merge that makes token ``i`` from its own symbols (None for tokens no merge
+        makes; see :meth:`VocabView.merge_for`)."""
         return self.view.merge_for(i)
 
     def merge_tree(self, i: int) -> MergeTree:

@@ -112,6 +112,28 @@ def test_trees_of_a_model_whose_ids_do_not_follow_the_merge_order() -> None:
     assert merge_tree.summary(tree).endswith("the file records no pair counts.")
 
 
+
+def test_a_tree_says_which_of_the_merges_listed_for_its_token_it_draws() -> None:
+    # Llama 2's file makes '▁that' by '▁t' + 'hat' (rank 130, 'hat' made at 7,501) and by
+    # '▁th' + 'at' (131): the tree draws the second, as merging takes it, and says why.
+    tok = bpe_core.Tokenizer(bpe_core.BPE.from_vocab(
+        {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5},
+        [("a", "bc"), ("a", "b"), ("ab", "c"), ("b", "c")], ignore_merges=True))
+    tree = tok.merge_tree(5)
+    assert [s.rank for s in merge_tree.recipe(tree)] == [1, 2]
+    assert annotate.how_made(tok, 5) == "merge 3 (rank 2): 'ab' + 'c'"
+    assert merge_tree.caption(tok, 5, tree).startswith(
+        "The file lists 2 merges that make 'abc', the first at rank 0 (a + bc); merging its "
+        "own symbols by rank, as the encoder does, takes the one drawn. 3 base symbols")
+    assert merge_tree.listed_note(tok, 4) is None  # one merge makes 'bc'
+    unmade = bpe_core.Tokenizer(bpe_core.BPE.from_vocab(
+        {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5},
+        [("a", "b"), ("b", "c"), ("a", "bc")], ignore_merges=True))
+    assert merge_tree.listed_note(unmade, 5) == (
+        "Merging its own symbols never makes 'abc' (they end as 'ab' + 'c'): only a piece that "
+        "is exactly this token gives it (ignore_merges). The tree shows the first merge the "
+        "file lists for it.")
+
 def test_the_default_token_is_found_from_the_merge_arrays() -> None:
     tok = load(llama3_file())
     # The definition, spelled out over merge records.

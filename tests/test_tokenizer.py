@@ -100,6 +100,34 @@ def test_merge_tree_goes_down_to_bytes():
     assert tree.leaves() == ["h", "u", "g"]
 
 
+
+def listed_twice(**options) -> bpe_core.Tokenizer:
+    """A model whose merges list 'abc' twice, as a file converted from SentencePiece lists every
+    split of a token: first as 'a' + 'bc' (rank 0, 'bc' being made only at rank 3), then as
+    'ab' + 'c' (rank 2), the one merging takes."""
+    return bpe_core.Tokenizer(bpe_core.BPE.from_vocab(
+        {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5},
+        [("a", "bc"), ("a", "b"), ("ab", "c"), ("b", "c")], **options))
+
+
+def test_merge_tree_is_the_merges_that_merging_makes_when_several_make_a_token():
+    t = listed_twice()
+    assert t.encode("abc", upto=2) == [3, 2] and t.encode("abc", upto=3) == [5]
+    tree = t.merge_tree(5)
+    assert (tree.rank, tree.left.token, tree.left.rank, tree.right.token) == (2, "ab", 1, "c")
+    assert t.merge_for(5).rank == 2 and t.view.remerged(5) == [5]
+    assert t.merge_for(4).rank == 3  # made by one merge: that one
+
+
+def test_a_token_merging_never_makes_keeps_the_first_merge_listed_for_it():
+    t = bpe_core.Tokenizer(bpe_core.BPE.from_vocab(
+        {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5},
+        [("a", "b"), ("b", "c"), ("a", "bc")], ignore_merges=True))
+    assert t.encode("abc") == [5] and t.encode("abc", upto=2) == [3, 2]
+    assert t.view.remerged(5) == [3, 2]
+    tree = t.merge_tree(5)
+    assert (tree.rank, tree.left.token, tree.right.token, tree.right.rank) == (2, "a", "bc", 1)
+
 def test_token_frequencies_and_effective_vocab():
     t = bpe_core.train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, unit="char",
                        pretokenizer="whitespace", max_merges=3, min_frequency=1)

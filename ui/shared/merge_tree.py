@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bpe_core import MergeTree, Tokenizer
 
-from .tokens import PALETTE, readable_token
+from .tokens import PALETTE, readable_pair, readable_token
 from .wording import plural
 
 LEAF_FILL = "#eef1f6"
@@ -143,6 +143,41 @@ def added_note(tok: Tokenizer, token_id: int) -> str | None:
     what = "an added" if kind == "added" else "a special"
     return (f"{shown(tok.display(token_id))!r} is {what} token, found whole in the text before "
             "BPE runs; these merges build it too.")
+
+
+def listed_note(tok: Tokenizer, token_id: int) -> str | None:
+    """For a token several merges make, or that merging its own symbols never makes, a sentence
+    saying which merges the tree draws; else None (a file converted from SentencePiece lists
+    every split of a token, and the first listed may need a part made only later).
+
+    >>> from bpe_core import BPE, Tokenizer
+    >>> tok = Tokenizer(BPE.from_vocab({"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5},
+    ...                                [("a", "bc"), ("a", "b"), ("ab", "c"), ("b", "c")]))
+    >>> listed_note(tok, 5)
+    "The file lists 2 merges that make 'abc', the first at rank 0 (a + bc); merging its own symbols by rank, as the encoder does, takes the one drawn."
+    """
+    view, name = tok.view, shown(tok.display(token_id))
+    first = tok.merges[view.made_by[token_id]] if token_id in view.made_by else None
+    merged = view.remerged(token_id)
+    if first is None or (merged == [token_id] and token_id not in view.made_again):
+        return None
+    if merged == [token_id]:
+        n = list(tok.merges.result).count(token_id)
+        return (f"The file lists {n} merges that make {name!r}, the first at rank "
+                f"{first.rank:,} ({readable_pair(first.left, first.right)}); merging its own "
+                "symbols by rank, as the encoder does, takes the one drawn.")
+    parts = " + ".join(repr(shown(tok.display(i))) for i in merged)
+    how = ("only a piece that is exactly this token gives it (ignore_merges)"
+           if tok.ignore_merges else "the encoder never gives it")
+    return (f"Merging its own symbols never makes {name!r} (they end as {parts}): {how}. The "
+            "tree shows the first merge the file lists for it.")
+
+
+def caption(tok: Tokenizer, token_id: int, tree: MergeTree) -> str:
+    """What a drawn tree's caption says: :func:`added_note`, :func:`listed_note` and
+    :func:`summary`."""
+    notes = (added_note(tok, token_id), listed_note(tok, token_id), summary(tree))
+    return " ".join(filter(None, notes))
 
 
 def summary(tree: MergeTree) -> str:

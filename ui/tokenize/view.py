@@ -15,7 +15,7 @@ from bpe_core import PatternError, Tokenizer, TokenSpan
 from ..shared import metrics, slow_regex
 from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.background import pending
-from ..shared.merge_tree import added_note, recipe, recipe_table, summary, tree_dot, why_no_tree
+from ..shared.merge_tree import caption, recipe, recipe_table, tree_dot, why_no_tree
 from ..shared.columns import fit_columns
 from ..shared.tokens import NOTATION_HELP
 from ..shared.wording import WHITESPACE_WORDS, plural
@@ -334,7 +334,6 @@ def explain_panel(tok: Tokenizer, shown: Shown) -> None:
     if tree.rank is None:
         st.caption(why_no_tree(tok, token_id))
         return
-    note = added_note(tok, token_id)
-    st.caption(f"{note} {summary(tree)}" if note else summary(tree))
+    st.caption(caption(tok, token_id, tree))
     st.graphviz_chart(tree_dot(tree))
     st.dataframe(recipe_table(recipe(tree)), hide_index=True)

@@ -19,7 +19,7 @@ from bpe_core.analysis.vocabulary import VocabularySearchError, built_from
 
 from ..shared import background, metrics
 from ..shared.annotate import how_made, md_literal
-from ..shared.merge_tree import added_note, recipe, summary, tree_dot, why_no_tree
+from ..shared.merge_tree import caption, recipe, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
 from ..shared.columns import PAGE_PX, fit_columns
@@ -258,8 +258,7 @@ def _merge_tree(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
         st.caption(why_no_tree(tok, token_id))
         return
     steps = recipe(tree)
-    note = added_note(tok, token_id)
-    st.caption(f"{note} {summary(tree)}" if note else summary(tree))
+    st.caption(caption(tok, token_id, tree))
     st.graphviz_chart(tree_dot(tree))
     with st.expander(f"The {len(steps)} merge{'s' * (len(steps) != 1)} in training order"):
         st.dataframe(_merges_frame([tok.merges[s.rank] for s in steps], shown), hide_index=True)
