@@ -503,6 +503,23 @@ def test_a_bad_corpus_link_says_why_and_keeps_the_default():
     assert "the link names a sample this version does not have" in at.warning[0].value.lower()
 
 
+@pytest.mark.parametrize("query, said", [
+    # A link is anyone's text: unescaped, these were a link, bold and maths on the page.
+    ({"sample": "[x](https://e.example) $y$"},
+     r"The link names a sample this version does not have ('\[x\]\(https\://e\.example\) "
+     r"\$y\$')."),
+    # One full stop: the count's sentence ended in its own as well ('1,000,000,000..').
+    ({"words": "**b** 10, hug 10000000000"},
+     r"The link's word counts cannot be read: 'hug 10000000000'\: a count must be at most "
+     r"1,000,000,000."),
+])
+def test_a_corpus_link_is_quoted_as_it_is(query, said):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(query)
+    at.switch_page("app_pages/corpus.py").run()
+    assert [w.value for w in at.warning] == [said]
+
+
 def test_a_link_to_an_uploaded_corpus_says_it_is_gone_after_a_reload():
     # An upload leaves its name in the address: the reload says which corpus it lost.
     at = AppTest.from_file(APP, default_timeout=120)

@@ -185,6 +185,10 @@ def test_an_address_naming_a_missing_tokenizer_says_so() -> None:
     at = open_page({"tokenizer": "no such tokenizer"})
     assert any("no such tokenizer" in i.value for i in at.info)
     assert len(boxes(token_html(at))) > 0
+    # A link is anyone's text: unescaped, this name was a link, bold and maths on the page.
+    at = open_page({"tokenizer": "[x](https://e.example) **b** $y$"})
+    assert at.info[0].value.startswith(
+        r"The link asks for the tokenizer '\[x\]\(https\://e\.example\) \*\*b\*\* \$y\$', which")
 
 
 def test_uploading_a_malformed_file_shows_an_error_not_a_traceback(tmp_path) -> None:

@@ -53,18 +53,21 @@ def address(corpus: SessionCorpus) -> dict[str, str]:
 
 
 def corpus_from(query: dict[str, str]) -> SessionCorpus | None:
-    """The corpus the address names (None: none); raises ValueError when it cannot be read."""
+    """The corpus the address names (None: none); raises ValueError when it cannot be read,
+    saying why in Markdown that shows what the link holds as it is (a link is anyone's text)."""
     name = query.get("corpus", "")[:80]
     if "sample" in query:
         if query["sample"] not in samples():
             raise ValueError(f"the link names a sample this version does not have "
-                             f"({query['sample']!r})")
+                             f"({md_escape(repr(query['sample']))})")
         return sample_corpus(query["sample"])
     if "words" in query:
         try:
             counts = parse_word_counts(query["words"])
         except WordCountError as exc:
-            raise ValueError(f"the link's word counts cannot be read: {exc}") from None
+            # (its own full stop goes: the page ends the sentence)
+            raise ValueError(f"the link's word counts cannot be read: "
+                             f"{md_escape(str(exc).removesuffix('.'))}") from None
         return make_corpus(name or "Word counts", counts=counts, source="counts")
     if query.get("corpus_text", "").strip():
         return make_corpus(name or "Pasted text", documents=[query["corpus_text"]],

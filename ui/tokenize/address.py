@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..shared import loaders, state
+from ..shared.tokens import md_escape
 from . import browser
 from .data import Shared, from_url, url_params
 
@@ -54,8 +55,10 @@ def read_url() -> str | None:
         return None
     if name in loaders.reference_names():
         return loaders.fetch_into_session(name)
-    return (f"The link asks for the tokenizer {name!r}, which this session does not have; "
-            f"showing {ss.tokenizer!r}. Train or load it, then pick it in the sidebar.")
+    # Markdown, with the link's text shown as it is: '[x](https://…)' is no link of ours.
+    return (f"The link asks for the tokenizer {md_escape(repr(name))}, which this session does "
+            f"not have; showing {md_escape(repr(ss.tokenizer))}. Train or load it, then pick it "
+            f"in the sidebar.")
 
 
 def shown(tokenizer: str, merges: int | None) -> Shared:
