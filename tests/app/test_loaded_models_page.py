@@ -285,3 +285,6 @@ def test_a_chat_template_renders_the_conversation_as_the_model_receives_it() -> 
     box.upload("tokenizer_config.json", b"[1, 2]", "application/json").run()
     assert at.error[0].value.replace("\\", "").startswith(
         "tokenizer_config.json is not a tokenizer_config.json: it holds a JSON list")
+    # Said below the box, which the config loaded before keeps closed: inside, none saw it.
+    assert at.error[0].value.endswith(" The one loaded before is still used.")
+    assert not any(box.error for box in at.expander)

@@ -145,7 +145,7 @@ def test_a_template_file_uploaded_keeps_the_downloaded_configs_special_tokens(ca
     box = at.file_uploader(key=upload_key(active(at)))
     box.upload("chat_template.jinja", b"\xff{{ x }}", "text/plain").run()
     assert the_error(at) == ("chat_template.jinja is not UTF-8 text. Upload the model's "
-                             "chat_template.jinja.")
+                             "chat_template.jinja. The one loaded before is still used.")
 
 
 def test_two_models_with_one_tokenizer_each_show_their_own_template(cache) -> None:

@@ -87,7 +87,10 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
     with st.expander("The model's tokenizer_config.json or chat_template.jinja"
                      + (" (loaded)" if config else ""),
                      expanded=config is None, icon=":material/upload_file:"):
-        _upload(tok)
+        refused = _upload(tok)
+    if refused:  # below the box, which a loaded config keeps closed: inside, none saw it
+        kept = " The one loaded before is still used." if config else ""
+        st.error(md_escape(refused) + kept, icon=":material/block:")
     config = config_of(tok)
     found = templates(config or {})
     if not found:
@@ -130,23 +133,25 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
         st.code(prompt, language=None, wrap_lines=True)
 
 
-def _upload(tok: Tokenizer) -> None:
+def _upload(tok: Tokenizer) -> str | None:
+    """The uploader; a config it reads becomes the tokenizer's, a file it cannot read gives
+    the sentence saying why."""
     file = st.file_uploader("tokenizer_config.json or chat_template.jinja", type=["json", "jinja"],
                             key=upload_key(tok),
                             help="They sit beside tokenizer.json in the model's repository. A "
                                  "chat_template.jinja replaces the template of the config "
                                  "already here and keeps its special tokens.")
     if file is None or st.session_state.get(READ) == (file.file_id, _key(tok)):
-        return  # read already: a file stays in its uploader, and the page reruns on every key
+        return None  # read already: a file stays in its uploader, and the page reruns
     problem = too_big(file.name, file.size)
     config = problem or read_config(file.name, file.getvalue())
     if isinstance(config, str):
-        st.error(md_escape(config), icon=":material/block:")
-        return
+        return config
     if file.name.lower().endswith(".jinja"):
         config = {**(config_of(tok) or {}), **config}
     st.session_state.setdefault(CONFIGS, {})[_key(tok)] = config
     st.session_state[READ] = (file.file_id, _key(tok))
+    return None
 
 
 def _messages() -> list[dict]:
