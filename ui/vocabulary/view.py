@@ -123,7 +123,11 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
     base = int(kinds.reindex(["byte", "char", "unk", "eow"]).fillna(0).sum())
     metrics.count(cards, "Base symbols", base, help="Bytes or characters (byte fallback's "
                   "<0xNN> too), plus [UNK] or </w> where the tokenizer has them")
-    metrics.count(cards, "Merges learned", len(tok.merges))
+    made = len(tok.view.made_by)
+    metrics.count(cards, "Merges learned", len(tok.merges), help=(
+        f"They make {made:,} tokens: the file lists several merges for some tokens, each a way "
+        "to split it (a file converted from SentencePiece or tiktoken lists every split its "
+        "merges allow)") if made < len(tok.merges) else None)
     added = int(kinds.get("added", 0))
     if added:
         cards.metric("Special + added", f"{int(kinds.get('special', 0)):,} + {added:,}",
