@@ -188,7 +188,8 @@ def test_an_address_naming_a_missing_tokenizer_says_so() -> None:
     # A link is anyone's text: unescaped, this name was a link, bold and maths on the page.
     at = open_page({"tokenizer": "[x](https://e.example) **b** $y$"})
     assert at.info[0].value.startswith(
-        r"The link asks for the tokenizer '\[x\]\(https\://e\.example\) \*\*b\*\* \$y\$', which")
+        r"The link asks for the tokenizer '\[x\]\(https" "\u2060"
+        r"\://e\.example\) \*\*b\*\* \$y\$', which")
 
 
 def test_uploading_a_malformed_file_shows_an_error_not_a_traceback(tmp_path) -> None:

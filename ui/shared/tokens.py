@@ -377,12 +377,22 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
 
 
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
+#: Where Streamlit's markdown would turn plain text into a link (GitHub's autolinks: a web or
+#: mail address), escaped or not: a word joiner (U+2060, invisible) goes in there. Addresses
+#: of the two sites the app downloads from stay links: messages point there (a gated model's
+#: licence page).
+_AUTOLINK = re.compile(r"(?i)(?:https?(?!://(?:huggingface\.co|openaipublic\.blob\.core\."
+                       r"windows\.net)/)|mailto|xmpp)(?=:)|www(?=\.)|(?=@)")
 
 
 def md_escape(text: str) -> str:
-    r"""``text`` shown literally inside Streamlit markdown (names, file names, tokens).
+    r"""``text`` shown literally inside Streamlit markdown (names, file names, tokens): no
+    markup, and no address drawn as a link (a shared link's ``?corpus=https://…`` or a search
+    for ``www.example.com`` must not offer the user a link).
 
     >>> md_escape("**x** [a](b)")
     '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
+    >>> md_escape("https://e.example a@b.co https://huggingface.co/x")
+    'https\u2060\\://e\\.example a\u2060@b\\.co https\\://huggingface\\.co/x'
     """
-    return text.translate(_MARKDOWN_SPECIAL)
+    return _AUTOLINK.sub("\\g<0>\u2060", text).translate(_MARKDOWN_SPECIAL)
