@@ -142,6 +142,18 @@ def test_a_vocab_without_merges_is_explained(english, tmp_path):
         bpe_core.loads_files({"a.json": b"{}", "b.json": b"{}"})
 
 
+def test_gpt2_files_that_are_not_utf8_or_json_are_named(english, tmp_path):
+    vocab, merges = gpt2.gpt2_files(english)
+    (tmp_path / "vocab.json").write_bytes(vocab)
+    (tmp_path / "merges.txt").write_bytes(merges + "caf\u00e9 x\n".encode("latin-1"))
+    # (Python's own words were "'utf-8' codec can't decode byte 0xe9 in position ...".)
+    with pytest.raises(TokenizerFileError, match=r"the merges\.txt is not UTF-8 text \(byte 0xe9 "
+                                                 r"at byte offset \d+\); GPT-2's files are UTF-8"):
+        bpe_core.load(tmp_path / "vocab.json")
+    with pytest.raises(TokenizerFileError, match=r"the vocab\.json is not valid JSON \("):
+        gpt2.from_gpt2(vocab[:-2], merges)  # (files read as files are looked at first)
+
+
 def foreign_file(pre_tokenizer) -> HFTokenizer:
     """A byte-level BPE made with the tokenizers library itself, GPT-2 byte order."""
     theirs = HFTokenizer(models.BPE(*gpt2_layout(bpe_core.train(ENGLISH, 500, unit="byte"))))

@@ -45,12 +45,21 @@ def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",
     ``vocab.bpe``). Vocabulary entries after the merges' tokens (``<|endoftext|>``) are special
     tokens.
     """
+    texts = []
+    for data, what in ((vocab, "vocab.json"), (merges, "merges.txt")):
+        try:
+            texts.append(data.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:  # (Python's words would name a codec, not the file)
+            raise TokenizerFileError(
+                f"{source}: the {what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at byte "
+                f"offset {exc.start}); GPT-2's files are UTF-8: save it as UTF-8 and load it again"
+            ) from None
     try:
-        table = json_loads(vocab.decode("utf-8-sig"))
-        lines = merges.decode("utf-8-sig").splitlines()
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TokenizerFileError(f"{source}: not a GPT-2 vocab.json and merges.txt: {exc}"
-                                 ) from None
+        table = json_loads(texts[0])
+    except json.JSONDecodeError as exc:
+        raise TokenizerFileError(f"{source}: not a GPT-2 vocab.json and merges.txt: the "
+                                 f"vocab.json is not valid JSON ({exc})") from None
+    lines = texts[1].splitlines()
     if not isinstance(table, dict) or not all(isinstance(i, int) for i in table.values()):
         raise TokenizerFileError(f"{source}: vocab.json must map token strings to integer ids")
     preset, pattern = resolve(pretokenizer)
