@@ -200,6 +200,11 @@ def test_a_file_listing_several_merges_for_a_token_says_what_they_make() -> None
     at.number_input(key=TOKEN_KEY).set_value(5).run()
     assert at.get("graphviz_chart")[0].proto.spec == merge_tree.tree_dot(tok.merge_tree(5))
     assert any(c.value.startswith("The file lists 2 merges that make 'abc'") for c in at.caption)
+    at.number_input(key=TOKEN_KEY).set_value(0).run()  # 'a': in 'a' + 'bc' and 'a' + 'b'
+    at.toggle(key="vocab_recursive").set_value(True).run()
+    assert any(c.value.startswith("2 tokens use `a` directly or through the tokens built from "
+                                  "it (3 merges: the file lists several for some of them).")
+               for c in at.caption)
     [card] = [m for m in open_page(hug_tokenizer()).metric if m.label == "Merges learned"]
     assert not card.help  # one merge per token: nothing to say
 
@@ -231,7 +236,8 @@ def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None
     assert any("2 tokens use `u` directly" in c.value for c in at.caption)
     at.toggle(key="vocab_recursive").set_value(True).run()
     assert built() == ["ug", "un", "hug", "pun", "pug"]
-    assert any("5 tokens use `u` anywhere in their merge tree" in c.value for c in at.caption)
+    assert any("5 tokens use `u` directly or through the tokens built from it." in c.value
+               for c in at.caption)
 
 
 def test_another_tokenizer_resets_the_selected_token() -> None:

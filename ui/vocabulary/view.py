@@ -272,11 +272,17 @@ def _built_from(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
     st.markdown("**Tokens built from it**")
     recursive = st.toggle("Follow recursively", key="vocab_recursive", **KEEP,
                           help="Off: merges that use it directly as their left or right part. "
-                               "On: every token whose merge tree contains it.")
+                               "On: also the merges that use the tokens those make, and so on.")
     merges = built_from(tok, token_id, recursive=recursive)
-    how = ("anywhere in their merge tree" if recursive
+    how = ("directly or through the tokens built from it" if recursive
            else "directly, as the left or right part of their merge")
-    st.caption(f"{len(merges):,} tokens use {inline_code(shown[token_id])} {how}.")
+    # Tokens, not merges: a file converted from SentencePiece lists several merges for a token
+    # (Llama 2: 18,450 merges build 8,609 tokens from 'a').
+    made = len({m.token_id for m in merges})
+    listed = (f" ({len(merges):,} merges: the file lists several for some of them)"
+              if made < len(merges) else "")
+    st.caption(f"{plural(made, 'token')} {'uses' if made == 1 else 'use'} "
+               f"{inline_code(shown[token_id])} {how}{listed}.")
     if merges:
         st.dataframe(_merges_frame(merges, shown), hide_index=True, height=300)
 
