@@ -53,6 +53,13 @@ def type_text(at: AppTest, text: str) -> AppTest:
     return at
 
 
+
+def test_the_text_box_says_a_pasted_windows_line_end_arrives_as_a_newline() -> None:
+    # A browser's text box gives its lines ending in \n: pasted 'a\r\nb' reaches the page as
+    # 'a\nb', which cl100k reads as [64, 198, 65], not [64, 319, 65].
+    assert "a pasted Windows line end (`\\r\\n`) as a newline alone (`\\n`)." in (
+        open_page().text_area(key="tok_text").help)
+
 def test_default_text_is_coloured_with_one_box_per_token() -> None:
     at = open_page()
     text = at.text_area(key="tok_text").value

@@ -87,7 +87,9 @@ def input_panel(tok: Tokenizer) -> Options:
     text = st.text_area("Text", key=TEXT_KEY, height=200, persist_state="session",
                         help="The colouring follows as you type. Nothing you type is run or "
                              "interpreted: HTML, markdown and invisible characters show as text. "
-                             "Select characters here to mark their tokens.")
+                             "Select characters here to mark their tokens. Lines end as the "
+                             "browser gives a text box's lines: a pasted Windows line end "
+                             "(`\\r\\n`) as a newline alone (`\\n`).")
     browser.attach(text_key=TEXT_KEY, key="tok_helper", on_pick=_clicked)
     if len(text) > MAX_CHARS:
         st.warning(f"This text has {len(text):,} characters; the page tokenizes the first "
