@@ -24,7 +24,7 @@ from ui.shared import merge_tree
 from ui.shared.state import make_corpus
 from ui.vocabulary import jobs as vocabulary_jobs
 from ui.vocabulary.tables import FREQUENCY_JOB
-from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
+from ui.vocabulary.view import FILE_SPELLING_HINT, TAB_KEY, TABS, TOKEN_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/vocabulary.py"
@@ -132,6 +132,18 @@ def test_search_ug_lists_exactly_the_tokens_containing_ug() -> None:
     assert expected == ["ug", "hug", "pug"]
     assert list(table(at)["token"]) == expected
     assert any(c.value.startswith(f"3 of {tok.vocab_size} tokens.") for c in at.caption)
+
+
+def test_a_search_spelled_as_files_spell_spaces_says_how_to_search() -> None:
+    # Hugging Face's .tokens and the files write " the" as "Ġthe" (byte-level) or "▁the"
+    # (SentencePiece); the table shows and searches the text the token stands for.
+    tok = bpe_core.train("the cat and the hat and the bat " * 20, max_merges=30, name="bytes",
+                         min_frequency=1)
+    at = search(open_page(tok), "Ġthe")
+    assert list(table(at)["token"]) == [] and [i.value for i in at.info] == [FILE_SPELLING_HINT]
+    assert list(table(search(at, "·the"))["token"]) == [" the"] and not at.info
+    at.toggle(key="vocab_regex").set_value(True).run()  # a pattern may mean the letter itself
+    assert not at.info and list(table(search(at, "▁t"))["token"]) == []
 
 
 def test_regex_search_and_a_bad_pattern() -> None:

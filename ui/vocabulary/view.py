@@ -165,6 +165,14 @@ def _pick_row(ids: list[int]) -> None:
         st.session_state[TOKEN_KEY] = ids[rows[0]]
 
 
+#: How files spell a space or a newline inside a token (GPT-2's byte characters, SentencePiece's
+#: marker), which the table shows as text: a search spelled so finds nothing.
+_FILE_SPELLING = frozenset("ĠĊ▁")
+FILE_SPELLING_HINT = ("Tokens are searched as the text they stand for, as the table shows them: "
+                      "where a file writes `Ġthe` or `▁the`, search for ` the` or `·the` (a "
+                      "newline, `Ċ` in GPT-2's files, is `↵`).")
+
+
 def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
     """Search, filter and sort the table; clicking a row shows that token below."""
     left, right = st.columns([3, 2])
@@ -189,6 +197,8 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
     except VocabularySearchError as exc:
         st.error(md_literal(str(exc)))  # it quotes the query: '**x**(' is no bold x
         return
+    if view.empty and not use_regex and _FILE_SPELLING.intersection(query):
+        st.info(FILE_SPELLING_HINT)
     listed = view.head(MAX_ROWS)
     more = (f"; the table lists the first {MAX_ROWS:,} in this order (search, filter or change "
             "the order to reach the others)" if len(view) > MAX_ROWS else "")
