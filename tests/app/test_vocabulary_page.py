@@ -252,6 +252,21 @@ def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None
                for c in at.caption)
 
 
+def test_a_wide_merge_tree_is_drawn_to_the_levels_that_fit() -> None:
+    # 128 letters made by doubling (Llama 3 has such a token of 128 spaces): 128 leaves side
+    # by side were a strip too thin to read, its name 128 letters long in every sentence.
+    tok = bpe_core.train("a" * 256, max_merges=8, name="doubling", unit="char",
+                         pretokenizer="none", min_frequency=1)
+    at = open_page(tok)
+    at.number_input(key=TOKEN_KEY).set_value(8).run()  # 'a' * 128
+    spec = at.get("graphviz_chart")[0].proto.spec
+    # Sixteen boxes of 8 letters side by side are wider than a row may be: eight of 16 are
+    assert spec.count("dashed") == 8 and spec.count("[label") == 15  # drawn, shut
+    assert "aaaaaaaaaaaaaaa… (128 characters)" in spec and "a" * 33 not in spec
+    assert any("Only its top 3 levels are drawn open: a dashed box is a merge whose parts are not "
+               "drawn (the table lists every merge)." in c.value for c in at.caption)
+
+
 def test_another_tokenizer_resets_the_selected_token() -> None:
     big, small = hug_tokenizer(5, "five"), hug_tokenizer(1, "one")
     at = open_page(big, small)

@@ -20,6 +20,15 @@ from .tokens import PALETTE, readable_pair, readable_token
 from .wording import plural
 
 LEAF_FILL = "#eef1f6"
+#: A tree is drawn down to the level whose boxes side by side take at most this many characters
+#: of their labels (a box at least MIN_BOX_CHARS): the common trees whole (cl100k's
+#: "·Responsibilities", 17 leaves: 153), while Llama 3's token of 128 spaces, 128 leaves wide,
+#: was a strip too thin to read.
+ROW_CHARS = 170
+MIN_BOX_CHARS = 7
+#: Characters of a token a box or a sentence shows whole; of a longer one, the first KEPT_CHARS
+#: and its length.
+SHOWN_CHARS, KEPT_CHARS = 32, 15
 
 
 @dataclass(frozen=True)
@@ -34,8 +43,16 @@ class RecipeStep:
 
 
 def shown(token: str) -> str:
-    """A token's text for a tree node: whitespace made visible; empty text said as such."""
-    return readable_token(token) or "(empty)"
+    """A token's text for a tree node: whitespace made visible; empty text said as such; a long
+    one cut short, with its length.
+
+    >>> shown(" " * 128)
+    '···············… (128 characters)'
+    """
+    text = readable_token(token) or "(empty)"
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return f"{text[:KEPT_CHARS]}… ({len(token):,} characters)"
 
 
 def _dot_string(text: str) -> str:
@@ -51,25 +68,58 @@ def _label(node: MergeTree) -> str:
     return _dot_string(shown(node.token))[:-1] + f"\\n#{node.rank}{seen}" + '"'
 
 
+def drawn_levels(tree: MergeTree) -> int | None:
+    """How many levels of merges, from the top, a drawing opens (draws the parts of): all
+    (None), unless a row would be wider than :data:`ROW_CHARS`; then the most that keep
+    every row within it.
+
+    >>> from bpe_core import MergeTree as T
+    >>> def run(n):  # a token of 2**n letters, made of two of half its length
+    ...     return T(n, "a" * 2 ** n, n, None, run(n - 1), run(n - 1)) if n else T(0, "a")
+    >>> drawn_levels(run(3)), drawn_levels(run(7))
+    (None, 4)
+    """
+    level, row = 0, [tree]
+    while any(node.rank is not None for node in row):
+        below = [part for node in row for part in (
+            (node.left, node.right) if node.rank is not None else (node,))]
+        if sum(map(_box_chars, below)) > ROW_CHARS:
+            return level
+        level, row = level + 1, below
+    return None
+
+
+def _box_chars(node: MergeTree) -> int:
+    """How wide a node's box is, in characters of its label."""
+    label = shown(node.token) if node.rank is None else _label(node)[1:-1].replace("\\n", "\n")
+    return max(MIN_BOX_CHARS, max(map(len, label.split("\n")))) + 2
+
+
 def tree_dot(tree: MergeTree) -> str:
-    """Graphviz DOT for ``tree``: merges as coloured boxes with rank and count, leaves grey."""
+    """Graphviz DOT for ``tree``: merges as coloured boxes with rank and count, leaves grey;
+    below :func:`drawn_levels`, a merge is a dashed box whose parts are not drawn."""
+    levels = drawn_levels(tree)
     lines = ["digraph merge_tree {",
              '  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, bgcolor="transparent"];',
              '  node [shape=box, style="rounded,filled", fontname="monospace", fontsize=12, '
              'color="#9aa4b2", penwidth=1];',
              '  edge [color="#9aa4b2", arrowhead=none];']
 
-    def walk(node: MergeTree, name: str) -> None:
+    def walk(node: MergeTree, name: str, level: int) -> None:
         if node.rank is None:
             lines.append(f'  {name} [label={_dot_string(shown(node.token))}, fillcolor="{LEAF_FILL}"];')
             return
         fill = PALETTE[node.id % len(PALETTE)]
+        if levels is not None and level >= levels:
+            lines.append(f'  {name} [label={_label(node)}, fillcolor="{fill}", '
+                         'style="rounded,filled,dashed"];')
+            return
         lines.append(f'  {name} [label={_label(node)}, fillcolor="{fill}"];')
         for side, child in (("l", node.left), ("r", node.right)):
-            walk(child, name + side)
+            walk(child, name + side, level + 1)
             lines.append(f"  {name} -> {name + side};")
 
-    walk(tree, "t")
+    walk(tree, "t", 0)
     lines.append("}")
     return "\n".join(lines)
 
@@ -187,10 +237,13 @@ def summary(tree: MergeTree) -> str:
     >>> summary(T(4, "lo", 0, 0, T(0, "l"), T(1, "o")))
     '2 base symbols joined by 1 merge, 1 level deep. Each box shows its merge rank (#; rank 0 is the first merge); the file records no pair counts.'
     """
-    steps, levels = recipe(tree), depth(tree)
+    steps, levels, drawn = recipe(tree), depth(tree), drawn_levels(tree)
     counted = any(s.count for s in steps)
+    opened = "its top level is" if drawn == 1 else f"its top {drawn} levels are"
+    cut = ("" if drawn is None else f" Only {opened} drawn open: a dashed box is a merge whose "
+           "parts are not drawn (the table lists every merge).")
     return (f"{plural(len(tree.leaves()), 'base symbol')} joined by {plural(len(steps), 'merge')}, "
             f"{plural(levels, 'level')} deep. Each box shows its merge rank (#; rank 0 is "
             "the first merge)"
             + (" and how often the pair was seen in training." if counted
-               else "; the file records no pair counts."))
+               else "; the file records no pair counts.") + cut)
