@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 
 from collections import Counter
+from itertools import compress, count
+from operator import eq, or_
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -52,10 +54,16 @@ class MergeTree:
     right: "MergeTree | None" = None
 
     def leaves(self) -> list[str]:
-        """The tokens it is made of, left to right."""
-        if self.left is None:
-            return [self.token]
-        return self.left.leaves() + self.right.leaves()
+        """The tokens it is made of, left to right (in a loop: a tree can be thousands of
+        merges deep, see :meth:`VocabView.merge_tree`)."""
+        out, todo = [], [self]
+        while todo:
+            node = todo.pop()
+            if node.left is None:
+                out.append(node.token)
+            else:
+                todo += (node.right, node.left)
+        return out
 
 
 class _Lazy(Sequence[str]):
@@ -115,9 +123,16 @@ class VocabView:
     def made_by(self) -> dict[int, int]:
         """Token id -> the first merge that makes it (several may, in files converted from
         SentencePiece); made when first asked, not at load (cl100k: 8 ms of 0.3 s)."""
-        result = self.model.merges.result
+        m = self.model.merges
         # Filled from the last merge back, in C: the first one wins.
-        return dict(zip(reversed(result), range(len(result) - 1, -1, -1)))
+        made = dict(zip(reversed(m.result), range(len(m.result) - 1, -1, -1)))
+        # A merge with the empty token, "a" + "" -> "a" (tokenizers reads such a file), makes
+        # nothing: "a" is not built of itself, and a tree of it would never end.
+        for rank in compress(count(), map(or_, map(eq, m.result, m.left),
+                                          map(eq, m.result, m.right))):
+            if made.get(m.result[rank]) == rank:
+                del made[m.result[rank]]
+        return made
 
     @functools.cached_property
     def made_again(self) -> frozenset[int]:
@@ -244,20 +259,39 @@ class VocabView:
 
     def _symbols(self, i: int) -> list[int]:
         """The tokens no merge makes that token ``i`` is spelled in, left to right."""
-        rank = self.made_by.get(i)
-        if rank is None:
-            return [i]
-        m = self.model.merges
-        return self._symbols(m.left[rank]) + self._symbols(m.right[rank])
+        m, made_by, out, todo = self.model.merges, self.made_by, [], [i]
+        while todo:  # (a loop: see merge_tree)
+            j = todo.pop()
+            rank = made_by.get(j)
+            if rank is None:
+                out.append(j)
+            else:
+                todo += (m.right[rank], m.left[rank])
+        return out
 
     def merge_tree(self, i: int) -> MergeTree:
         """How token ``i`` is made, each part by the merge :meth:`merge_for` names: as merging
-        makes it from its own symbols, which is how the model makes it inside any piece."""
-        m = self.merge_for(i)
-        if m is None:
-            return MergeTree(i, self.display(i))
-        return MergeTree(i, m.token, m.rank, m.count, self.merge_tree(m.left_id),
-                         self.merge_tree(m.right_id))
+        makes it from its own symbols, which is how the model makes it inside any piece.
+
+        Built bottom up in a loop, each part once: training on one long piece ("none") can
+        make a chain of merges each adding a symbol, thousands deep, past Python's recursion.
+        """
+        made: dict[int, MergeTree] = {}
+        todo = [i]
+        while todo:
+            j = todo[-1]
+            m = self.merge_for(j)
+            if m is None:
+                made[j] = MergeTree(j, self.display(j))
+            else:
+                parts = [k for k in (m.left_id, m.right_id) if k not in made]
+                if parts:
+                    todo += parts
+                    continue
+                made[j] = MergeTree(j, m.token, m.rank, m.count, made[m.left_id],
+                                    made[m.right_id])
+            todo.pop()
+        return made[i]
 
     def _raws(self, ids: Sequence[int]) -> list[str | None]:
         """:meth:`raw` of every id in ``ids`` (None for an id not in use)."""

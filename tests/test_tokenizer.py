@@ -7,6 +7,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tokenizers import Tokenizer as HFTokenizer
 
 import bpe_core
 from bpe_core import TokenizerFileError
@@ -285,3 +286,14 @@ def test_token_fields_are_what_spans_show_and_an_unknown_id_is_refused():
                                           for i in ids]
     with pytest.raises(ValueError, match="not in this vocabulary"):
         tok.view.token_fields([ids[0], 10**6])
+
+
+def test_a_merge_with_the_empty_token_builds_nothing():
+    # "a" + "" -> "a": tokenizers reads such a file (and never makes the merge); its tree
+    # called itself forever, and so did the tree of any token that used it.
+    d = {"version": "1.0", "model": {"type": "BPE", "vocab": {"a": 0, "": 1, "b": 2, "ab": 3},
+                                     "merges": [["a", ""], ["a", "b"]]}}
+    tok = bpe_core.loads(json.dumps(d).encode(), source="tokenizer.json")
+    assert tok.encode("abba") == HFTokenizer.from_str(json.dumps(d)).encode("abba").ids
+    assert tok.merge_tree(0) == bpe_core.MergeTree(0, "a")
+    assert tok.merge_tree(3).leaves() == ["a", "b"] and tok.merge_for(3).rank == 1

@@ -7,6 +7,7 @@ import doctest
 import importlib
 import json
 import random
+import string
 import subprocess
 import sys
 from collections import Counter
@@ -265,6 +266,20 @@ def test_a_wide_merge_tree_is_drawn_to_the_levels_that_fit() -> None:
     assert "aaaaaaaaaaaaaaa… (128 characters)" in spec and "a" * 33 not in spec
     assert any("Only its top 3 levels are drawn open: a dashed box is a merge whose parts are not "
                "drawn (the table lists every merge)." in c.value for c in at.caption)
+
+
+def test_a_merge_tree_thousands_of_merges_deep_is_shown() -> None:
+    # One piece of random letters, every pair seen once: each merge adds a letter to the last
+    # token, a chain past Python's recursion (the page stopped with RecursionError).
+    rng = random.Random(1)
+    text = "".join(rng.choice(string.ascii_lowercase) for _ in range(3000))
+    tok = bpe_core.train(text, max_merges=2999, name="chain", unit="char", pretokenizer="none",
+                         min_frequency=1)
+    at = open_page(tok)
+    at.number_input(key=TOKEN_KEY).set_value(tok.vocab_size - 1).run()
+    assert not at.exception and at.get("graphviz_chart")
+    assert any("3,000 base symbols joined by 2,061 merges, 1,746 levels deep." in c.value
+               and "Only its top 9 levels are drawn open" in c.value for c in at.caption)
 
 
 def test_another_tokenizer_resets_the_selected_token() -> None:

@@ -127,16 +127,14 @@ def tree_dot(tree: MergeTree) -> str:
 def recipe(tree: MergeTree) -> list[RecipeStep]:
     """The merges that built ``tree``, once each, in the order training learned them."""
     steps: dict[int, RecipeStep] = {}
-
-    def walk(node: MergeTree) -> None:
+    todo = [tree]
+    while todo:  # (a loop: a tree can be thousands of merges deep)
+        node = todo.pop()
         if node.rank is None or node.rank in steps:
-            return
-        walk(node.left)
-        walk(node.right)
+            continue
         steps[node.rank] = RecipeStep(node.rank, node.left.token, node.right.token, node.token,
                                       node.count)
-
-    walk(tree)
+        todo += (node.left, node.right)
     return [steps[r] for r in sorted(steps)]
 
 
@@ -151,9 +149,14 @@ def recipe_table(steps: list[RecipeStep]) -> list[dict]:
 
 def depth(tree: MergeTree) -> int:
     """Levels of merges above the deepest base symbol (0 for a base symbol)."""
-    if tree.rank is None:
-        return 0
-    return 1 + max(depth(tree.left), depth(tree.right))
+    deepest, todo = 0, [(tree, 0)]
+    while todo:  # (a loop, as in recipe)
+        node, above = todo.pop()
+        if node.rank is None:
+            deepest = max(deepest, above)
+        else:
+            todo += ((node.left, above + 1), (node.right, above + 1))
+    return deepest
 
 
 def why_no_tree(tok: Tokenizer, token_id: int) -> str:
