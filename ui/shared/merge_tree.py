@@ -60,12 +60,17 @@ def _dot_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def _label(node: MergeTree) -> str:
+def _lines(node: MergeTree) -> list[str]:
+    """A box's label, line by line: the token, and for a merge its rank and pair count."""
     if node.rank is None:
-        return shown(node.token)
+        return [shown(node.token)]
     seen = f" · seen {node.count:,}×" if node.count else ""
-    # "\n" here is DOT's own line break, written after the token has been escaped.
-    return _dot_string(shown(node.token))[:-1] + f"\\n#{node.rank}{seen}" + '"'
+    return [shown(node.token), f"#{node.rank}{seen}"]
+
+
+def _label(node: MergeTree) -> str:
+    """A box's label as a DOT string (its lines joined by DOT's own line break)."""
+    return _dot_string("\n".join(_lines(node)))
 
 
 def drawn_levels(tree: MergeTree) -> int | None:
@@ -91,8 +96,7 @@ def drawn_levels(tree: MergeTree) -> int | None:
 
 def _box_chars(node: MergeTree) -> int:
     """How wide a node's box is, in characters of its label."""
-    label = shown(node.token) if node.rank is None else _label(node)[1:-1].replace("\\n", "\n")
-    return max(MIN_BOX_CHARS, max(map(len, label.split("\n")))) + 2
+    return max(MIN_BOX_CHARS, *map(len, _lines(node))) + 2
 
 
 def tree_dot(tree: MergeTree) -> str:
@@ -107,7 +111,7 @@ def tree_dot(tree: MergeTree) -> str:
 
     def walk(node: MergeTree, name: str, level: int) -> None:
         if node.rank is None:
-            lines.append(f'  {name} [label={_dot_string(shown(node.token))}, fillcolor="{LEAF_FILL}"];')
+            lines.append(f'  {name} [label={_label(node)}, fillcolor="{LEAF_FILL}"];')
             return
         fill = PALETTE[node.id % len(PALETTE)]
         if levels is not None and level >= levels:
@@ -215,7 +219,7 @@ def listed_note(tok: Tokenizer, token_id: int) -> str | None:
     if first is None or (merged == [token_id] and token_id not in view.made_again):
         return None
     if merged == [token_id]:
-        n = list(tok.merges.result).count(token_id)
+        n = tok.merges.result.count(token_id)
         return (f"The file lists {n} merges that make {name!r}, the first at rank "
                 f"{first.rank:,} ({readable_pair(first.left, first.right)}); merging its own "
                 "symbols by rank, as the encoder does, takes the one drawn.")
