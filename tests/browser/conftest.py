@@ -81,9 +81,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
 
 
 def _free_loopback_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A free loopback port: any, or the first free one of ``BPE_TEST_PORTS`` ("8500-8549")
+    where a machine allows only some."""
+    first, _, last = os.environ.get("BPE_TEST_PORTS", "0-0").partition("-")
+    for port in range(int(first), int(last or first) + 1):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:  # taken
+                continue
+            return sock.getsockname()[1]
+    pytest.fail(f"no free loopback port in BPE_TEST_PORTS={os.environ['BPE_TEST_PORTS']}",
+                pytrace=False)
 
 
 def _health_ok(url: str) -> bool:

@@ -54,6 +54,8 @@ K = {name: f"train_{name}" for name in ("mode", "unit", "byte_fallback", "pretok
 # Pre-tokenizers that drop the spaces (or never split at them) leave SuperBPE nothing to cross.
 NO_SUPERBPE = ("whitespace", "end-of-word", "none")
 _DEFAULTS_FOR = "train_defaults_for"
+#: The key of the row of setting groups, which wrap to fewer columns in a narrow window.
+SETTINGS_ROW = "train_settings"
 # The transition this page last chose itself: while the widget still holds it, it follows the
 # vocabulary size; once the user types another, it is theirs.
 _AUTO_TRANSITION = "train_transition_auto"
@@ -169,7 +171,12 @@ def _follow_vocab_size() -> None:
 def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
     """Draw the settings; return ``(settings for training, None)`` or ``(None, error message)``."""
     ss = st.session_state
-    c1, c2, c3 = st.columns(3, gap="large")
+    # Three groups side by side where each gets 13rem (208 px), else two, else one under the
+    # other: three equal columns were 113 px each at 800 px with the sidebar open, and cut
+    # "Byte fallback", "SuperBPE (superwords)" and the chosen options short.
+    st.html(f"<style>.st-key-{SETTINGS_ROW} > div {{flex: 1 1 13rem}}</style>")
+    row = st.container(horizontal=True, gap="medium", key=SETTINGS_ROW)
+    c1, c2, c3 = (row.container() for _ in range(3))
     with c1:
         unit = st.radio("Base symbols", list(UNITS), format_func=UNITS.get, key=K["unit"],
                         persist_state="session",
