@@ -5,10 +5,12 @@ the user's own sentence, compact metric cards, stale runs, and the page's addres
 from __future__ import annotations
 
 import doctest
+import json
 import re
 import threading
 
 import bpe_core
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -16,8 +18,9 @@ from bpe_core.training.superbpe import default_transition
 from tests.app.test_train_page import (APP, PAGE, click, frame, go_to, headline, open_train,
                                        progress, run_of)
 from ui.shared import metrics
+from ui.shared.columns import PICK_PX, text_px
 from ui.shared.state import make_corpus
-from ui.train import data as train_data, runs
+from ui.train import data as train_data, runs, view
 
 HF_COURSE = "hug 10, pug 5, pun 12, bun 4, hugs 5"
 BUTTONS = ("train_restart", "train_back", "train_play", "train_step", "train_finish")
@@ -116,6 +119,28 @@ def test_a_merge_of_overlapping_pairs_says_where_it_merged_and_what_its_part_los
                in c.value for c in at.caption)
     at = click(at, "train_step")  # aa + a: no overlap, nothing more to say
     assert "merged at" not in headline(at)
+
+
+def test_the_merge_log_counts_the_ties_in_its_room_and_lists_those_of_a_row_ticked():
+    # The tied pairs, listed in the log's last column ("6: n + e, e + w, w + est</w>, …"), were
+    # cut at 1280 px after a pair or two: half the page left that column 80 px.
+    at = open_link(sample="low-lower", max_merges="10", step="10")
+    [log] = [d for d in at.dataframe if list(d.value.columns)[:2] == ["#", "merge"]]
+    config = json.loads(log.proto.columns)
+    widths = {name: config[name]["width"] for name in log.value.columns}
+    cells = {name: [f"{v:,}" if isinstance(v, int) else str(v) for v in log.value[name]
+                    if not pd.isna(v)] for name in log.value.columns}
+    assert {name: [c for c in cells[name] if text_px(c) > widths[name]]
+            for name in cells} == {name: [] for name in cells}
+    assert sum(widths.values()) <= view.LOG_ROOM - PICK_PX  # a 1280-px window's half page
+    assert log.value["ties"].tolist()[:2] == [5, 6]
+    assert any(c.value.endswith("Tick a row's box to list the pairs it tied with.")
+               for c in at.caption)
+    at.session_state[view.LOG] = {"selection": {"rows": [1], "columns": [], "cells": []}}
+    at.run()  # the row of merge 9 ticked: all its ties, in a line that wraps
+    assert [m.value for m in at.markdown if "won a tie" in m.value] == [
+        r"**Merge 9** (lower \+ \</w\>) won a tie: 6 other pairs also had its count, 1, and lost "
+        r"on the tie rule: n \+ e, e \+ w, w \+ est\</w\>, w \+ i, i \+ d, d \+ est\</w\>."]
 
 
 class Gate:

@@ -40,6 +40,8 @@ _NARROW = frozenset("()-/[\\]{}frt⟨⟩")
 _WIDE = frozenset("%@MWmw↵…")
 #: Cells measured per column: the longest ones (by characters) are the widest but for a few px.
 _MEASURED = 200
+#: The column of check boxes of a table whose rows can be picked (``selection_mode``).
+PICK_PX = 40
 
 
 def _char_px(c: str) -> float:

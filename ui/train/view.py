@@ -13,13 +13,14 @@ import html
 from collections import Counter
 from collections.abc import Callable
 
+import pandas as pd
 import streamlit as st
 
 import bpe_core
 
 from ..shared import background, charts, wording
-from ..shared.columns import fit_columns, fitted_columns
-from ..shared.tokens import NOTATION_HELP, readable_pair, readable_token, tokens_html
+from ..shared.columns import PICK_PX, fit_columns, fitted_columns
+from ..shared.tokens import NOTATION_HELP, md_escape, readable_pair, readable_token, tokens_html
 from . import controls, results, runs, tables
 from . import jobs as train_jobs
 
@@ -28,6 +29,7 @@ LOG_ROWS = 1_000
 #: Pixels the merge log has in a 1280-px window (half the page): its columns fit in it.
 LOG_ROOM = 390
 SHOW_WS, TABLES, SENTENCE = "train_show_whitespace", "train_show_tables", "train_sentence"
+LOG = "train_merge_log"  # the merge log's selection: a row picked lists its merge's ties
 TABLES_JOB = "train_tables_job"  # session key: (run and step, its job), see work.job_for
 #: The user's sentence is re-segmented at every update while playing: it stays short.
 SENTENCE_CHARS = 1_000
@@ -221,23 +223,49 @@ def _merge_log(run: runs.Run, k: int) -> None:
     st.markdown("**Merge log** (newest first)")
     log = run.merge_log(upto=k).iloc[::-1].head(LOG_ROWS)
     steps = [run.steps[rank] for rank in log["rank"]]
-    frame = log.assign(**{"#": log["merge"]}, merge=[readable_pair(a, b) for a, b in zip(log.left, log.right)],
+    # The ties are counted here and listed below for the row picked: listed in the row, they
+    # were cut at 1280 px after a pair or two ("6: n + e, e + w, w +"), in half the page.
+    frame = log.assign(**{"#": log["merge"]},
+                       merge=[readable_pair(a, b) for a, b in zip(log.left, log.right)],
                        token=[readable_token(t) for t in log.token],
-                       ties=[f"{s.n_tied}: " + ", ".join(readable_pair(t.left, t.right)
-                                                         for t in s.ties) if s.n_tied else ""
-                             for s in steps])
+                       ties=pd.array([s.n_tied or None for s in steps], dtype="Int64"))
     shown = ["#", "merge", "token", "count", "ties"]
     config = {"#": st.column_config.NumberColumn(help="The merge's number; its rank, the order "
                                                       "an encoder applies it in, is one less"),
               **fitted_columns(frame, "merge", "token", labels={"token": "new token"}),
-              "ties": st.column_config.TextColumn(
-                  "tied pairs", help="How many pairs had the same count, and which (up to 10)")}
-    st.dataframe(frame[shown], hide_index=True, height=min(38 + 35 * max(k, 1), 320),
-                 column_config=fit_columns(frame, config, room=LOG_ROOM, order=shown,
-                                           first=["ties"]))
+              "ties": st.column_config.NumberColumn(
+                  help="How many other pairs had the same count and lost on the tie rule: tick "
+                       "the row's box to list them")}
+    picked = st.dataframe(frame[shown], hide_index=True, height=min(38 + 35 * max(k, 1), 320),
+                          column_config=fit_columns(frame, config, room=LOG_ROOM - PICK_PX,
+                                                    order=shown),
+                          placeholder="", key=LOG, on_select="rerun", selection_mode="single-row")
     newest = f" (the newest {LOG_ROWS:,} shown)" if k > LOG_ROWS else ""
+    tied = " Tick a row's box to list the pairs it tied with." if log["tied_pairs"].any() else ""
     st.caption(f"{k:,} merge{'s' * (k != 1)}{newest}; each line is left + right → new token, "
-               "with the pair's count.")
+               f"with the pair's count.{tied}")
+    rows = [r for r in picked.selection.rows if r < len(steps)]  # (from a longer log before)
+    if rows:
+        st.markdown(ties_line(steps[rows[0]]))
+
+
+def ties_line(s: bpe_core.MergeStep) -> str:
+    """What the merge ``s`` won its tie against, as Markdown.
+
+    >>> ties = (bpe_core.TiedPair("n", "e", 5, 3), bpe_core.TiedPair("e", "w", 3, 9))
+    >>> print(ties_line(bpe_core.MergeStep(8, "low", "e", "lowe", 1, 12, 3, 20, ties=ties,
+    ...                                    n_tied=2)))
+    **Merge 9** (low \\+ e) won a tie: 2 other pairs also had its count, 1, and lost on the tie \
+rule: n \\+ e, e \\+ w.
+    """
+    merge = f"**Merge {s.rank + 1:,}** ({md_escape(readable_pair(s.left, s.right))})"
+    if not s.n_tied:
+        return f"{merge} had no tie: no other pair had its count, {s.count:,}."
+    pairs = ", ".join(md_escape(readable_pair(t.left, t.right)) for t in s.ties)
+    more = (f", and {s.n_tied - len(s.ties):,} more not recorded" if s.n_tied > len(s.ties)
+            else "")
+    return (f"{merge} won a tie: {wording.plural(s.n_tied, 'other pair')} also had its count, "
+            f"{s.count:,}, and lost on the tie rule: {pairs}{more}.")
 
 
 def _passage(run: runs.Run, k: int) -> None:

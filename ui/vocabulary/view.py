@@ -22,7 +22,7 @@ from ..shared.annotate import how_made, md_literal
 from ..shared.merge_tree import caption, recipe, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
-from ..shared.columns import PAGE_PX, fit_columns
+from ..shared.columns import PAGE_PX, PICK_PX, fit_columns
 from ..shared.tokens import NOTATION_HELP
 from ..shared.wording import plural
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
@@ -34,7 +34,6 @@ from .tables import FREQUENCY_JOB
 #: every rerun, and nobody scrolls through them; the search, filters and order reach the rest.
 MAX_ROWS = 10_000
 ROW_PX = 35  # the height of a row of st.dataframe's grid
-PICK_PX = 40  # the width of the column of check boxes of a table whose rows can be picked
 #: The Writing systems tab: its table and chart side by side, the table's share as wide as it
 #: needs in a 1280-px window (438 px: a writing system's name and five counts).
 SYSTEMS, SYSTEMS_PX = (11, 9), 438
