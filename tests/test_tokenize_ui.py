@@ -405,7 +405,8 @@ def test_tokenizers_loaded_twice_get_names_that_tell_them_apart(tok) -> None:
     assert upload("llama3-tokenizer.json", tok).name == "llama3"
     assert upload("Llama-3.1-8B.json", tok).name == "Llama-3.1-8B"
     a, b = upload("tokenizer.json", tok), upload("tokenizer.json", small)
-    assert a.name == f"tokenizer ({tok.vocab_size} tokens)" != b.name
+    assert a.name == f"tokenizer.json ({tok.vocab_size:,} tokens, byte-level, gpt2)" != b.name
+    assert upload("tokenizer (1).json", tok).name.startswith("tokenizer (1).json (")  # browser's
     taken = {"m": a.renamed("m")}
     again = upload("m.json", tok)
     assert loaders.distinct_name(again, taken) == "m"  # the same file again: the same name
@@ -413,8 +414,9 @@ def test_tokenizers_loaded_twice_get_names_that_tell_them_apart(tok) -> None:
     assert loaders.distinct_name(other, taken) == f"m ({small.vocab_size} tokens)"
     taken[f"m ({small.vocab_size} tokens)"] = upload("x.json", bpe_core.train(
         "hug pug", unit="byte", max_merges=2, min_frequency=1))
-    third = loaders.distinct_name(other, taken)
-    assert third.startswith(f"m ({small.vocab_size} tokens, ") and "(2)" not in third
+    assert loaders.distinct_name(other, taken) == f"m ({small.vocab_size} tokens, gpt2)"
+    taken[f"m ({small.vocab_size} tokens, gpt2)"] = taken[f"m ({small.vocab_size} tokens)"]
+    assert loaders.distinct_name(other, taken) == f"m ({small.vocab_size} tokens, gpt2) (2)"
 
 
 def test_a_merge_of_missing_tokens_names_them_in_the_load_message():

@@ -30,10 +30,11 @@ BOX = re.compile(r'<span class="(t [^"]*)" title="([^"]*)" data-s="\d+" data-e="
                  r'((?:[^<]|<span class="m">[^<]*</span>)*)</span>')
 
 
-def load(at: AppTest, data: bytes, *, key: str = "tok_load") -> str:
+def load(at: AppTest, data: bytes, *, key: str = "tok_load",
+         file_name: str = "tokenizer.json") -> str:
     """Upload ``data`` as a Hugging Face tokenizer.json in the load panel ``key``; its name."""
     at.selectbox(key=f"{key}_format").set_value("hf").run()
-    at.file_uploader(key=f"{key}_hf_0").upload("tokenizer.json", data, "application/json").run()
+    at.file_uploader(key=f"{key}_hf_0").upload(file_name, data, "application/json").run()
     at.button(key=f"{key}_load").click().run()
     assert not at.exception and not at.error
     return at.session_state["tokenizer"]
@@ -74,7 +75,7 @@ def test_a_llama2_file_shows_prefix_space_byte_fallback_special_and_trees() -> N
     at = open_page()
     data = llama2_file()
     name = load(at, data)
-    assert name.startswith("tokenizer (")  # the file's name is every model's: its size too
+    assert name.startswith("tokenizer.json (")  # the file's name is every model's: hints too
     assert any(name in s.value.replace("\\", "") for s in at.success)
     tok = active(at)
     text = "Hello wörld 😀 <s> x"
@@ -186,6 +187,24 @@ def test_a_file_loaded_on_the_languages_page_joins_the_comparison() -> None:
     assert {c: rows.loc[c, "Tokens"] for c in rows.index} == {
         c: counts.total(c) for c in parallel_sample().codes}
     assert not at.exception
+
+
+def test_uploads_are_named_after_what_their_files_say_and_told_apart() -> None:
+    # Each was "tokenizer (Nk tokens)", whatever model's tokenizer.json it was: Llama 3's and
+    # an NFKC model's of 400 tokens had one name, told apart by a digest ("…, 3f2a9c1b)").
+    at = open_page()
+    names = [load(at, f()) for f in (llama2_file, llama3_file, nfkc_file)]
+    assert names == ["tokenizer.json (659 tokens, byte fallback, <s>)",
+                     "tokenizer.json (400 tokens, byte-level, <|begin_of_text|>)",
+                     "tokenizer.json (400 tokens, byte-level, NFKC)"]
+    assert load(at, llama2_file()) == names[0]  # the same file again: no copy
+    other = json.loads(llama2_file())
+    other["model"]["merges"] = other["model"]["merges"][:-1]  # alike in all that names say
+    names.append(load(at, json.dumps(other).encode()))
+    assert names[-1] == "tokenizer.json (659 tokens, byte fallback, <s>) (2)"
+    names.append(load(at, llama3_file(), file_name="Llama-3.2-1B.json"))  # a name of its own
+    assert names[-1] == "Llama-3.2-1B"
+    assert at.sidebar.selectbox(key="sidebar_tokenizer").options[-len(names):] == names
 
 
 @pytest.mark.parametrize("data", [llama2_file], ids=["llama2"])

@@ -22,7 +22,8 @@ def test_a_llama2_file_shows_what_the_model_reads_and_explains_its_trees(
     data = llama2_file()
     tok = bpe_core.loads(data, source="tokenizer.json")
     open_tokenize(page, app_url)
-    load_file(page, "hf", "tokenizer.json", data, named=f"tokenizer ({tok.vocab_size} tokens)")
+    load_file(page, "hf", "tokenizer.json", data,
+              named=f"tokenizer.json ({tok.vocab_size} tokens, byte fallback, <s>)")
     text = "Hello wörld 😀 <s> lower"
     enter_text(page, text)
     spans = tok.spans(text)

@@ -9,6 +9,7 @@ becomes the active one; what does not gets a message saying why.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -20,6 +21,7 @@ from bpe_core.formats import loads_files
 from bpe_core.formats.openai import (REFERENCE_ENCODINGS, ReferenceUnavailableError,
                                      reference_encoding, unavailable)
 from bpe_core.formats.size import too_big
+from bpe_core.identity import flatten
 
 from . import catalogue, state, upload_limit
 from .annotate import md_literal
@@ -69,55 +71,81 @@ def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
             f"a {spec.label} needs {len(spec.files)} file(s) with different names: "
             f"{', '.join(what for what, _ in spec.files)}")
     tok = loads_files(dict(files), pretokenizer=pattern if spec.needs_pattern else None)
-    return tok.renamed(name or default_name(tok))
+    return tok.renamed(name or default_name(tok, [n for n, _ in files]))
 
 
-def default_name(tok: bpe_core.Tokenizer) -> str:
-    """The name a loaded tokenizer gets when the user gives none: the file's name without the
-    word every such file has (``llama3-tokenizer.json`` -> ``llama3``), or, for a file with
-    the name every Hugging Face model's file has, the vocabulary size.
+def default_name(tok: bpe_core.Tokenizer, file_names: Sequence[str]) -> str:
+    """The name a tokenizer read from ``file_names`` gets when the user gives none: the file's
+    name without its extension and the word every such file has (``llama3-tokenizer.json`` ->
+    ``llama3``); for a file named as every model's is (``tokenizer.json``, GPT-2's
+    ``vocab.json``), that name with what the file says of its model (:func:`hints`).
 
     >>> tok = bpe_core.train("hug", unit="byte", max_merges=0, name="tokenizer")
-    >>> default_name(tok), default_name(tok.renamed("llama3-tokenizer"))
-    ('tokenizer (256 tokens)', 'llama3')
+    >>> default_name(tok.renamed("llama3-tokenizer"), ["llama3-tokenizer.json"])
+    'llama3'
+    >>> default_name(tok, ["tokenizer.json"])
+    'tokenizer.json (256 tokens, byte-level, gpt2)'
     """
     name = _GENERIC_TAIL.sub("", tok.name)
-    return name if name and tok.name != "tokenizer" else f"tokenizer ({_size(tok)} tokens)"
+    if name and not _GENERIC.fullmatch(tok.name):
+        return name
+    return f"{' + '.join(file_names) or tok.name} ({', '.join(hints(tok))})"
 
 
 # "-tokenizer", "_tokenizer", ".tokenizer" at the end of a file's name add nothing to it.
 _GENERIC_TAIL = re.compile(r"(?<=.)[-_. ]tokenizer$", re.IGNORECASE)
+#: The names every model's files have (a browser saves a second download as "tokenizer (1)").
+_GENERIC = re.compile(r"(tokenizer|vocab|encoder)( ?\(\d+\))?", re.IGNORECASE)
+#: Normalizers that tell models apart; the rest (Replace, Prepend) is SentencePiece's plumbing,
+#: which "byte fallback" or "characters" already says.
+_TOLD_NORMALIZERS = ("NFC", "NFD", "NFKC", "NFKD", "Lowercase")
 
 
-def _size(tok: bpe_core.Tokenizer) -> str:
-    n = tok.vocab_size
-    return f"{n / 1000:.0f}k" if n >= 10_000 else f"{n:,}"
+def hints(tok: bpe_core.Tokenizer) -> list[str]:
+    """What a tokenizer says of its model, in a few words each: its size, whether it reads bytes
+    or characters (with byte fallback or not), its Unicode normalizer, its pre-tokenizer when
+    it is a well-known one, and the special token its post-processor starts a text with.
+    Llama 3.1's file gives ``128,256 tokens, byte-level, <|begin_of_text|>``, Qwen 3's
+    ``151,669 tokens, byte-level, NFC``, Gemma 3's ``262,145 tokens, byte fallback, <bos>``.
+
+    >>> hints(bpe_core.train("hug", unit="char", pretokenizer="whitespace", max_merges=0))
+    ['4 tokens', 'characters']
+    """
+    reads = ("byte-level" if tok.unit == "byte" else
+             "byte fallback" if tok.model.byte_fallback else "characters")
+    told = [f"{tok.vocab_size:,} tokens", reads]
+    told += [n for n in (type(c).__name__ for c in flatten(tok.normalizer))
+             if n in _TOLD_NORMALIZERS]
+    if tok.config.get("pretokenizer") in PATTERNS:
+        told.append(tok.config["pretokenizer"])
+    starts = tok.post_processor.wrap()[0] if tok.post_processor is not None else ()
+    told += [tok.display(i) for i in starts[:1]]
+    return told
 
 
 def distinct_name(tok: bpe_core.Tokenizer, taken: Mapping[str, bpe_core.Tokenizer]) -> str:
     """A name for ``tok`` that no other tokenizer of ``taken`` has: its own, or, when another
-    tokenizer has it, the same with what tells them apart (vocabulary size, pre-tokenizer, at
-    last a digest of the content). A name held by this very tokenizer (the same file loaded
-    again) is given back, so that loading a file twice does not make a copy.
+    tokenizer has it, the same with its size and its pre-tokenizer where the name does not say
+    them, and at last numbered (``tokenizer.json (…) (2)``, as a second download is). A name
+    held by this very tokenizer (the same file loaded again) is given back, so that loading a
+    file twice does not make a copy.
 
     >>> a = bpe_core.train("hug pug", unit="byte", max_merges=1, min_frequency=1, name="x")
     >>> b = bpe_core.train("hug pug", unit="byte", max_merges=2, min_frequency=1, name="x")
     >>> distinct_name(a, {}), distinct_name(a, {"x": a}), distinct_name(b, {"x": a})
     ('x', 'x', 'x (258 tokens)')
-    >>> c = b.renamed("tokenizer (258 tokens)")  # a name that says its size already
+    >>> c = b.renamed("tokenizer.json (258 tokens, byte-level, gpt2)")  # it says its size
     >>> distinct_name(c, {c.name: a})
-    'tokenizer (258 tokens, gpt2)'
+    'tokenizer.json (258 tokens, byte-level, gpt2) (2)'
     """
-    size = f"{_size(tok)} tokens"
-    base = tok.name.removesuffix(f" ({size})")
-    # Then what sets it apart: its pre-tokenizer when that is a known one (two byte-level files
-    # alike in all else would be told apart by nothing), else a digest of its content.
-    preset = tok.config.get("pretokenizer")
-    for name in (tok.name, f"{base} ({size})", *([f"{base} ({size}, {preset})"] if preset else []),
-                 f"{base} ({size}, {tok.fingerprint()[:8]})"):
-        if name not in taken or taken[name].fingerprint() == tok.fingerprint():
-            return name
-    return state.unique_name(tok.name)  # only if all of those are other tokenizers' names
+    size = f"{tok.vocab_size:,} tokens"
+    names = [tok.name]
+    if size not in tok.name:  # what sets it apart: its size, then a known pre-tokenizer
+        preset = tok.config.get("pretokenizer")
+        names += [f"{tok.name} ({size})", *([f"{tok.name} ({size}, {preset})"] if preset else [])]
+    numbered = (f"{names[-1]} ({n})" for n in itertools.count(2))
+    return next(name for name in itertools.chain(names, numbered)
+                if name not in taken or taken[name].fingerprint() == tok.fingerprint())
 
 
 @st.cache_resource(show_spinner="Reading the tokenizer file…", max_entries=4)
