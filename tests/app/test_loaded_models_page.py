@@ -207,6 +207,20 @@ def test_uploads_are_named_after_what_their_files_say_and_told_apart() -> None:
     assert at.sidebar.selectbox(key="sidebar_tokenizer").options[-len(names):] == names
 
 
+def test_a_file_nested_too_deeply_is_refused_saying_how_deep_it_reads_and_where() -> None:
+    # The message said "nested too deeply to read: line 1 column 1 (char 0)".
+    at = open_page()
+    at.selectbox(key="tok_load_format").set_value("hf").run()
+    deep = b'{"model": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    at.file_uploader(key="tok_load_hf_0").upload("tokenizer.json", deep, "application/json").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception
+    [error] = [e.value.replace("\\", "") for e in at.error]
+    said = re.search(r"nested more than ([\d,]+) levels deep, the most that can be read: line 1 "
+                     r"column (\d+) \(char (\d+)\)", error)
+    assert said and int(said[2]) == int(said[3]) + 1 > int(said[1].replace(",", "")) > 500
+
+
 @pytest.mark.parametrize("data", [llama2_file], ids=["llama2"])
 def test_sessions_loading_the_same_file_share_one_tokenizer(data) -> None:
     first, second = open_page(), open_page()
