@@ -22,7 +22,8 @@ from typing import TypeVar
 T = TypeVar("T")
 #: Annotation -> (the types it allows, what to call it). True and False are no integers here.
 _KINDS = {"str": ((str,), "a string"), "str | None": ((str, type(None)), "a string or null"),
-          "int": ((int,), "an integer"), "bool": ((bool,), "true or false")}
+          "int": ((int,), "an integer"), "bool": ((bool,), "true or false"),
+          "bool | None": ((bool, type(None)), "true, false or null")}
 
 
 def option(d: dict, key: str, default):

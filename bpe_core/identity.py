@@ -26,14 +26,20 @@ _PARTS = ("normalizers", "pretokenizers", "decoders", "processors")
 
 def flatten(component) -> Iterator:
     """The components of a stage, (possibly nested) Sequences opened, in order; none for None.
+    A component made as a Sequence of others (BertPreTokenizer) stays whole, as its file
+    names it.
 
     >>> from bpe_core import pre_tokenizers as P
     >>> [type(s).__name__ for s in flatten(P.Sequence([P.Digits(), P.Sequence([P.Whitespace()])]))]
     ['Digits', 'Whitespace']
+    >>> [type(s).__name__ for s in flatten(P.Sequence([P.BertPreTokenizer()]))]
+    ['BertPreTokenizer']
     """
     if component is None:
         return
     inner = next((getattr(component, a) for a in _PARTS if hasattr(component, a)), None)
+    if type(component).__name__ != "Sequence":
+        inner = None
     if inner is None:
         yield component
     else:

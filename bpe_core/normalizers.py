@@ -22,6 +22,7 @@ from typing import Any
 
 import regex
 
+from .char_classes import CJK, COMBINING, CONTROL, NONSPACING
 from .checked import checked, option
 from .form_alignment import align
 from .oniguruma import pattern_from_dict, pattern_to_dict
@@ -29,7 +30,8 @@ from .presets import needs_limit, time_limit, too_slow
 from .unicode16 import as_unicode, holds_changed
 
 Ranges = list[tuple[int, int]]
-SUPPORTED = "NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip and Sequence"
+SUPPORTED = ("NFC, NFD, NFKC, NFKD, Lowercase, Replace, Prepend, Strip, StripAccents, "
+             "BertNormalizer and Sequence")
 # Rust's char::is_whitespace is Unicode's White_Space property (str.isspace is wider).
 _SPACE = regex.compile(r"\p{White_Space}")
 _LEADING, _TRAILING = regex.compile(r"^\p{White_Space}+"), regex.compile(r"\p{White_Space}+$")
@@ -304,6 +306,95 @@ class Strip:
 
 
 @dataclass(frozen=True)
+class _Drop:
+    """Every character of a class dropped, or rewritten by a ``re.sub`` template."""
+
+    chars: re.Pattern
+    template: str = ""
+    joins = True
+
+    def normalize_str(self, text: str) -> str:
+        return self.chars.sub(self.template, text)
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        return _per_char(text, ranges, self.normalize_str)
+
+
+@dataclass(frozen=True)
+class StripAccents:
+    """Combining marks dropped, as ``tokenizers``' tables class them (char_classes.py); after
+    NFD, the accents come off their letters.
+
+    >>> Sequence([NFD(), StripAccents()]).normalize_str("Ünïcödé")
+    'Unicode'
+    """
+
+    joins = True
+
+    def normalize_str(self, text: str) -> str:
+        return _COMBINING.normalize_str(text)
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        return _COMBINING.normalize_aligned(text, ranges)
+
+    def to_dict(self) -> dict:
+        return {"type": "StripAccents"}
+
+
+_COMBINING = _Drop(COMBINING)
+# BERT's cleaning: control characters go (and NUL and U+FFFD), then each whitespace character
+# becomes a space; its Chinese characters get a space on each side, so that they split alone.
+_BERT_CLEAN = (_Drop(re.compile(f"{CONTROL.pattern}|[\x00\ufffd]")),
+               _Drop(_SPACE, " "))
+_BERT_CJK = _Drop(CJK, r" \g<0> ")
+
+
+@dataclass(frozen=True)
+class BertNormalizer:
+    """BERT's normalizer, which the first GPT and ``tokenizers``' CharBPETokenizer (the BPE of
+    Sennrich et al.) use too: ``clean_text``, ``handle_chinese_chars``, ``strip_accents``
+    (NFD, then no non-spacing mark; None: as ``lowercase``), then ``lowercase``, in that order.
+
+    >>> BertNormalizer().normalize_str("Ünïcödé\tCAFÉ 中文\u200b")
+    'unicode cafe  中  文 '
+    """
+
+    clean_text: bool = True
+    handle_chinese_chars: bool = True
+    strip_accents: bool | None = None
+    lowercase: bool = True
+
+    @property
+    def joins(self) -> bool:  # (cleaning drops NUL, the separator)
+        return not self.clean_text
+
+    def _stages(self) -> list:
+        stages = list(_BERT_CLEAN) if self.clean_text else []
+        if self.handle_chinese_chars:
+            stages.append(_BERT_CJK)
+        if self.lowercase if self.strip_accents is None else self.strip_accents:
+            stages += [NFD(), _Drop(NONSPACING)]
+        if self.lowercase:
+            stages.append(Lowercase())
+        return stages
+
+    def normalize_str(self, text: str) -> str:
+        for stage in self._stages():
+            text = stage.normalize_str(text)
+        return text
+
+    def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
+        for stage in self._stages():
+            text, ranges = stage.normalize_aligned(text, ranges)
+        return text, ranges
+
+    def to_dict(self) -> dict:
+        return {"type": "BertNormalizer", "clean_text": self.clean_text,
+                "handle_chinese_chars": self.handle_chinese_chars,
+                "strip_accents": self.strip_accents, "lowercase": self.lowercase}
+
+
+@dataclass(frozen=True)
 class Sequence:
     """Several normalizers, one after the other."""
 
@@ -363,6 +454,11 @@ def _from_dict(d: dict) -> Any:
         return Prepend(d["prepend"])
     if kind == "Strip":
         return Strip(option(d, "strip_left", True), option(d, "strip_right", True))
+    if kind == "StripAccents":
+        return StripAccents()
+    if kind == "BertNormalizer":
+        return BertNormalizer(option(d, "clean_text", True), option(d, "handle_chinese_chars", True),
+                              d.get("strip_accents"), option(d, "lowercase", True))
     if kind == "Sequence":
         return Sequence([from_dict(n) for n in d["normalizers"]])
     raise ValueError(f"the {kind} normalizer is not supported; bpe_core reads {SUPPORTED}")

@@ -32,8 +32,8 @@ from .unicode16 import as_unicode, holds_changed
 
 Ranges = list[tuple[int, int]]
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
-SUPPORTED = ("Split, ByteLevel, Metaspace, Digits, Punctuation, Whitespace, WhitespaceSplit and "
-             "Sequence")
+SUPPORTED = ("Split, ByteLevel, Metaspace, Digits, Punctuation, Whitespace, WhitespaceSplit, "
+             "BertPreTokenizer and Sequence")
 #: The regex Hugging Face's ByteLevel splits with (GPT-2's, as ``tokenizers`` writes it).
 BYTE_LEVEL_REGEX = MODEL_PATTERNS["byte-level"]
 # Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
@@ -441,6 +441,21 @@ class Sequence:
         return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pretokenizers]}
 
 
+class BertPreTokenizer(Sequence):
+    """BERT's, which the first GPT and ``tokenizers``' CharBPETokenizer use too: words split at
+    whitespace, then each punctuation character on its own.
+
+    >>> BertPreTokenizer().split(["Hey friend!  How?!"])
+    ['Hey', 'friend', '!', 'How', '?', '!']
+    """
+
+    def __init__(self):
+        super().__init__([WhitespaceSplit(), Punctuation("Isolated")])
+
+    def to_dict(self) -> dict:
+        return {"type": "BertPreTokenizer"}
+
+
 def from_dict(d: dict | None) -> Any:
     """The pre-tokenizer a ``tokenizer.json`` describes (None for none), its fields checked."""
     return None if d is None else checked(_from_dict(d))
@@ -467,6 +482,8 @@ def _from_dict(d: dict) -> Any:
         return Whitespace()
     if kind == "WhitespaceSplit":
         return WhitespaceSplit()
+    if kind == "BertPreTokenizer":
+        return BertPreTokenizer()
     if kind == "EndOfWord":
         return EndOfWord(d.get("marker", EndOfWord.marker))
     if kind == "Sequence":

@@ -46,16 +46,21 @@ RECLASSED = {"\u0295": {16: "\u0250", 17: "\u0294"}}
 UNASSIGNED = "\u0378"
 
 
-def _parse_ranges(text: str) -> list[tuple[int, int]]:
+def parse_ranges(text: str) -> list[tuple[int, int]]:
+    """``(first, last)`` code points of hexadecimal ranges, ``#`` lines left out.
+
+    >>> parse_ranges("# a comment\\n41-5A 5F")
+    [(65, 90), (95, 95)]
+    """
     return [tuple(int(end, 16) for end in (r.split("-") * 2)[:2])
             for line in text.splitlines() if not line.startswith("#") for r in line.split()]
 
 
 #: The code points Unicode 16 leaves unassigned, as (first, last) ranges.
-UNASSIGNED_16 = _parse_ranges(
+UNASSIGNED_16 = parse_ranges(
     resources.files(__package__).joinpath("unassigned16.txt").read_text(encoding="ascii"))
 #: Those Unicode 17 assigned. Rust's char methods go by 17 (``tokenizers``' Digits).
-ADDED_IN_17 = _parse_ranges("""
+ADDED_IN_17 = parse_ranges("""
 88F C5C CDC 1ACF-1ADD 1AE0-1AEB 20C1 2B96 A7CE-A7CF A7D2 A7D4 A7F1 FBC3-FBD2 FD90-FD91
 FDC8-FDCE 10940-10959 10EC5-10EC7 10ED0-10ED8 10EFA-10EFB 11B60-11B67 11DB0-11DDB
 11DE0-11DE9 16EA0-16EB8 16EBB-16ED3 16FF2-16FF6 187F8-187FF 18D09-18D1E 18D80-18DF2
@@ -67,7 +72,12 @@ _STARTS_17 = [a for a, _ in ADDED_IN_17]
 _ASSIGNED = regex.compile(r"\P{Cn}")
 
 
-def _class_body(ranges) -> str:
+def class_body(ranges) -> str:
+    """The inside of a regex character class holding the ``(first, last)`` ranges.
+
+    >>> class_body([(65, 90), (95, 95)])
+    'A-Z_'
+    """
     return "".join(regex.escape(chr(a)) + (f"-{regex.escape(chr(b))}" if b > a else "")
                    for a, b in ranges)
 
@@ -75,7 +85,7 @@ def _class_body(ranges) -> str:
 # The check runs on every text beyond ASCII, so it is stdlib ``re``: it tests a character of
 # the BMP against a bitmap, where ``regex`` walks the ranges (3 against 17 ns a character).
 # Beyond the BMP it only picks the characters up (emoji, mostly), which are looked at one by one.
-_MAYBE = re.compile("[" + _class_body([r for r in UNASSIGNED_16 if r[0] < 0x10000])
+_MAYBE = re.compile("[" + class_body([r for r in UNASSIGNED_16 if r[0] < 0x10000])
                     + "".join(RECLASSED) + "\\U00010000-\\U0010ffff]")  # (16's are 17's too)
 _NON_ASCII = regex.compile(r"[^\x00-\x7f]+")
 
@@ -225,10 +235,19 @@ def _ranges(chars) -> str:
     >>> _ranges({"a", "b", "c", "x"})
     'a-cx'
     """
+    return class_body(runs_of(chars))
+
+
+def runs_of(chars) -> list[tuple[int, int]]:
+    """The ``(first, last)`` code points of a set of characters' runs.
+
+    >>> runs_of({"a", "b", "c", "x"})
+    [(97, 99), (120, 120)]
+    """
     runs: list[list[int]] = []
     for c in sorted(map(ord, chars)):
         if runs and c == runs[-1][1] + 1:
             runs[-1][1] = c
         else:
             runs.append([c, c])
-    return _class_body(runs)
+    return [(a, b) for a, b in runs]

@@ -9,6 +9,7 @@ where the tests need a shape those builders do not give:
 - ``llama3_file``: byte-level with ignore_merges and a BOS template, its ids shuffled so that
   they no longer follow the merge order (Llama 3, GPT-OSS);
 - ``nfkc_file``: NFKC before a byte-level model (Claude's shape);
+- ``char_bpe_file``: ``tokenizers``' CharBPETokenizer, lowercased (the first GPT's shape);
 - ``catastrophic_file``: a model of the printable ASCII characters whose Split pre-tokenizer,
   normalizer Replace or decoder Replace is ``(?:a|aa)+$``, which takes minutes on
   ``"a" * 46 + "!"`` unbounded.
@@ -28,6 +29,7 @@ from tokenizers import decoders as D
 from tokenizers import models
 from tokenizers import normalizers as N
 from tokenizers import pre_tokenizers as P
+from tokenizers.implementations import CharBPETokenizer
 
 from tests.test_pipeline_exact import gpt2_style, llama2_style, llama3_style
 
@@ -65,6 +67,17 @@ def nfkc_file() -> bytes:
     tok = gpt2_style()
     tok.normalizer = N.NFKC()
     return _bytes(tok)
+
+
+@lru_cache(maxsize=None)
+def char_bpe_file() -> bytes:
+    """``tokenizers``' CharBPETokenizer (Sennrich et al.'s BPE, as the first GPT has it: BERT's
+    normalizer, lowercasing and stripping accents, its pre-tokenizer, words ending in ``</w>``),
+    trained on a few sentences."""
+    tok = CharBPETokenizer(lowercase=True)
+    tok.train_from_iterator(["The lowest newest widest low lower. Ünïcödé café, 中文分词!"] * 3,
+                            vocab_size=120, min_frequency=2, show_progress=False)
+    return tok.to_str().encode("utf-8")
 
 
 CATASTROPHIC = r"(?:a|aa)+$"

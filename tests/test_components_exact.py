@@ -152,6 +152,15 @@ for name, normalizer in {
         "Strip-right": N.Strip(left=False, right=True),
         "Sequence-NFKC-Lowercase-Strip": N.Sequence([N.NFKC(), N.Lowercase(), N.Strip()]),
         "Sequence-NFD-strip-accents": N.Sequence([N.NFD(), N.Replace(Regex(r"\p{Mn}"), "")]),
+        "StripAccents": N.StripAccents(),
+        "Sequence-NFD-StripAccents": N.Sequence([N.NFD(), N.StripAccents()]),
+        "BertNormalizer": N.BertNormalizer(),
+        "BertNormalizer-cased": N.BertNormalizer(lowercase=False),
+        "BertNormalizer-cased-strip_accents": N.BertNormalizer(strip_accents=True,
+                                                               lowercase=False),
+        "BertNormalizer-lowercase-keep-accents": N.BertNormalizer(strip_accents=False),
+        "BertNormalizer-no-cleaning": N.BertNormalizer(clean_text=False,
+                                                       handle_chinese_chars=False),
         }.items():
     CASES[f"normalizer-{name}"] = lambda n=normalizer: byte_level(normalizer=n)
 CASES["normalizer-Llama2-no-pre-tokenizer"] = lambda: char_level(
@@ -193,6 +202,11 @@ for behavior in BEHAVIORS:
     CASES[f"Punctuation-{behavior}"] = lambda b=behavior: char_level(pre=P.Punctuation(b))
 CASES["Whitespace"] = lambda: char_level(pre=P.Whitespace())
 CASES["WhitespaceSplit"] = lambda: char_level(pre=P.WhitespaceSplit())
+CASES["BertPreTokenizer"] = lambda: char_level(pre=P.BertPreTokenizer())
+# tokenizers' CharBPETokenizer, Sennrich et al.'s BPE as the first GPT has it
+CASES["CharBPETokenizer"] = lambda: char_level(
+    normalizer=N.BertNormalizer(), pre=P.BertPreTokenizer(), end_of_word_suffix="</w>",
+    decoder=D.BPEDecoder(suffix="</w>"), bytes_=())
 CASES["Sequence-pre-tokenizers"] = lambda: char_level(pre=P.Sequence([
     P.WhitespaceSplit(), P.Digits(individual_digits=True), P.Punctuation("contiguous")]))
 CASES["Sequence-Split-then-Metaspace-first"] = lambda: char_level(
@@ -550,11 +564,10 @@ def test_normal_forms_on_a_python_with_a_later_unicode(monkeypatch):
 
 
 @pytest.mark.parametrize("part, component, name", [
-    ("normalizer", N.BertNormalizer(), "BertNormalizer"),
-    ("normalizer", N.Sequence([N.NFC(), N.StripAccents()]), "StripAccents"),
+    ("normalizer", N.Nmt(), "Nmt"),
+    ("normalizer", N.Sequence([N.NFC(), N.ByteLevel()]), "ByteLevel"),
     ("pre_tokenizer", P.CharDelimiterSplit(" "), "CharDelimiterSplit"),
     ("pre_tokenizer", P.Sequence([P.Whitespace(), P.UnicodeScripts()]), "UnicodeScripts"),
-    ("pre_tokenizer", P.BertPreTokenizer(), "BertPreTokenizer"),
     ("decoder", D.WordPiece(), "WordPiece"),
     ("decoder", D.Sequence([D.Fuse(), D.CTC()]), "CTC"),
 ])

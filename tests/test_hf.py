@@ -222,8 +222,8 @@ def _edit(path: str, value):
 
 @pytest.mark.parametrize("edit, message", [
     (_edit("model.type", "WordPiece"), "the model is WordPiece, not BPE"),
-    (_edit("normalizer", {"type": "BertNormalizer"}), "the BertNormalizer normalizer is not "
-                                                      "supported; bpe_core reads NFC"),
+    (_edit("normalizer", {"type": "Nmt"}), "the Nmt normalizer is not supported; bpe_core "
+                                           "reads NFC"),
     (_edit("pre_tokenizer", {"type": "UnicodeScripts"}), "the UnicodeScripts pre-tokenizer is not "
                                                          "supported"),
     (_edit("decoder", {"type": "CTC"}), "the CTC decoder is not supported"),

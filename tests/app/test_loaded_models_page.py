@@ -17,7 +17,8 @@ from bpe_core.analysis.premium import count_tokens
 from tests.app.test_languages_page import open_page as open_languages
 from tests.app.test_tokenize_page import active, metric, open_page, token_html, type_text
 from tests.app.test_vocabulary_page import open_page as open_vocabulary
-from tests.model_files import hf, llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
+from tests.model_files import (char_bpe_file, hf, llama2_file, llama2_no_fallback_file,
+                               llama3_file, nfkc_file)
 from ui.shared import merge_tree
 from ui.shared.annotate import md_literal
 from ui.tokenize.chat import upload_key
@@ -144,6 +145,29 @@ def test_nfkc_and_unknown_characters_are_shown_as_the_model_reads_them() -> None
     [unknown] = [b for b in shown_boxes(at) if " uk" in b[0]]
     assert unknown[2] == "<unk>" and "cannot spell '½'" in unknown[1]
     assert "unknown token" in captions(at)
+
+
+def test_sennrichs_bpe_as_the_first_gpt_wrote_it_loads_and_shows_its_end_of_word_marks() -> None:
+    # tokenizers' CharBPETokenizer: BERT's normalizer and pre-tokenizer, which bpe_core refused
+    # ("the BertPreTokenizer pre-tokenizer is not supported").
+    at = open_page()
+    data = char_bpe_file()
+    name = load(at, data)
+    assert name.startswith("tokenizer.json (") and "BertNormalizer" in name
+    tok = active(at)
+    text = "The Lowest, newest 中文!"
+    type_text(at, text)
+    assert ids_shown(at) == hf(data).encode(text).ids
+    boxes = shown_boxes(at)
+    assert [b[2] for b in boxes[:3]] == ["the</w>", "lowest</w>", ",</w>"]
+    assert "the text has 'The', the model reads 'the</w>'" in boxes[0][1]  # lowercased
+    assert [b[2] for b in boxes[-3:]] == ["中</w>", "文</w>", "!</w>"]  # each a word of its own
+    assert ("Pipeline: normalizer BertNormalizer + Lowercase → pre-tokenizer BertPreTokenizer → "
+            "BPE → decoder BPEDecoder") in captions(at)
+    lowest = tok.model.vocab["lowest</w>"]
+    [chart] = pick(at, lowest).get("graphviz_chart")
+    assert chart.proto.spec == merge_tree.tree_dot(tok.merge_tree(lowest))
+    assert "lowest</w>" in chart.proto.spec.replace("\\", "")
 
 
 def test_the_vocabulary_page_on_a_loaded_file(monkeypatch) -> None:

@@ -98,7 +98,8 @@ _GENERIC_TAIL = re.compile(r"(?<=.)[-_. ]tokenizer$", re.IGNORECASE)
 _GENERIC = re.compile(r"(tokenizer|vocab|encoder)( ?\(\d+\))?", re.IGNORECASE)
 #: Normalizers that tell models apart; the rest (Replace, Prepend) is SentencePiece's plumbing,
 #: which "byte fallback" or "characters" already says.
-_TOLD_NORMALIZERS = ("NFC", "NFD", "NFKC", "NFKD", "Lowercase")
+_TOLD_NORMALIZERS = ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents",
+                     "BertNormalizer")
 
 
 def hints(tok: bpe_core.Tokenizer) -> list[str]:
