@@ -251,7 +251,7 @@ def test_a_file_the_cache_holds_but_cannot_be_read_says_so(cache) -> None:
 def test_the_catalogue_names_real_bpe_models() -> None:
     families = " ".join(CATALOGUE.values())
     for family in ("Llama 3", "Qwen 3", "Gemma 3", "Mistral", "DeepSeek V3", "GPT-OSS", "Phi-4",
-                   "SmolLM"):
+                   "SmolLM", "GPT-1"):
         assert family in families
     assert all(repo.count("/") == 1 and " " not in repo for repo in CATALOGUE)
     assert json.loads(config_file()) == CHAT_CONFIG

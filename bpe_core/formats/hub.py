@@ -38,6 +38,8 @@ CATALOGUE: dict[str, str] = {
     "openai/gpt-oss-20b": "GPT-OSS",
     "microsoft/phi-4": "Phi-4",
     "HuggingFaceTB/SmolLM3-3B": "SmolLM 3",
+    # The first GPT (2018): Sennrich et al.'s BPE over lowercased words ending in </w>.
+    "openai-community/openai-gpt": "GPT-1",
 }
 
 TOKENIZER_FILE, CONFIG_FILE = "tokenizer.json", "tokenizer_config.json"

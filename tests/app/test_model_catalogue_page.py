@@ -14,7 +14,7 @@ from tests.app.test_loaded_models_page import ids_shown
 from tests.app.test_tokenize_page import APP, active, metric, open_page, type_text
 from tests.hub_cache import (CHAT_CONFIG, CHAT_TEMPLATE, config_file, hub_exception, put_model,
                              unigram_file, wordpiece_file)
-from tests.model_files import hf, llama3_file
+from tests.model_files import char_bpe_file, hf, llama3_file
 from ui.shared import catalogue, loaders
 from ui.tokenize.chat import upload_key
 
@@ -77,6 +77,21 @@ def test_a_catalogue_model_loads_from_the_hub_cache_and_becomes_active(cache) ->
               "<|start|>user\nHow many tokens does this question cost?<|end|>")
     assert at.code[0].value == prompt
     assert metric(at, "Prompt tokens") == f"{len(active(at).spans(prompt)):,}"
+
+
+def test_the_first_gpt_loads_from_the_catalogue_with_its_words_ending_in_end_of_word(cache
+                                                                                       ) -> None:
+    # GPT-1's file has BERT's normalizer and pre-tokenizer, as tokenizers' CharBPETokenizer.
+    data = char_bpe_file()
+    put_model(cache, "openai-community/openai-gpt", {"tokenizer.json": data})
+    at = open_hub_form()
+    assert "GPT-1 — openai-community/openai-gpt" in at.selectbox(key=f"{KEY}_hub").options
+    load_model(at, "openai-community/openai-gpt")
+    assert at.session_state["tokenizer"] == "openai-community/openai-gpt" and not at.error
+    text = "The Lowest, newest!"
+    type_text(at, text)
+    assert ids_shown(at) == hf(data).encode(text).ids
+    assert [active(at).display(i) for i in ids_shown(at)][:2] == ["the</w>", "lowest</w>"]
 
 
 def test_any_model_id_loads_from_the_box_and_sessions_share_it_unchanged(cache) -> None:
