@@ -190,7 +190,18 @@ class VocabView:
         fallback = self.model.byte_fallback and decoders.fallback_byte(t) is not None
         if (self.byte_level and len(t) == 1) or fallback:
             return "byte"
-        return "char" if len(t) == 1 else "vocab"
+        return "char" if len(self._symbol_core(t)) == 1 else "vocab"
+
+    def _symbol_core(self, t: str) -> str:
+        """``t`` without the model's own suffix and prefix: Hugging Face's BPE starts a word's
+        last character as ``o</w>`` (CharBPETokenizer, the first GPT) and a later one as
+        ``##o``, base symbols that no merge makes."""
+        suffix, prefix = self.model.end_of_word_suffix, self.model.continuing_subword_prefix
+        if suffix and t.endswith(suffix) and t != suffix:
+            t = t[:-len(suffix)]
+        if prefix and t.startswith(prefix) and t != prefix:
+            t = t[len(prefix):]
+        return t
 
     def ends_word(self, i: int) -> bool:
         self.check(i)

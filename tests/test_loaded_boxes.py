@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 import bpe_core
-from tests.model_files import llama2_file, llama2_no_fallback_file, llama3_file, nfkc_file
+from tests.model_files import (char_bpe_file, llama2_file, llama2_no_fallback_file, llama3_file,
+                               nfkc_file)
 from ui.shared import annotate, merge_tree, tokens as colour
 from ui.vocabulary.data import default_token
 
@@ -140,3 +141,42 @@ def test_the_default_token_is_found_from_the_merge_arrays() -> None:
     uses = Counter(m.left_id for m in tok.merges) + Counter(m.right_id for m in tok.merges)
     deep = [m for m in tok.merges if tok.merge_for(m.left_id) or tok.merge_for(m.right_id)]
     assert default_token(tok) == max(deep, key=lambda m: (uses[m.token_id], m.rank)).token_id
+
+
+def test_a_char_bpe_files_word_final_characters_are_base_symbols() -> None:
+    # CharBPETokenizer starts a word's last character as "o</w>", a base symbol of its own: it
+    # was "in the vocabulary, made by no merge", and its tree said "merging never produces it"
+    # of a token in every word ending in o.
+    tok = load(char_bpe_file())
+    final = [s for s in tok.spans("The lowest 中文!") if "</w>" in s.token]
+    assert [s.token for s in final] == ["the</w>", "lowest</w>", "中</w>", "文</w>", "!</w>"]
+    final = final[2:]
+    for s in final:
+        assert tok.kind(s.id) == "char" and annotate.KIND_NAMES["char"] == "base character"
+        assert "never produces" not in merge_tree.why_no_tree(tok, s.id)
+    assert Counter(tok.view.kinds(tok.ids())) == {"char": tok.vocab_size - len(tok.merges) - 1,
+                                                  "merge": len(tok.merges), "unk": 1}
+
+
+def test_the_end_of_word_marker_stays_on_bytes_and_reads_left_to_right() -> None:
+    # Bytes that end a word: "<A9></w>" was drawn "<A9>", its marker gone.
+    tok = bpe_core.train("é © é © é ©", max_merges=1, unit="byte", pretokenizer="end-of-word",
+                         min_frequency=1)
+    assert [m.token for m in tok.merges] == ["<A9></w>"]
+    assert shown(tok, "é") == [("<C3>", "pb"), ("<A9></w>", "pb")]
+    assert colour.tokens_html(tok.spans("é"), "é").count('<bdi dir="ltr">&lt;/w&gt;</bdi>') == 1
+    # Closing a Hebrew word, the marker is isolated left to right: bare, the bidi algorithm
+    # drew "ם</w>" as "<w/>ם". A token of the text "</w>" is text, not the marker.
+    text = "שלום </w>"
+    spans = [bpe_core.TokenSpan(k, t, t.removesuffix("</w>").encode(), a, b) for k, (t, a, b) in
+             enumerate([("שלו", 0, 3), ("ם</w>", 3, 4), ("<</w>", 5, 6), ("/</w>", 6, 7),
+                        ("w</w>", 7, 8), ("></w>", 8, 9)])]
+    assert [(b.label, b.ends_word) for b in colour.boxes(spans, text)] == [
+        ("שלו", False), ("ם</w>", True), ("<</w>", True), ("/</w>", True), ("w</w>", True),
+        ("></w>", True)]
+    html = colour.tokens_html(spans, text)
+    assert html.count('<bdi dir="ltr">&lt;/w&gt;</bdi>') == 5 and "ם<bdi" in html
+    literal = bpe_core.train("a </w> </w>", max_merges=3, unit="char", pretokenizer="whitespace",
+                             min_frequency=1)
+    assert [(b.label, b.ends_word) for b in colour.boxes(literal.spans("</w>"), "</w>")] == [
+        ("</w>", False)]

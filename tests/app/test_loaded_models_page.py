@@ -16,6 +16,7 @@ from bpe_core.alphabet import BYTE_CHARS
 from bpe_core.analysis.premium import count_tokens
 from tests.app.test_languages_page import open_page as open_languages
 from tests.app.test_tokenize_page import active, metric, open_page, token_html, type_text
+from tests.app.test_train_page import click, open_train, run_of
 from tests.app.test_vocabulary_page import open_page as open_vocabulary
 from tests.model_files import (char_bpe_file, hf, llama2_file, llama2_no_fallback_file,
                                llama3_file, nfkc_file)
@@ -23,12 +24,13 @@ from ui.shared import merge_tree
 from ui.shared.annotate import md_literal
 from ui.tokenize.chat import upload_key
 from ui.tokenize.data import differences
+from ui.train import results as training_results
 from ui.shared.samples import parallel_sample
 from ui.vocabulary import view as vocabulary_view
 from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
 
 BOX = re.compile(r'<span class="(t [^"]*)" title="([^"]*)" data-s="\d+" data-e="\d+" data-i="\d+">'
-                 r'((?:[^<]|<span class="m">[^<]*</span>)*)</span>')
+                 r'((?:[^<]|<span class="m">[^<]*</span>|<bdi dir="ltr">[^<]*</bdi>)*)</span>')
 
 
 def load(at: AppTest, data: bytes, *, key: str = "tok_load",
@@ -168,6 +170,23 @@ def test_sennrichs_bpe_as_the_first_gpt_wrote_it_loads_and_shows_its_end_of_word
     [chart] = pick(at, lowest).get("graphviz_chart")
     assert chart.proto.spec == merge_tree.tree_dot(tok.merge_tree(lowest))
     assert "lowest</w>" in chart.proto.spec.replace("\\", "")
+
+
+def test_an_end_of_word_tokenizer_downloaded_from_train_loads_back_with_the_same_ids() -> None:
+    at = click(click(open_train("low-lower"), "train_start"), "train_finish")
+    trained = run_of(at).tokenizer()
+    name, data = training_results.tokenizer_file(trained, "hf", "low")  # the download's bytes
+    at.switch_page("app_pages/tokenize.py").run()
+    load(at, data, file_name=name)
+    text = "low lower newest widest lowest"
+    type_text(at, text)
+    assert ids_shown(at) == trained.encode(text) == hf(data).encode(text).ids
+    boxes = shown_boxes(at)
+    assert [b[2] for b in boxes[:3]] == ["low", "</w>", "low"]
+    # The file's offsets put each </w> on its word's last character, as tokenizers' do: the
+    # boxes called it unknown ("the vocabulary cannot spell 'w', so the model reads only </w>").
+    assert [b for b in boxes if " uk" in b[0] or "unknown" in b[1]] == []
+    assert "unknown token" not in captions(at)
 
 
 def test_the_vocabulary_page_on_a_loaded_file(monkeypatch) -> None:

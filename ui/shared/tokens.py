@@ -164,6 +164,7 @@ class Box(NamedTuple):
     label: str
     style: str = ""  # "pb" bytes of part of a character, "uk" unknown, "nz" rewritten text
     note: str = ""
+    ends_word: bool = False  # the label ends in the end-of-word marker, not in text "</w>"
 
 
 def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
@@ -172,33 +173,40 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     space after a special token as two ``▁``).
 
     >>> from bpe_core import TokenSpan as T
-    >>> box(T(5, " Hello", b" Hello", 0, 5), "Hello")  # a prefix space the tokenizer added
-    Box(label=' Hello', style='nz', note="rewritten before BPE: the text has 'Hello', the model reads '·Hello'")
-    >>> box(T(9, "est</w>", b"est", 3, 6), "lowest").label  # the end-of-word marker stays
-    'est</w>'
+    >>> box(T(5, " Hello", b" Hello", 0, 5), "Hello")[:3]  # a prefix space the tokenizer added
+    (' Hello', 'nz', "rewritten before BPE: the text has 'Hello', the model reads '·Hello'")
+    >>> box(T(9, "est</w>", b"est", 3, 6), "lowest")  # the end-of-word marker stays
+    Box(label='est</w>', style='', note='', ends_word=True)
+    >>> box(T(9, "<A9></w>", b"\\xa9", 0, 1, partial=True), "é").label  # bytes end a word too
+    '<A9></w>'
     >>> box(T(1, "<s>", b"<s>", 0, 0, special=True), "Hi").note  # a BOS
     "added by the tokenizer's post-processor: not in the text"
-    >>> box(T(0, "[UNK]", b"", 3, 4), "hi 😀")
-    Box(label='[UNK]', style='uk', note="unknown: the vocabulary cannot spell '😀', so the model reads only [UNK]")
+    >>> box(T(0, "[UNK]", b"", 3, 4), "hi 😀")[:3]
+    ('[UNK]', 'uk', "unknown: the vocabulary cannot spell '😀', so the model reads only [UNK]")
     """
     covered = text[span.start:span.end]
     if span.special and span.start == span.end:  # BOS, EOS: no text of the user's
         return Box(span.token, note="added by the tokenizer's post-processor: not in the text")
+    # The marker, not a token of the text "</w>": what the token stands for, then the marker.
+    marker = END_OF_WORD if span.token == show_bytes(span.bytes) + END_OF_WORD else ""
+    if marker and not span.bytes:  # a bare </w>, wherever a file's offsets put it: no [UNK]
+        return Box(marker, ends_word=True)
     if span.partial:
-        return Box(show_bytes(span.bytes), "pb")
+        return Box(show_bytes(span.bytes) + marker, "pb", ends_word=bool(marker))
     if not span.bytes and covered:  # [UNK]: the model keeps nothing of the text it replaced
         return Box(span.token, "uk", f"unknown: the vocabulary cannot spell {readable(covered)!r}, "
                                      f"so the model reads only {span.token}")
     if span.bytes != covered.encode("utf-8", "surrogatepass"):  # NFKC, Lowercase, a prefix
         return Box(span.token, "nz", f"rewritten before BPE: the text has {readable(covered)!r}, "
-                                     f"the model reads {readable_token(span.token)!r}")
+                                     f"the model reads {readable_token(span.token)!r}",
+                   bool(marker))
     if span.start < claimed:  # one character read as several tokens, or a space added
         return Box(span.token, "nz", f"rewritten before BPE: the tokens before it cover "
                                      f"{readable(covered)!r} already, and the model reads "
-                                     f"{readable_token(span.token)!r} once more")
-    if span.token == covered + END_OF_WORD:  # the marker closes the word: shown, not hidden
-        return Box(span.token)
-    return Box(covered or span.token)  # a bare </w> covers no characters
+                                     f"{readable_token(span.token)!r} once more", bool(marker))
+    if marker and span.token == covered + marker:  # the marker closes the word: shown
+        return Box(span.token, ends_word=True)
+    return Box(covered or span.token)
 
 
 def boxes(spans: Sequence[TokenSpan], text: str) -> list[Box]:
@@ -277,6 +285,9 @@ def _text_html(text: str, show_whitespace: bool, *, in_box: bool = False) -> str
     return "".join(parts)
 
 
+_MARKER_HTML = f'<bdi dir="ltr">{html.escape(END_OF_WORD)}</bdi>'
+
+
 def _box_html(shown: Box, show_whitespace: bool) -> str:
     """A box's label as HTML; runs of bytes in hex (of a token's own text) kept as they are.
     A label that begins with a combining mark gets a dotted circle to sit on, as Unicode's
@@ -286,7 +297,16 @@ def _box_html(shown: Box, show_whitespace: bool) -> str:
     ('<span class="m">◌</span>\\u0301', 'e\\u0301')
     >>> _box_html(Box("\\ufe0f"), True), _box_html(Box("\\ufe0f"), False)  # a mark by name
     ('<span class="m">⟨VS16⟩</span>', '<span class="m">◌</span>\\ufe0f')
+
+    The end-of-word marker reads ``</w>`` left to right, at the end of a right-to-left word too
+    (the bidi algorithm would turn it round, ``<w/>``):
+
+    >>> _box_html(Box("ם</w>", ends_word=True), True)
+    'ם<bdi dir="ltr">&lt;/w&gt;</bdi>'
     """
+    if shown.ends_word:
+        word = shown._replace(label=shown.label[:-len(END_OF_WORD)], ends_word=False)
+        return _box_html(word, show_whitespace) + _MARKER_HTML
     first = shown.label[:1]
     drawn = first in (_MARKS if show_whitespace else _ALWAYS)  # named: ⟨VS16⟩ needs no circle
     base = '<span class="m">◌</span>' if first and not drawn and category(first)[0] == "M" else ""
