@@ -17,6 +17,7 @@ import sys
 import time
 
 from . import formats, train_progress_line
+from .alphabet import END_OF_WORD
 from .formats.hub import HubError, load_model
 from .formats.openai import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
 from .presets import PRESETS
@@ -87,13 +88,24 @@ def _cmd_encode(args) -> int:
         for s in spans:
             print(f"{s.id}\t{s.token!r}")
     else:
-        out = []
-        for k, s in enumerate(spans):
-            shown = s.token if s.partial else text[s.start:s.end]
-            out.append(_COLOURS[k % len(_COLOURS)] + "\x1b[30m" + shown + _RESET)
-        print("".join(out))
+        print(_coloured(tok, spans, text))
     print(f"{len(spans)} tokens, {len(text)} characters", file=sys.stderr)
     return 0
+
+
+def _coloured(tok: Tokenizer, spans, text: str) -> str:
+    """The text in coloured tokens: text no token covers (the spaces a whitespace split drops)
+    plain, each character once (a file's ``</w>`` covers its word's last character too), and
+    the end-of-word marker shown where a token ends a word, as the app draws it."""
+    out, pos = [], 0
+    for k, s in enumerate(spans):
+        out.append(text[pos:s.start])
+        shown = s.token if s.partial else text[max(pos, s.start):s.end]
+        if tok.ends_word(s.id) and not s.partial:
+            shown += END_OF_WORD
+        out.append(_COLOURS[k % len(_COLOURS)] + "\x1b[30m" + shown + _RESET)
+        pos = max(pos, s.end)
+    return "".join(out) + text[pos:]
 
 
 def _cmd_decode(args) -> int:

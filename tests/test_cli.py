@@ -122,3 +122,27 @@ def test_a_hugging_face_model_is_opened_by_id(monkeypatch, tmp_path, capsys):
 def test_a_missing_file_that_names_nothing_known_says_so(capsys, monkeypatch, tmp_path):
     code, _, err = _main(capsys, monkeypatch, "info", str(tmp_path / "tok.json"))
     assert code == 2 and "No such file" in err
+
+
+def test_colour_keeps_the_spaces_and_shows_where_words_end(tmp_path, capsys, monkeypatch):
+    # Text between tokens (the spaces a whitespace split drops) was left out, "low lower" read
+    # "lowlower", and a tokenizer.json's </w>, which covers its word's last letter as in
+    # tokenizers, printed that letter twice ("lowwlowerr").
+    import re
+
+    from tests.model_files import char_bpe_file
+    trained = bpe_core.train("low low lower newest", unit="char", pretokenizer="end-of-word",
+                             max_merges=3, min_frequency=1)
+    paths = {"native": tmp_path / "eow.json", "hf": tmp_path / "tokenizer.json",
+             "charbpe": tmp_path / "char.json"}
+    bpe_core.save(trained, paths["native"])
+    bpe_core.save(trained, paths["hf"], format="hf")
+    paths["charbpe"].write_bytes(char_bpe_file())
+    shown = {}
+    for name, path in paths.items():
+        code, out, _ = _main(capsys, monkeypatch, "encode", str(path), "--show", "colour",
+                             stdin="low  lower!")
+        assert code == 0
+        shown[name] = re.sub(r"(\x1b\[[0-9;]*m)+", "|", out)
+    assert shown["native"] == shown["hf"] == "|low</w>|  |low|e|r|!|</w>|\n"
+    assert shown["charbpe"] == "|low</w>|  |lower</w>|!</w>|\n"
