@@ -27,6 +27,7 @@ from .alphabet import BYTE_CHARS
 from .checked import checked, option
 from .end_of_word import EndOfWord
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
+from .char_classes import NUMERIC, PUNCTUATION, SPACE, WORDS_AND_SYMBOLS
 from .presets import MODEL_PATTERNS, needs_limit, piece_finder, time_limit, too_slow
 from .unicode16 import as_unicode, holds_changed
 
@@ -36,29 +37,9 @@ SUPPORTED = ("Split, ByteLevel, Metaspace, Digits, Punctuation, Whitespace, Whit
              "BertPreTokenizer and Sequence")
 #: The regex Hugging Face's ByteLevel splits with (GPT-2's, as ``tokenizers`` writes it).
 BYTE_LEVEL_REGEX = MODEL_PATTERNS["byte-level"]
-# Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
-_W = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}"
-_WHITESPACE_REGEX = rf"[{_W}]+|[^{_W}\p{{White_Space}}]+"
-# Character predicates: each matching character is a match of its own.
-# Hugging Face's punctuation is ASCII's and Unicode 8.0's P categories (the unicode_categories
-# crate): the characters made punctuation since are not, and two that have left it still are
-# (found by comparing the two on every code point; those added after Unicode 16 are left to
-# the stage's Unicode 16 twin, see unicode16.py).
-_PUNCTUATION = (
-    r"(?![\u061d\u09fd\u0a76\u0c77\u0c84\u1b4e-\u1b4f\u1b7d-\u1b7f\u2e43-\u2e4f\u2e52-\u2e5d"
-    r"\U00010d6e\U00010ead\U00010f55-\U00010f59\U00010f86-\U00010f89"
-    r"\U000113d4-\U000113d5\U000113d7-\U000113d8\U0001144b-\U0001144f\U0001145a-\U0001145b"
-    r"\U0001145d\U00011660-\U0001166c\U000116b9\U0001183b\U00011944-\U00011946\U000119e2"
-    r"\U00011a3f-\U00011a46\U00011a9a-\U00011a9c\U00011a9e-\U00011aa2\U00011b00-\U00011b09"
-    r"\U00011be1\U00011c41-\U00011c45\U00011c70-\U00011c71\U00011ef7-\U00011ef8"
-    r"\U00011f43-\U00011f4f\U00011fff\U00012ff1-\U00012ff2\U00016d6d-\U00016d6f"
-    r"\U00016e97-\U00016e9a\U00016fe2\U0001e5ff\U0001e95e-\U0001e95f])"
-    r"[\p{P}\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]|[\u166d\U000111c9]")
-_NUMERIC = r"\p{N}"
 # A pattern that is one run of one character class: a set without sets inside, a property or
 # a class escape, then "+".
 _ONE_RUN = regex.compile(r"(?:\[\^?\]?(?:\\.|[^\[\]\\])*\]|\\[pP]\{\w+\}|\\[dswDSW])\+")
-_SPACE = r"\p{White_Space}"
 # Escapes and classes whose meaning comes from Unicode's tables (see unicode16.py).
 _READS_UNICODE = regex.compile(r"\\[pPwWdDsSbB]|\[:")
 
@@ -182,6 +163,17 @@ class Split(_ReadsUnicode):
         object.__setattr__(self, "_reads_unicode", not self.literal and _READS_UNICODE.search(
             self.pattern) is not None)
 
+    def as_ours(self, *, one_char: bool = False) -> Split:
+        """This Split, of a pattern of ours, with no time limit (it never backtracks);
+        ``one_char``: it matches one character at a time, so it cuts pieces as one run of a
+        class does (``_split_runs``): its matches in the pieces joined are theirs."""
+        object.__setattr__(self, "_bounded", False)
+        if self._findall is not None:
+            object.__setattr__(self, "_findall", self._compiled.findall)
+        if one_char:
+            object.__setattr__(self, "_runs", self._isolate is not None)
+        return self
+
     def _spans(self, text: str) -> list[tuple[int, int]]:
         try:
             return _cuts(text, self._compiled, self.behavior, self.invert,
@@ -266,10 +258,18 @@ class Punctuation(_ReadsUnicode):
     behavior: str = "Isolated"
 
     def _spans(self, text):
-        return _cuts(text, _compiled(_PUNCTUATION), self.behavior, False)
+        return _cuts(text, _compiled(PUNCTUATION), self.behavior, False)
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        # Isolated (BERT's): each punctuation character found in all the pieces joined, in C,
+        # where piece by piece took a Python call each (2 MB of English after BERT's
+        # whitespace split: 283,000 pieces).
+        if self.behavior == "Isolated":
+            return _PUNCTUATION_CUT.split(pieces, first)
+        return super().split(pieces, first)
 
     def _twin(self) -> Split | None:  # (punctuation added since Unicode 16 is not)
-        return _twin_split(_PUNCTUATION, self.behavior)
+        return _twin_split(PUNCTUATION, self.behavior)
 
     def to_dict(self) -> dict:
         return {"type": "Punctuation", "behavior": self.behavior}
@@ -281,13 +281,13 @@ class Digits(_ReadsUnicode):
     _unicode = 17  # (Rust's char::is_numeric)
 
     def _spans(self, text):
-        return _cuts(text, _compiled(_NUMERIC), self._behavior(), False)
+        return _cuts(text, _compiled(NUMERIC), self._behavior(), False)
 
     def _behavior(self) -> str:
         return "Isolated" if self.individual_digits else "Contiguous"
 
     def _twin(self) -> Split | None:
-        return _twin_split(_NUMERIC, self._behavior(), version=17)
+        return _twin_split(NUMERIC, self._behavior(), version=17)
 
     def to_dict(self) -> dict:
         return {"type": "Digits", "individual_digits": self.individual_digits}
@@ -296,10 +296,10 @@ class Digits(_ReadsUnicode):
 @dataclass(frozen=True)
 class Whitespace(_ReadsUnicode):
     def _spans(self, text):
-        return _cuts(text, _compiled(_WHITESPACE_REGEX), "Removed", True)
+        return _cuts(text, _compiled(WORDS_AND_SYMBOLS), "Removed", True)
 
     def _twin(self) -> Split | None:  # (Hugging Face's \w is Oniguruma's)
-        return _twin_split(_WHITESPACE_REGEX, "Removed", invert=True)
+        return _twin_split(WORDS_AND_SYMBOLS, "Removed", invert=True)
 
     def to_dict(self) -> dict:
         return {"type": "Whitespace"}
@@ -308,7 +308,10 @@ class Whitespace(_ReadsUnicode):
 @dataclass(frozen=True)
 class WhitespaceSplit(_Splitter):
     def _spans(self, text):
-        return _cuts(text, _compiled(_SPACE), "Removed", False)
+        return _cuts(text, _compiled(SPACE), "Removed", False)
+
+    def split(self, pieces: list[str], first: bool = True) -> list[str]:
+        return _NOT_SPACE.split(pieces, first)  # (the runs between spaces, by findall)
 
     def to_dict(self) -> dict:
         return {"type": "WhitespaceSplit"}
@@ -327,6 +330,8 @@ def _twin_split(pattern: str, behavior: str, invert: bool = False, version: int 
     return split
 
 
+_PUNCTUATION_CUT = Split(PUNCTUATION).as_ours(one_char=True)
+_NOT_SPACE = Split(rf"[^{SPACE}]+", "Removed", invert=True).as_ours()
 _CACHE: dict[str, Any] = {}
 
 

@@ -502,6 +502,27 @@ def test_decode_any_bytes(byte_tokens, data):
     _check_decode(pair, data.draw(st.lists(st.sampled_from(ids), max_size=12)))
 
 
+#: Pre-tokenizers whose pieces ids alone may not show (a model trained on their pieces merges
+#: nothing across their cuts): the pieces themselves, against tokenizers'.
+PIECE_CASES = {"BertPreTokenizer": P.BertPreTokenizer(), "WhitespaceSplit": P.WhitespaceSplit(),
+               **{f"Punctuation-{b}": P.Punctuation(b) for b in BEHAVIORS},
+               "Sequence-Whitespace-Punctuation": P.Sequence([P.WhitespaceSplit(),
+                                                               P.Punctuation()])}
+
+
+@pytest.mark.parametrize("name", PIECE_CASES)
+@settings(max_examples=40)
+@given(texts=st.lists(TEXT, max_size=4))
+def test_pre_tokenizer_pieces_are_those_of_tokenizers(name, texts):
+    theirs = PIECE_CASES[name]
+    ours = bpe_core.pre_tokenizers.from_dict(json.loads(theirs.__getstate__()))
+    texts += FIXED[-8:] + TRICKY[:40]
+    want = [[piece for piece, _ in theirs.pre_tokenize_str(t)] for t in texts]
+    # Each text on its own, and all of them in one call (the way an encode cuts many pieces)
+    assert [ours.split([t]) for t in texts] == want
+    assert ours.split(texts) == [piece for pieces in want for piece in pieces]
+
+
 def test_unicode_tables_as_tokenizers_has_them():
     """Punctuation on every code point, and the normal forms on every character Python's
     database decomposes or gives a combining class: Hugging Face's tables are older
