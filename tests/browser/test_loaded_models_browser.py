@@ -1,6 +1,7 @@
 """A model's tokenizer.json loaded on the Tokenize page in Chromium: the boxes say what the model
 reads (a prefix space, byte fallback, a special token), clicking a merged token draws its tree
-and clicking a special token says why it has none."""
+and clicking a special token says why it has none; the end-of-word marker after a Hebrew word
+reads "</w>", left to right."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 from playwright.sync_api import Page, expect
 
 import bpe_core
+from bpe_core.formats import dumps
 from tests.browser.conftest import assert_no_exception, wait_for_app
 from tests.browser.test_tokenize_browser import (BOXES, SLOW, enter_text, expect_merge_tree,
                                                  load_file, open_tokenize)
@@ -55,3 +57,33 @@ def test_a_llama2_file_shows_what_the_model_reads_and_explains_its_trees(
     expect(page.locator('[data-testid="stGraphVizChart"]')).to_have_count(0)
     assert_no_exception(page)
     page.screenshot(path=screenshot_dir / "tokenize-loaded-llama2.png", full_page=True)
+
+
+def test_the_end_of_word_marker_reads_left_to_right_at_the_end_of_a_hebrew_word(
+        page: Page, app_url: str) -> None:
+    # The bidi algorithm turned a bare "</w>" round after Hebrew letters: "ם</w>" read "<w/>ם".
+    tok = bpe_core.train("שלום עולם שלום", unit="char", pretokenizer="end-of-word",
+                         max_merges=1, min_frequency=1)
+    assert [m.token for m in tok.merges] == ["ם</w>"]
+    open_tokenize(page, app_url)
+    load_file(page, "hf", "hebrew.json", dumps(tok, format="hf"), named="hebrew")
+    text = "שלום עולם"
+    enter_text(page, text)
+    expect(page.locator(BOXES)).to_have_count(len(tok.spans(text)), timeout=SLOW)
+    marked = page.locator(BOXES).filter(has_text="</w>")
+    expect(marked).to_have_count(2)
+    # Each box's characters from left to right as drawn: "ם" then the marker, which reads
+    # "</w>" left to right, on the letter's left, where a right-to-left word ends (it was
+    # ">w/<ם": drawn mirrored, "<w/>ם").
+    drawn = [marked.nth(k).evaluate("""b => {
+        const chars = [], walk = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode())
+            for (let i = 0; i < n.length; i++) {
+                const r = document.createRange();
+                r.setStart(n, i);
+                r.setEnd(n, i + 1);
+                chars.push([n.data[i], r.getBoundingClientRect().left]);
+            }
+        return chars.sort((a, b) => a[1] - b[1]).map(c => c[0]).join('');
+    }""") for k in range(2)]
+    assert drawn == ["</w>ם", "</w>ם"]
