@@ -505,9 +505,12 @@ def test_decode_any_bytes(byte_tokens, data):
 #: Pre-tokenizers whose pieces ids alone may not show (a model trained on their pieces merges
 #: nothing across their cuts): the pieces themselves, against tokenizers'.
 PIECE_CASES = {"BertPreTokenizer": P.BertPreTokenizer(), "WhitespaceSplit": P.WhitespaceSplit(),
+               "Whitespace": P.Whitespace(), "Digits": P.Digits(),
+               "Digits-individual": P.Digits(individual_digits=True),
                **{f"Punctuation-{b}": P.Punctuation(b) for b in BEHAVIORS},
                "Sequence-Whitespace-Punctuation": P.Sequence([P.WhitespaceSplit(),
-                                                               P.Punctuation()])}
+                                                               P.Punctuation()]),
+               "Sequence-Whitespace-Digits": P.Sequence([P.Whitespace(), P.Digits(True)])}
 
 
 @pytest.mark.parametrize("name", PIECE_CASES)
