@@ -17,258 +17,37 @@ characters (see ``normalizers``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import accumulate
 from typing import Any
 
 import regex
 
 from .alphabet import BYTE_CHARS
+from .char_classes import NUMERIC, PUNCTUATION, SPACE, WORDS_AND_SYMBOLS
 from .checked import checked, option
 from .end_of_word import EndOfWord
-from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
-from .char_classes import NUMERIC, PUNCTUATION, SPACE, WORDS_AND_SYMBOLS
-from .presets import MODEL_PATTERNS, needs_limit, piece_finder, time_limit, too_slow
-from .unicode16 import as_unicode, holds_changed
+from .oniguruma import pattern_from_dict
+from .presets import MODEL_PATTERNS
+from .split import BEHAVIORS, ReadsUnicode, Split, Splitter, compiled, cuts, twin_split
+
+__all__ = ["BEHAVIORS", "ByteLevel", "BertPreTokenizer", "Digits", "EndOfWord", "Metaspace",
+           "Punctuation", "Sequence", "Split", "Whitespace", "WhitespaceSplit", "from_dict"]
 
 Ranges = list[tuple[int, int]]
-BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 SUPPORTED = ("Split, ByteLevel, Metaspace, Digits, Punctuation, Whitespace, WhitespaceSplit, "
              "BertPreTokenizer and Sequence")
 #: The regex Hugging Face's ByteLevel splits with (GPT-2's, as ``tokenizers`` writes it).
 BYTE_LEVEL_REGEX = MODEL_PATTERNS["byte-level"]
-# A pattern that is one run of one character class: a set without sets inside, a property or
-# a class escape, then "+".
-_ONE_RUN = regex.compile(r"(?:\[\^?\]?(?:\\.|[^\[\]\\])*\]|\\[pP]\{\w+\}|\\[dswDSW])\+")
-# Escapes and classes whose meaning comes from Unicode's tables (see unicode16.py).
-_READS_UNICODE = regex.compile(r"\\[pPwWdDsSbB]|\[:")
-
-
-def _cuts(text: str, compiled, behavior: str, invert: bool,
-          timeout: float | None = None) -> list[tuple[int, int]]:
-    """The kept ``(start, end)`` of ``text`` when split on ``compiled``'s matches, exactly as
-    Hugging Face folds matches and gaps for each behavior (empty pieces dropped)."""
-    parts, pos = [], 0
-    for start, end in match_spans(compiled, text, timeout):
-        if start > pos:
-            parts.append([pos, start, invert])
-        parts.append([start, end, not invert])
-        pos = end
-    if pos < len(text) or not text:
-        parts.append([pos, len(text), invert])
-    if behavior == "Removed":
-        kept = [p for p in parts if not p[2]]
-    elif behavior == "Isolated":
-        kept = parts
-    else:
-        kept, previous = [], False
-        order = parts[::-1] if behavior == "MergedWithNext" else parts
-        for p in order:
-            match = p[2]
-            join = (match == previous) if behavior == "Contiguous" else (match and not previous)
-            if join and kept:
-                if behavior == "MergedWithNext":
-                    kept[-1][0] = p[0]
-                else:
-                    kept[-1][1] = p[1]
-            else:
-                kept.append(list(p))
-            previous = match
-        if behavior == "MergedWithNext":
-            kept.reverse()
-    return [(a, b) for a, b, _ in kept if b > a]
-
-
-class _Splitter:
-    """A stage that only cuts: ``split`` and ``split_aligned`` from its ``_spans(text)``."""
-
-    def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        return [p[a:b] for p in pieces for a, b in self._spans(p)]
-
-    def split_aligned(self, pieces):
-        return [(p[a:b], r[a:b]) for p, r in pieces for a, b in self._spans(p)]
-
-
-class _ReadsUnicode(_Splitter):
-    """A stage with a regex that may read a character otherwise than Hugging Face does, by
-    Unicode 16 (its regex engines) or 17 (Rust's char methods; see unicode16.py): a text holding
-    one is cut by its twin, the stage as a Split of the regex rewritten to read by that version
-    (``_twin``; None where that reads no character otherwise)."""
-
-    _reads_unicode = True  # (False: the regex has no class from Unicode's tables)
-    _unicode = 16  # the version the peer reads by
-
-    def _twin(self) -> Split | None:
-        raise NotImplementedError
-
-    def _twin_for(self, texts) -> Split | None:
-        """The twin to cut ``texts`` with, when they hold such a character."""
-        if not self._reads_unicode or not holds_changed("".join(texts), self._unicode):
-            return None
-        return self._twin()
-
-    def _fast(self) -> Split | None:
-        """A Split that cuts as this stage does, faster, on texts the twin is not for."""
-        return None
-
-    def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        twin = self._twin_for(pieces)
-        if twin is not None:
-            return twin.split(pieces, first)
-        fast = self._fast()
-        return super().split(pieces, first) if fast is None else fast.split(pieces, first)
-
-    def split_aligned(self, pieces):
-        twin = self._twin_for(p for p, _ in pieces)
-        return super().split_aligned(pieces) if twin is None else twin.split_aligned(pieces)
-
-
-@dataclass(frozen=True)
-class Split(_ReadsUnicode):
-    """Cut at the matches of ``pattern`` (a Python regex; a plain string when ``literal``)."""
-
-    pattern: str
-    behavior: str = "Isolated"
-    invert: bool = False
-    literal: bool = False
-
-    def __post_init__(self):
-        if self.behavior not in BEHAVIORS:
-            raise ValueError(f"Split behavior {self.behavior!r} is unknown; Hugging Face's are "
-                             f"{', '.join(BEHAVIORS)}")
-        compiled = regex.compile(regex.escape(self.pattern) if self.literal else self.pattern)
-        object.__setattr__(self, "_compiled", compiled)
-        # Keeping the matches only is findall, the fastest way to cut a text; Isolated is the
-        # same when the matches leave no gap, which is checked per text.
-        fast = None
-        if not compiled.groups and (self.behavior, self.invert) in (("Removed", True),
-                                                                    ("Isolated", False)):
-            fast = piece_finder(self.pattern) if not self.literal else compiled.findall
-        # The pattern comes from a file or a user: it runs within a time limit (see
-        # presets.needs_limit), decided once here, not per text.
-        bounded = not self.literal and needs_limit(self.pattern)
-        object.__setattr__(self, "_bounded", bounded)
-        # Isolated keeps the gaps between matches too: ``split`` on the pattern as one group
-        # gives gaps and matches in turn, in C (DeepSeek's digits and CJK runs leave gaps in
-        # almost every piece). A pattern that leaves no gap (the presets) keeps findall, which
-        # has a faster twin in ``re``: this is only for the pieces after one with a gap.
-        isolate = None
-        if not self.literal and fast is not None and self.behavior == "Isolated":
-            try:
-                isolate = regex.compile(f"({self.pattern})").split
-            except regex.error:  # (a pattern that only compiles alone, such as a global flag)
-                pass
-        object.__setattr__(self, "_findall", fast)
-        object.__setattr__(self, "_isolate", isolate)
-        # One run of a character class (DeepSeek's CJK runs, "[一-龥぀-ゟ゠-ヿ]+") matches in
-        # each piece exactly what it matches in all of them joined, cut where they meet: one
-        # call for every piece (see ``_split_runs``).
-        object.__setattr__(self, "_runs", isolate is not None and _ONE_RUN.fullmatch(
-            self.pattern) is not None)
-        # Only a regex with a class from Unicode's tables may read a text otherwise by Unicode
-        # 16 (see _ReadsUnicode); the texts of the others are not looked at.
-        object.__setattr__(self, "_reads_unicode", not self.literal and _READS_UNICODE.search(
-            self.pattern) is not None)
-
-    def as_ours(self, *, one_char: bool = False, checked: bool = False) -> Split:
-        """This Split, of a pattern of ours, with no time limit (it never backtracks);
-        ``one_char``: it matches one character at a time, so it cuts pieces as one run of a
-        class does (``_split_runs``): its matches in the pieces joined are theirs; ``checked``:
-        the stage it cuts for looks for the characters its twin is for (``_fast``)."""
-        object.__setattr__(self, "_bounded", False)
-        if checked:
-            object.__setattr__(self, "_reads_unicode", False)
-        if self._findall is not None:
-            object.__setattr__(self, "_findall", self._compiled.findall)
-        if one_char:
-            object.__setattr__(self, "_runs", self._isolate is not None)
-        return self
-
-    def _spans(self, text: str) -> list[tuple[int, int]]:
-        try:
-            return _cuts(text, self._compiled, self.behavior, self.invert,
-                         time_limit(len(text)) if self._bounded else None)
-        except TimeoutError:
-            raise too_slow(self.pattern, text) from None
-
-    def _twin(self) -> Split | None:
-        return _twin_split(self.pattern, self.behavior, self.invert)
-
-    def split(self, pieces: list[str], first: bool = True) -> list[str]:
-        # (Looked at first: Gemma 3 splits each of 42,000 segments of 2 MB by " ".)
-        if self._reads_unicode and (twin := self._twin_for(pieces)) is not None:
-            return twin.split(pieces, first)
-        if self.literal and self.pattern and not self.invert and not any(
-                self.pattern in p for p in pieces):
-            # No match leaves a piece whole, whatever the behavior: Gemma's Split(" ") after its
-            # normalizer turned every space into "▁".
-            return [p for p in pieces if p]
-        if self._runs:
-            return self._split_runs(pieces)
-        findall = self._findall
-        if findall is None:
-            return super().split(pieces, first)
-        out: list[str] = []
-        gaps = False  # once a piece had gaps, the next ones most likely have them too
-        for p in pieces:
-            if not gaps:
-                found = findall(p)
-                if "" not in found and (self.behavior != "Isolated"
-                                        or sum(map(len, found)) == len(p)):
-                    out += found
-                    continue
-                if not found and p:  # no match at all: an isolated piece is one gap
-                    out.append(p)  # (DeepSeek's digits, between its words)
-                    continue
-                gaps = self._isolate is not None
-            # Gaps to keep, or empty matches (which Hugging Face iterates otherwise).
-            found = self._isolated(p) if gaps else None
-            out += [p[a:b] for a, b in self._spans(p)] if found is None else found
-        return out
-
-    def _split_runs(self, pieces: list[str]) -> list[str]:
-        """``split`` for a pattern that is one run of a character class: gaps and runs of the
-        pieces joined, cut again where the pieces met (DeepSeek's CJK runs on 2 MB of English,
-        36,000 pieces after its digits: 0.031 s one by one, 0.020 s so).
-
-        >>> Split("[a-z]+").split(["ab1", "cd", "2e"])
-        ['ab', '1', 'cd', '2', 'e']
-        """
-        text = "".join(pieces)
-        found = self._isolated(text) or []  # (a run is never empty)
-        cuts = set(accumulate(map(len, found)))
-        ends = list(accumulate(map(len, pieces)))
-        if not cuts.issuperset(ends):  # some pieces met inside a gap or a run
-            cuts.update(ends)
-            cuts.discard(0)
-            ends = sorted(cuts)
-            found = [text[a:b] for a, b in zip([0, *ends[:-1]], ends)]
-        return found
-
-    def _isolated(self, text: str) -> list[str] | None:
-        """Gaps and matches in turn, the empty ones dropped; None if a match is empty."""
-        try:  # gap, match, ..., gap
-            found = (self._isolate(text, timeout=time_limit(len(text))) if self._bounded
-                     else self._isolate(text))
-        except TimeoutError:
-            raise too_slow(self.pattern, text) from None
-        return None if "" in found[1::2] else list(filter(None, found))
-
-    def to_dict(self) -> dict:
-        return {"type": "Split", "pattern": pattern_to_dict(self.pattern, self.literal),
-                "behavior": self.behavior,
-                "invert": self.invert}
 
 
 _BYTE_LEVEL_SPLIT = Split(BYTE_LEVEL_REGEX)
 
 
 @dataclass(frozen=True)
-class Punctuation(_ReadsUnicode):
+class Punctuation(ReadsUnicode):
     behavior: str = "Isolated"
 
     def _spans(self, text):
-        return _cuts(text, _compiled(PUNCTUATION), self.behavior, False)
+        return cuts(text, compiled(PUNCTUATION), self.behavior, False)
 
     def _fast(self) -> Split | None:
         # Isolated (BERT's): each punctuation character found in all the pieces joined, in C,
@@ -277,19 +56,19 @@ class Punctuation(_ReadsUnicode):
         return _PUNCTUATION_CUT if self.behavior == "Isolated" else None
 
     def _twin(self) -> Split | None:  # (punctuation added since Unicode 16 is not)
-        return _twin_split(PUNCTUATION, self.behavior)
+        return twin_split(PUNCTUATION, self.behavior)
 
     def to_dict(self) -> dict:
         return {"type": "Punctuation", "behavior": self.behavior}
 
 
 @dataclass(frozen=True)
-class Digits(_ReadsUnicode):
+class Digits(ReadsUnicode):
     individual_digits: bool = False
     _unicode = 17  # (Rust's char::is_numeric)
 
     def _spans(self, text):
-        return _cuts(text, _compiled(NUMERIC), self._behavior(), False)
+        return cuts(text, compiled(NUMERIC), self._behavior(), False)
 
     def _behavior(self) -> str:
         return "Isolated" if self.individual_digits else "Contiguous"
@@ -298,19 +77,19 @@ class Digits(_ReadsUnicode):
         return _DIGIT_CUT if self.individual_digits else _DIGITS_CUT
 
     def _twin(self) -> Split | None:
-        return _twin_split(NUMERIC, self._behavior(), version=17)
+        return twin_split(NUMERIC, self._behavior(), version=17)
 
     def to_dict(self) -> dict:
         return {"type": "Digits", "individual_digits": self.individual_digits}
 
 
 @dataclass(frozen=True)
-class Whitespace(_ReadsUnicode):
+class Whitespace(ReadsUnicode):
     def _spans(self, text):
-        return _cuts(text, _compiled(WORDS_AND_SYMBOLS), "Removed", True)
+        return cuts(text, compiled(WORDS_AND_SYMBOLS), "Removed", True)
 
     def _twin(self) -> Split | None:  # (Hugging Face's \w is Oniguruma's)
-        return _twin_split(WORDS_AND_SYMBOLS, "Removed", invert=True)
+        return twin_split(WORDS_AND_SYMBOLS, "Removed", invert=True)
 
     def _fast(self) -> Split:
         return _WORDS_CUT
@@ -320,28 +99,15 @@ class Whitespace(_ReadsUnicode):
 
 
 @dataclass(frozen=True)
-class WhitespaceSplit(_Splitter):
+class WhitespaceSplit(Splitter):
     def _spans(self, text):
-        return _cuts(text, _compiled(SPACE), "Removed", False)
+        return cuts(text, compiled(SPACE), "Removed", False)
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
         return _NOT_SPACE.split(pieces, first)  # (the runs between spaces, by findall)
 
     def to_dict(self) -> dict:
         return {"type": "WhitespaceSplit"}
-
-
-@lru_cache(maxsize=64)
-def _twin_split(pattern: str, behavior: str, invert: bool = False, version: int = 16
-                ) -> Split | None:
-    """The Split of ``pattern`` rewritten to read by Unicode ``version`` (unicode16.py), or
-    None where that reads no character otherwise. It reads so already: it has no twin."""
-    read = as_unicode(pattern, version)
-    if read == pattern:
-        return None
-    split = Split(read, behavior, invert)
-    object.__setattr__(split, "_reads_unicode", False)
-    return split
 
 
 # The fast Splits of the stages above (``_fast``): one findall, or one cut of all the pieces
@@ -353,15 +119,6 @@ _DIGIT_CUT = Split(NUMERIC).as_ours(one_char=True, checked=True)
 _DIGITS_CUT = Split(NUMERIC + "+").as_ours(checked=True)
 _WORDS_CUT = Split(WORDS_AND_SYMBOLS, "Removed", invert=True).as_ours(checked=True)
 _NOT_SPACE = Split(rf"[^{SPACE}]+", "Removed", invert=True).as_ours()
-_CACHE: dict[str, Any] = {}
-
-
-def _compiled(pattern: str):
-    found = _CACHE.get(pattern)
-    if found is None:
-        found = _CACHE[pattern] = regex.compile(pattern)
-    return found
-
 
 def byte_chars(text: str) -> str:
     """``text``'s UTF-8 bytes written as GPT-2's byte characters (a space is "Ġ")."""
@@ -430,7 +187,7 @@ class Metaspace:
             r = None if r is None else [r[0]] + list(r)
         if not self.split_:
             return [(p, r)] if p else []
-        spans = _cuts(p, _compiled(regex.escape(rep)), "MergedWithNext", False)
+        spans = cuts(p, compiled(regex.escape(rep)), "MergedWithNext", False)
         return [(p[a:b], None if r is None else r[a:b]) for a, b in spans]
 
     def split(self, pieces: list[str], first: bool = True) -> list[str]:
