@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from tests.app.holding import Hold
+from tests.model_files import char_bpe_file
 from ui.languages import charts as charts_languages, data as languages, jobs as language_jobs
 from ui.languages import view
 from ui.shared import work
@@ -479,13 +480,25 @@ def test_the_fallback_card_names_what_the_focus_tokenizer_falls_back_on():
     assert not at.exception
     labels = [m.label for m in at.metric]
     assert "Most [UNK]" in labels and "Most byte fallback" not in labels
-    [warning] = [w.value for w in at.warning]
+    [warning] = [w.value.replace("\\", "") for w in at.warning]
     assert warning.startswith("tiny char reads much of ") and "as [UNK] (" in warning
     assert "(Russian — русский 100%, " in warning and "28 languages" in warning
 
     default = open_page()
     labels = [m.label for m in default.metric]
     assert "Most partial characters" in labels and not default.warning
+
+    # The file's own unknown token names them: the first GPT's is <unk> (it said [UNK]).
+    gpt1 = bpe_core.loads(char_bpe_file(), source="tokenizer.json").renamed("gpt1")
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["corpora"], at.session_state["corpus"] = {corpus.name: corpus}, corpus.name
+    at.session_state["tokenizers"] = {gpt1.name: gpt1}
+    at.session_state["tokenizer"] = gpt1.name
+    at.run()
+    at.switch_page(PAGE).run()
+    assert "Most <unk>" in [m.label for m in at.metric]
+    [warning] = [w.value.replace("\\", "") for w in at.warning]
+    assert warning.startswith("gpt1 reads much of ") and "as <unk> (" in warning
 
 
 def test_the_wide_table_keeps_tokenizer_and_language_pinned():

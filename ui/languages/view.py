@@ -258,19 +258,28 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
                  help=f"The share of {md(choice.focus)}'s tokens that {meaning}, in the language "
                       f"where it is largest.")
     unknown = rows[rows["Fallback share"] >= UNKNOWN_WARNING]
-    if label == "Most [UNK]" and not unknown.empty:
+    unk = unknown_token(choice.focus_tokenizer)
+    if unk is not None and not unknown.empty:
         named = ", ".join(f"{r.Language} {r['Fallback share']:.0%}" for _, r in
                           unknown.sort_values("Fallback share", ascending=False).head(4).iterrows())
         many = wording.plural(len(unknown), "language")
         more = ", …" if len(unknown) > 4 else ""
-        st.warning(f"{md(choice.focus)} reads much of {many} as [UNK] ({named}{more}): a run of "
-                   f"characters it does not know costs one token or a few, so their counts and "
+        st.warning(f"{md(choice.focus)} reads much of {many} as {md(unk)} ({named}{more}): a run "
+                   f"of characters it does not know costs one token or a few, so their counts and "
                    f"premiums look cheap and say little about how well it reads them.",
                    icon=":material/help:")
 
 
-#: From this share of [UNK] tokens in a language, the page warns that its premium says little.
+#: From this share of unknown tokens in a language, the page warns that its premium says little.
 UNKNOWN_WARNING = 0.1
+
+
+def unknown_token(tok: bpe_core.Tokenizer) -> str | None:
+    """The token a tokenizer reads a character it lacks as, when it falls back on one (not on
+    bytes): the file's own (``<unk>`` in the first GPT's), ``[UNK]`` in one trained here."""
+    if tok.unit == "byte" or tok.model.byte_fallback:
+        return None
+    return tok.model.unk_token or "[UNK]"
 
 
 def fallback_kind(tok: bpe_core.Tokenizer) -> tuple[str, str]:
@@ -282,4 +291,5 @@ def fallback_kind(tok: bpe_core.Tokenizer) -> tuple[str, str]:
     if tok.model.byte_fallback:
         return ("Most byte fallback", "are <0xNN> bytes (a character the vocabulary lacks, "
                 "spelled in its bytes)")
-    return "Most [UNK]", "are [UNK] (characters the vocabulary lacks)"
+    unk = unknown_token(tok)
+    return f"Most {unk}", f"are {unk} (characters the vocabulary lacks)"
