@@ -37,9 +37,8 @@ def flatten(component) -> Iterator:
     """
     if component is None:
         return
-    inner = next((getattr(component, a) for a in _PARTS if hasattr(component, a)), None)
-    if type(component).__name__ != "Sequence":
-        inner = None
+    inner = next((getattr(component, a) for a in _PARTS if hasattr(component, a)), None
+                 ) if type(component).__name__ == "Sequence" else None
     if inner is None:
         yield component
     else:

@@ -347,6 +347,7 @@ _COMBINING = _Drop(COMBINING)
 _BERT_CLEAN = (_Drop(re.compile(f"{CONTROL.pattern}|[\x00\ufffd]")),
                _Drop(_SPACE, " "))
 _BERT_CJK = _Drop(CJK, r" \g<0> ")
+_BERT_STRIP = (NFD(), _Drop(NONSPACING))  # BERT's accents: off their letters, then dropped
 
 
 @dataclass(frozen=True)
@@ -373,7 +374,7 @@ class BertNormalizer:
         if self.handle_chinese_chars:
             stages.append(_BERT_CJK)
         if self.lowercase if self.strip_accents is None else self.strip_accents:
-            stages += [NFD(), _Drop(NONSPACING)]
+            stages += _BERT_STRIP
         if self.lowercase:
             stages.append(Lowercase())
         return stages
