@@ -28,10 +28,7 @@ from .checked import checked, option
 from .end_of_word import EndOfWord
 from .oniguruma import pattern_from_dict
 from .presets import MODEL_PATTERNS
-from .split import BEHAVIORS, ReadsUnicode, Split, Splitter, compiled, cuts, twin_split
-
-__all__ = ["BEHAVIORS", "ByteLevel", "BertPreTokenizer", "Digits", "EndOfWord", "Metaspace",
-           "Punctuation", "Sequence", "Split", "Whitespace", "WhitespaceSplit", "from_dict"]
+from .split import ReadsUnicode, Split, Splitter, compiled, cuts, twin_split
 
 Ranges = list[tuple[int, int]]
 SUPPORTED = ("Split, ByteLevel, Metaspace, Digits, Punctuation, Whitespace, WhitespaceSplit, "
