@@ -156,17 +156,18 @@ class Split(ReadsUnicode):
         object.__setattr__(self, "_reads_unicode", not self.literal and READS_UNICODE.search(
             self.pattern) is not None)
 
-    def as_ours(self, *, one_char: bool = False, checked: bool = False) -> Split:
+    def as_ours(self, *, per_char: bool = False, checked: bool = False) -> Split:
         """This Split, of a pattern of ours, with no time limit (it never backtracks);
-        ``one_char``: it matches one character at a time, so it cuts pieces as one run of a
-        class does (``_split_runs``): its matches in the pieces joined are theirs; ``checked``:
-        the stage it cuts for looks for the characters its twin is for (``_fast``)."""
+        ``per_char``: whether a character matches depends on it alone (one character, or a run
+        of such), so it cuts pieces as one run of a class does (``_split_runs``): its matches
+        in the pieces joined, cut where they meet, are theirs; ``checked``: the stage it cuts
+        for looks for the characters its twin is for (``_fast``)."""
         object.__setattr__(self, "_bounded", False)
         if checked:
             object.__setattr__(self, "_reads_unicode", False)
         if self._findall is not None:
             object.__setattr__(self, "_findall", self._compiled.findall)
-        if one_char:
+        if per_char:
             object.__setattr__(self, "_runs", self._isolate is not None)
         return self
 
