@@ -51,7 +51,7 @@ class Punctuation(ReadsUnicode):
         # Isolated (BERT's) and Contiguous (Falcon's): the punctuation found in all the pieces
         # joined, in C, where piece by piece took a Python call each (2 MB of English after
         # BERT's whitespace split: 283,000 pieces).
-        return {"Isolated": _PUNCTUATION_CUT, "Contiguous": _PUNCTUATION_RUNS}.get(self.behavior)
+        return _PUNCTUATION_FAST.get(self.behavior)
 
     def _twin(self) -> Split | None:  # (punctuation added since Unicode 16 is not)
         return twin_split(PUNCTUATION, self.behavior)
@@ -114,6 +114,7 @@ class WhitespaceSplit(Splitter):
 # now 2.17x).
 _PUNCTUATION_CUT = Split(PUNCTUATION).as_ours(per_char=True, checked=True)
 _PUNCTUATION_RUNS = Split(f"(?:{PUNCTUATION})+").as_ours(per_char=True, checked=True)
+_PUNCTUATION_FAST = {"Isolated": _PUNCTUATION_CUT, "Contiguous": _PUNCTUATION_RUNS}
 _DIGIT_CUT = Split(NUMERIC).as_ours(per_char=True, checked=True)
 _DIGITS_CUT = Split(NUMERIC + "+").as_ours(checked=True)
 _WORDS_CUT = Split(WORDS_AND_SYMBOLS, "Removed", invert=True).as_ours(checked=True)
