@@ -53,6 +53,8 @@ def test_widths_follow_the_grid_font():
     assert text_px("mmmm") > text_px("oooo") > text_px("iiii")
     assert text_px("ABCD") > text_px("abcd")
     assert text_px("語") == text_px("ab") + 1  # a wide character counts about double
+    # The isolate a cell puts around the marker after Hebrew letters takes no room.
+    assert text_px("ם\u2066</w>\u2069") == text_px("ם</w>")
 
 
 def test_examples():

@@ -147,6 +147,20 @@ def test_select_finds_a_leading_space_typed_either_way():
     assert with_space  # the corpus has " the" (leading space) three times
 
 
+def test_a_hebrew_word_ending_in_the_marker_is_shown_isolated_and_found_typed_or_copied():
+    # The table's canvas drew "שלום</w>" as "<w/>שלום": the marker now sits in a left-to-right
+    # isolate in the cell, and a search finds the token typed plainly or pasted from the cell.
+    tok = bpe_core.train("שלום עולם שלום", unit="char", pretokenizer="end-of-word",
+                         max_merges=4, min_frequency=1)
+    df = vocabulary_frame(tok)
+    shown = dict(zip(df["token"], df["shown"]))
+    assert shown["שלום</w>"] == "שלום\u2066</w>\u2069"
+    assert shown["ם</w>"] == "ם\u2066</w>\u2069"
+    assert shown["</w>"] == "</w>"  # no right-to-left letter: as it was
+    for query in ("ם</w>", shown["ם</w>"]):
+        assert list(select(df, query=query)["token"]) == ["ם</w>", "שלום</w>"]
+
+
 # --- tokens built from a token --------------------------------------------------------------
 
 

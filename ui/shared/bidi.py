@@ -40,6 +40,15 @@ _CLOSING = {"\u298d": "\u2990", "\u298f": "\u298e"}
 _MAX_BRACKETS = 63  # BD16: deeper nesting stops the pairing
 
 
+def right_to_left(text: str) -> bool:
+    """Whether ``text`` has a character that reads right to left (Hebrew, Arabic, ...).
+
+    >>> right_to_left("low"), right_to_left("שלום"), right_to_left("١٢")
+    (False, True, True)
+    """
+    return _RIGHT_TO_LEFT.search(text) is not None
+
+
 def _bidi_class(c: str) -> str:
     kind = unicodedata.bidirectional(c) or "L"  # unassigned in this Python's Unicode: L
     return kind if kind in _KEPT else "ON"
@@ -75,7 +84,7 @@ def levels(text: str) -> tuple[int, list[int]]:
     >>> levels("مرحبا 12 (abc)")
     (1, [1, 1, 1, 1, 1, 1, 2, 2, 1, 1, 2, 2, 2, 1])
     """
-    if not _RIGHT_TO_LEFT.search(text):
+    if not right_to_left(text):
         return 0, [0] * len(text)
     original = [_bidi_class(c) for c in text]
     base = next((1 if k in ("R", "AL") else 0 for k in original if k in ("L", "R", "AL")), 0)

@@ -38,6 +38,8 @@ MOST_PX = 320
 _THIN = frozenset(" !'.,:;|ijlI·")
 _NARROW = frozenset("()-/[\\]{}frt⟨⟩")
 _WIDE = frozenset("%@MWmw↵…")
+#: The invisible isolate around a marker after right-to-left letters (see tokens.cell).
+_ISOLATES = frozenset("\u2066\u2069")
 #: Cells measured per column: the longest ones (by characters) are the widest but for a few px.
 _MEASURED = 200
 #: The column of check boxes of a table whose rows can be picked (``selection_mode``).
@@ -45,6 +47,8 @@ PICK_PX = 40
 
 
 def _char_px(c: str) -> float:
+    if c in _ISOLATES:
+        return 0
     if c in _THIN:
         return 3.75
     if c in _NARROW:

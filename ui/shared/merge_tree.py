@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bpe_core import MergeTree, Tokenizer
 
-from .tokens import PALETTE, readable_pair, readable_token
+from .tokens import PALETTE, cell, readable_pair, readable_token
 from .wording import plural
 
 LEAF_FILL = "#eef1f6"
@@ -146,8 +146,8 @@ def recipe_table(steps: list[RecipeStep]) -> list[dict]:
     """Rows for a table of ``steps``: rank, the two parts, the token, and the pair count when
     known (files made elsewhere, such as tiktoken's, keep no counts)."""
     counted = any(s.count for s in steps)
-    return [{"rank": s.rank, "left": shown(s.left), "right": shown(s.right),
-             "token": shown(s.token)} | ({"pair count": s.count} if counted else {})
+    return [{"rank": s.rank, "left": cell(shown(s.left)), "right": cell(shown(s.right)),
+             "token": cell(shown(s.token))} | ({"pair count": s.count} if counted else {})
             for s in steps]
 
 

@@ -44,7 +44,7 @@ from unicodedata import category
 from bpe_core import TokenSpan, show_bytes
 from bpe_core.alphabet import END_OF_WORD
 
-from .bidi import byte_run, line_html
+from .bidi import byte_run, line_html, right_to_left
 
 #: Pastel backgrounds, readable under dark text, distinct from their neighbours in the list.
 PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a0c4ff",
@@ -156,6 +156,26 @@ def readable_pair(left: str, right: str) -> str:
     '·langu + age</w>'
     """
     return f"{readable_token(left)} + {readable_token(right)}"
+
+
+# The end-of-word marker in a left-to-right isolate: U+2066 (LRI) ... U+2069 (PDI), invisible.
+_ISOLATED_MARKER = f"\u2066{END_OF_WORD}\u2069"
+
+
+def cell(shown: str) -> str:
+    """Text in the notation as a table cell (``st.dataframe``) holds it: with right-to-left
+    letters, its end-of-word markers in left-to-right isolates. The grid draws a cell on a
+    canvas, which takes no HTML (the boxes' ``<bdi>``), right to left when its first letter is
+    Hebrew or Arabic, and the bidi algorithm turned ``ם</w>`` round there (``<w/>ם``). Isolated,
+    the marker reads ``</w>`` where the word ends, on its left, as in the boxes. Other text is
+    left as it is (a search for ``low</w>`` finds its cell).
+
+    >>> cell("low</w>"), cell("שלו + ם</w>")
+    ('low</w>', 'שלו + ם\u2066</w>\u2069')
+    """
+    if END_OF_WORD not in shown or not right_to_left(shown):
+        return shown
+    return shown.replace(END_OF_WORD, _ISOLATED_MARKER)
 
 
 class Box(NamedTuple):

@@ -24,7 +24,7 @@ import pandas as pd
 from bpe_core import Tokenizer, TokenSpan
 
 from ..shared.annotate import how_made, merge_name
-from ..shared.tokens import readable, readable_token, window_boxes
+from ..shared.tokens import cell, readable, readable_token, window_boxes
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
 MAX_URL_BYTES = 1000
@@ -88,8 +88,8 @@ def token_table(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
     shown, part = window_boxes(spans, text, window), [spans[k] for k in window]
     return pd.DataFrame({
         "id": [s.id for s in part],
-        "token": [readable_token(shown[k].label) if shown[k].style else readable(shown[k].label)
-                  for k in window],
+        "token": [cell(readable_token(shown[k].label) if shown[k].style
+                       else readable(shown[k].label)) for k in window],
         "bytes": [s.bytes.hex(" ").upper() for s in part],
         "characters": [f"{s.start}–{s.end}" for s in part],
         "how it was made": [how_made(tok, s.id) for s in part],

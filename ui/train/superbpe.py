@@ -10,7 +10,7 @@ import bpe_core
 
 from ..shared import wording
 from ..shared.columns import fitted_columns
-from ..shared.tokens import md_escape, readable_pair, readable_token, tokens_html
+from ..shared.tokens import cell, md_escape, readable_pair, readable_token, tokens_html
 from . import runs
 
 TOP_ROWS = 200
@@ -29,8 +29,8 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
     with left:
         rows = stage2[:TOP_ROWS]
         frame = pd.DataFrame({"#": [m.rank + 1 for m in rows],
-                              "merge": [readable_pair(m.left, m.right) for m in rows],
-                              "new token": [readable_token(m.token) for m in rows],
+                              "merge": [cell(readable_pair(m.left, m.right)) for m in rows],
+                              "new token": [cell(readable_token(m.token)) for m in rows],
                               "count": [m.count for m in rows]})
         st.dataframe(frame, hide_index=True, height=320,
                      column_config=fitted_columns(frame, "merge", "new token"))

@@ -12,7 +12,7 @@ from bpe_core.training.steps import TIED, WINNER, StepTables
 
 from ..shared import wording
 from ..shared.columns import fit_columns, fitted_columns
-from ..shared.tokens import md_escape, readable, readable_pair, readable_token
+from ..shared.tokens import cell, md_escape, readable, readable_pair, readable_token
 from ..shared.wording import Units
 
 TOP_ROWS = 30
@@ -39,14 +39,14 @@ def _cut(text: str, limit: int) -> str:
 def _tokens(tokens: tuple[str, ...]) -> str:
     """The first WORD_TOKENS tokens of a word, spaced: a cell holds a line, not a document (with
     the "none" pre-tokenizer a word is a whole document)."""
-    shown = " ".join(map(readable_token, tokens[:WORD_TOKENS]))
+    shown = cell(" ".join(map(readable_token, tokens[:WORD_TOKENS])))
     return shown if len(tokens) <= WORD_TOKENS else f"{shown} … ({len(tokens):,} tokens)"
 
 
 def pairs_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
     rows = t.pairs[:limit] if limit else t.pairs
     notes = {WINNER: "← merged next", TIED: "tie: lost", "": ""}
-    return pd.DataFrame({"pair": [readable_pair(p.left, p.right) for p in rows],
+    return pd.DataFrame({"pair": [cell(readable_pair(p.left, p.right)) for p in rows],
                          "count": [p.count for p in rows],
                          "": [notes[p.status] for p in rows]})
 
@@ -55,7 +55,7 @@ def frequencies_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
     # The rows the last merge changed come first, so they show even in a long table.
     changed = tuple(f for f in t.frequencies if f.change)
     rows = changed + tuple(f for f in t.frequencies if not f.change)[:limit]
-    return pd.DataFrame({"token": [readable_token(f.token) for f in rows],
+    return pd.DataFrame({"token": [cell(readable_token(f.token)) for f in rows],
                          "id": [f.id for f in rows],
                          "frequency": [f.count for f in rows],
                          "change": [f"{f.change:+,}" if f.change else "" for f in rows]})

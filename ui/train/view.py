@@ -20,7 +20,8 @@ import bpe_core
 
 from ..shared import background, charts, wording
 from ..shared.columns import PICK_PX, fit_columns, fitted_columns
-from ..shared.tokens import NOTATION_HELP, md_escape, readable_pair, readable_token, tokens_html
+from ..shared.tokens import (NOTATION_HELP, cell, md_escape, readable_pair, readable_token,
+                             tokens_html)
 from . import controls, results, runs, tables
 from . import jobs as train_jobs
 
@@ -226,8 +227,8 @@ def _merge_log(run: runs.Run, k: int) -> None:
     # The ties are counted here and listed below for the row picked: listed in the row, they
     # were cut at 1280 px after a pair or two ("6: n + e, e + w, w +"), in half the page.
     frame = log.assign(**{"#": log["merge"]},
-                       merge=[readable_pair(a, b) for a, b in zip(log.left, log.right)],
-                       token=[readable_token(t) for t in log.token],
+                       merge=[cell(readable_pair(a, b)) for a, b in zip(log.left, log.right)],
+                       token=[cell(readable_token(t)) for t in log.token],
                        ties=pd.array([s.n_tied or None for s in steps], dtype="Int64"))
     shown = ["#", "merge", "token", "count", "ties"]
     config = {"#": st.column_config.NumberColumn(help="The merge's number; its rank, the order "

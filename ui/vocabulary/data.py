@@ -28,7 +28,7 @@ from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, NOT_SCRIPT
 from bpe_core.gc_pause import gc_paused
 
 from ..shared.charts import BLUE, length_histogram, script_colour
-from ..shared.tokens import readable_token
+from ..shared.tokens import cell, readable_token
 
 #: How the table can be ordered: label -> (column, ascending). Missing values always go last.
 ORDERS = {
@@ -50,7 +50,7 @@ def vocabulary_frame(tok: Tokenizer) -> pd.DataFrame:
         df[column] = df[column].astype("Int64")
     if not (df["count"] > 0).any():  # a file made elsewhere records no counts: unknown, not 0
         df["count"] = pd.Series(pd.NA, index=df.index, dtype="Int64")
-    df.insert(2, "shown", list(map(readable_token, df["token"].tolist())))
+    df.insert(2, "shown", [cell(readable_token(t)) for t in df["token"].tolist()])
     return df
 
 
@@ -151,7 +151,7 @@ def diff_frame(entries: Iterable, *, side: str = "both", scripts: Mapping[int, s
             "both": ("id_a", "rank_a", "id_b", "rank_b")}[side]
     entries = list(entries)
     texts = [e.token for e in entries]
-    columns = {"token": list(map(readable_token, texts)), "text": texts,
+    columns = {"token": [cell(readable_token(t)) for t in texts], "text": texts,
                "bytes": [e.hex for e in entries],
                **{k: list(map(attrgetter(k), entries)) for k in keep}}
     df = pd.DataFrame(columns, columns=["token", "text", "bytes", *keep])
