@@ -25,6 +25,9 @@ class TokenSpan(NamedTuple):
 
     ``partial`` is True when the token holds only part of a character's UTF-8 bytes; then its
     neighbour covers the same character too. ``bytes`` are the bytes the token stands for.
+    ``unknown``, for the unknown token (``[UNK]``), is what the model looked up and could not
+    spell: the text after the normalizer, which may differ from what the span covers (NFKC
+    reads "Ａ" as "A", Lowercase "A" as "a").
 
     A named tuple, not a dataclass: ``Tokenizer.spans`` makes one per token, and a tuple is made
     about six times faster (17,000 of them: 6 ms against 38 ms).
@@ -37,6 +40,7 @@ class TokenSpan(NamedTuple):
     end: int
     partial: bool = False
     special: bool = False
+    unknown: str = ""
 
 
 def identity(start: int, n: int) -> Ranges:
@@ -104,14 +108,21 @@ def _piece(plan, view, piece: str, ranges: Ranges, ids: Sequence[int],
         units = ranges if piece.isascii() else [
             r for ch, r in zip(piece, ranges) for _ in range(len(ch.encode("utf-8")))]
         bounds = _consecutive([len(data) for _, data, _ in fields])
+        model_piece = ""  # bytes: every one is known
     else:
         model_piece, units = piece, ranges
         for stage in plan.tail:
             (model_piece, units), = stage.split_aligned([(model_piece, units)])
         bounds = _bounds(plan, view, model_piece, ids, limit)
     n = len(units)
-    return [TokenSpan(i, shown, data, *_cover(units, min(lo, n), min(hi, n)), partial)
-            for i, (shown, data, partial), (lo, hi) in zip(ids, fields, bounds)]
+    out = [TokenSpan(i, shown, data, *_cover(units, min(lo, n), min(hi, n)), partial)
+           for i, (shown, data, partial), (lo, hi) in zip(ids, fields, bounds)]
+    unk = view.unk_id
+    if model_piece and unk is not None and unk in ids:  # what it looked up (seldom: after)
+        for k, (lo, hi) in enumerate(bounds):
+            if ids[k] == unk:
+                out[k] = out[k]._replace(unknown=model_piece[lo:hi])
+    return out
 
 
 def _consecutive(lengths: Sequence[int]) -> list[tuple[int, int]]:

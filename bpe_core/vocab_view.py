@@ -164,6 +164,11 @@ class VocabView:
                   if t is not None and not (skip_special_tokens and t in self.special_texts)]
         return " ".join(tokens) if self.decoder is None else self.decoder.decode(tokens)
 
+    @property
+    def unk_id(self) -> int | None:
+        """The unknown token's id (None: the model has none)."""
+        return self._unk
+
     def check(self, i: int) -> None:
         if self.raw(i) is None:
             raise ValueError(f"token id {i} is not in this vocabulary (0 to {self.size - 1})")

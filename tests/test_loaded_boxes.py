@@ -82,6 +82,22 @@ def test_byte_fallback_and_unknown_tokens_are_shown_honestly(llama2) -> None:
     assert "unknown token" in annotate.legend(unk_tok, spans, text)
 
 
+def test_an_unknown_tokens_tooltip_names_what_the_model_looked_up_after_normalizing() -> None:
+    # A character model (tokenizers') that lowercases after NFKC and knows no "a": "Ａ" is read
+    # as "a", which it cannot spell. The tooltip named only "Ａ", which the model never saw.
+    from tokenizers import Tokenizer, models, normalizers
+    hf = Tokenizer(models.BPE(vocab={"[UNK]": 0, "b": 1}, merges=[], unk_token="[UNK]"))
+    hf.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()])
+    tok = load(hf.to_str().encode("utf-8"))
+    text = "Ａb😀"
+    spans = tok.spans(text)
+    assert [(s.token, s.unknown) for s in spans] == [("[UNK]", "a"), ("b", ""), ("[UNK]", "😀")]
+    notes = [b.note for b in colour.boxes(spans, text)]
+    assert notes == ["unknown: the text has 'Ａ', rewritten before BPE as 'a', which the "
+                     "vocabulary cannot spell, so the model reads only [UNK]", "",
+                     "unknown: the vocabulary cannot spell '😀', so the model reads only [UNK]"]
+
+
 def test_hex_runs_keep_their_spaces_where_whitespace_is_made_visible() -> None:
     assert colour.readable_token(" <E4 BD>a b") == "·<E4 BD>a·b"
     html = colour.tokens_html([bpe_core.TokenSpan(5, " <F0 9F>", b" \xf0\x9f", 0, 2, True)],

@@ -149,6 +149,18 @@ def test_nfkc_and_unknown_characters_are_shown_as_the_model_reads_them() -> None
     assert "unknown token" in captions(at)
 
 
+def test_an_unknown_letter_is_named_as_the_model_looked_it_up_after_lowercasing() -> None:
+    # The first GPT's shape lowercases, and its vocabulary has no "q": the tooltip said the
+    # vocabulary cannot spell "Q", which the model never looked up.
+    at = open_page()
+    load(at, char_bpe_file())
+    type_text(at, "Quiz")
+    unknown = [b for b in shown_boxes(at) if " uk" in b[0]]
+    assert unknown[0][2] == "<unk>"
+    assert ("unknown: the text has 'Q', rewritten before BPE as 'q', which the vocabulary "
+            "cannot spell, so the model reads only <unk>") in unknown[0][1]
+
+
 def test_sennrichs_bpe_as_the_first_gpt_wrote_it_loads_and_shows_its_end_of_word_marks() -> None:
     # tokenizers' CharBPETokenizer: BERT's normalizer and pre-tokenizer, which bpe_core refused
     # ("the BertPreTokenizer pre-tokenizer is not supported").

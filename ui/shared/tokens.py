@@ -214,8 +214,7 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     if span.partial:
         return Box(show_bytes(span.bytes) + marker, "pb", ends_word=bool(marker))
     if not span.bytes and covered:  # [UNK]: the model keeps nothing of the text it replaced
-        return Box(span.token, "uk", f"unknown: the vocabulary cannot spell {readable(covered)!r}, "
-                                     f"so the model reads only {span.token}")
+        return Box(span.token, "uk", _unknown_note(span, covered))
     if span.bytes != covered.encode("utf-8", "surrogatepass"):  # NFKC, Lowercase, a prefix
         return Box(span.token, "nz", f"rewritten before BPE: the text has {readable(covered)!r}, "
                                      f"the model reads {readable_token(span.token)!r}",
@@ -227,6 +226,21 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     if marker and span.token == covered + marker:  # the marker closes the word: shown
         return Box(span.token, ends_word=True)
     return Box(covered or span.token)
+
+
+def _unknown_note(span: TokenSpan, covered: str) -> str:
+    """An unknown token's tooltip: what the model looked up, and the text's own characters where
+    they were rewritten (NFKC reads "Ａ" as "A").
+
+    >>> _unknown_note(TokenSpan(0, "<unk>", b"", 0, 1, unknown="a"), "Ａ")
+    "unknown: the text has 'Ａ', rewritten before BPE as 'a', which the vocabulary cannot \
+spell, so the model reads only <unk>"
+    """
+    seen, had = readable(span.unknown or covered), readable(covered)
+    if seen == had:
+        return f"unknown: the vocabulary cannot spell {seen!r}, so the model reads only {span.token}"
+    return (f"unknown: the text has {had!r}, rewritten before BPE as {seen!r}, which the "
+            f"vocabulary cannot spell, so the model reads only {span.token}")
 
 
 def boxes(spans: Sequence[TokenSpan], text: str) -> list[Box]:
