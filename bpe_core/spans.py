@@ -121,7 +121,7 @@ def _piece(plan, view, piece: str, ranges: Ranges, ids: Sequence[int],
     if model_piece and unk is not None and unk in ids:  # what it looked up (seldom: after)
         for k, (lo, hi) in enumerate(bounds):
             if ids[k] == unk:
-                out[k] = out[k]._replace(unknown=model_piece[lo:hi])
+                out[k] = TokenSpan(*out[k][:-1], model_piece[lo:hi])
     return out
 
 
