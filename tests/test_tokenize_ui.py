@@ -332,6 +332,22 @@ def test_step_note_names_the_last_merge_used_and_the_next(tok) -> None:
     assert note(tok, len(tok.merges)).startswith(f"All {len(tok.merges)} merges")
 
 
+def test_hebrew_tokens_quoted_in_a_sentence_keep_its_order() -> None:
+    # "merge 3 (rank 2): 'של' + 'ו'" was drawn "'ו' + 'של'": the quotes and the plus between two
+    # Hebrew tokens took their direction. Each quoted token is now a first-strong isolate, its
+    # end-of-word marker a left-to-right one inside.
+    tok = bpe_core.train("שלום עולם שלום", unit="char", pretokenizer="end-of-word",
+                         max_merges=4, min_frequency=1)
+    fsi, lri, pdi = "\u2068", "\u2066", "\u2069"
+    last = tok.merges[3]
+    assert annotate.how_made(tok, last.token_id) == (
+        f"merge 4 (rank 3): '{fsi}שלו{pdi}' + '{fsi}ם{lri}</w>{pdi}{pdi}'")
+    assert tokenize_data.merge_step_note(tok, 4) == (
+        f"All 4 merges, the last being merge 4 (rank 3): '{fsi}שלו{pdi}' + "
+        f"'{fsi}ם{lri}</w>{pdi}{pdi}' → '{fsi}שלום{lri}</w>{pdi}{pdi}'.")
+    assert bidi.quoted("low</w>") == "'low</w>'"  # no right-to-left letters: as it was
+
+
 def test_each_line_takes_its_text_direction_and_other_direction_boxes_form_runs(tok) -> None:
     text = "مرحبا بالعالم\nHello مرحبا world\n\nשלום 2024"
     html = colour.tokens_html(tok.spans(text), text)

@@ -16,6 +16,7 @@ from typing import Collection, Sequence
 from bpe_core import Tokenizer, TokenSpan
 
 from . import wording
+from .bidi import quoted
 from .tokens import boxes, md_escape, readable, readable_token, tokens_html
 
 KIND_NAMES = {"byte": "base byte", "char": "base character", "unk": "unknown character",
@@ -33,8 +34,8 @@ def how_made(tok: Tokenizer, token_id: int) -> str:
         if kind == "byte" and tok.unit == "char":
             return "byte fallback"  # a <0xNN> token: a character the vocabulary lacks, in bytes
         return KIND_NAMES.get(kind, kind)
-    made = (f"{merge_name(m.rank)}: {readable_token(m.left)!r} + "
-            f"{readable_token(m.right)!r}")
+    made = (f"{merge_name(m.rank)}: {quoted(readable_token(m.left))} + "
+            f"{quoted(readable_token(m.right))}")
     return f"{KIND_NAMES[kind]}, also made by {made}" if kind in ("added", "special") else made
 
 

@@ -28,6 +28,8 @@ from typing import Sequence
 
 import regex
 
+from bpe_core.alphabet import END_OF_WORD
+
 # Characters that can make a line anything but left to right throughout: without any, every
 # level is 0 (most lines), and the algorithm is skipped.
 _RIGHT_TO_LEFT = regex.compile(r"[\p{Bidi_Class=R}\p{Bidi_Class=AL}\p{Bidi_Class=AN}]")
@@ -260,3 +262,37 @@ def line_html(items: Sequence[tuple[str, str]]) -> str:
         placed.append((html, _item_level(kinds, at[start:start + len(text)])))
         start += len(text)
     return f'<div class="ln" dir="{"rtl" if base else "ltr"}">{_nest(placed, base)}</div>'
+
+
+# The end-of-word marker in a left-to-right isolate: U+2066 (LRI) ... U+2069 (PDI), invisible.
+_ISOLATED_MARKER = f"\u2066{END_OF_WORD}\u2069"
+
+
+def cell(shown: str) -> str:
+    """Text in the notation as a table cell (``st.dataframe``) holds it: with right-to-left
+    letters, its end-of-word markers in left-to-right isolates. The grid draws a cell on a
+    canvas, which takes no HTML (the boxes' ``<bdi>``), right to left when its first letter is
+    Hebrew or Arabic, and the bidi algorithm turned ``ם</w>`` round there (``<w/>ם``). Isolated,
+    the marker reads ``</w>`` where the word ends, on its left, as in the boxes. Other text is
+    left as it is (a search for ``low</w>`` finds its cell).
+
+    >>> cell("low</w>"), cell("שלו + ם</w>")
+    ('low</w>', 'שלו + ם\u2066</w>\u2069')
+    """
+    if END_OF_WORD not in shown or not right_to_left(shown):
+        return shown
+    return shown.replace(END_OF_WORD, _ISOLATED_MARKER)
+
+
+def quoted(text: str) -> str:
+    """``repr(text)`` for a sentence: with right-to-left letters, the inside of the quotes in a
+    first-strong isolate (U+2068 ... U+2069, invisible) and its markers as :func:`cell` puts
+    them, so that the sentence keeps its order (``'של' + 'ו'`` was drawn ``'ו' + 'של'``).
+
+    >>> quoted("low"), quoted("ם</w>")
+    ("'low'", "'\u2068ם\u2066</w>\u2069\u2069'")
+    """
+    shown = repr(text)
+    if not right_to_left(text):
+        return shown
+    return f"{shown[0]}\u2068{cell(shown[1:-1])}\u2069{shown[-1]}"

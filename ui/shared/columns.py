@@ -38,7 +38,7 @@ MOST_PX = 320
 _THIN = frozenset(" !'.,:;|ijlI·")
 _NARROW = frozenset("()-/[\\]{}frt⟨⟩")
 _WIDE = frozenset("%@MWmw↵…")
-#: The invisible isolate around a marker after right-to-left letters (see tokens.cell).
+#: The invisible isolate around a marker after right-to-left letters (see bidi.cell).
 _ISOLATES = frozenset("\u2066\u2069")
 #: Cells measured per column: the longest ones (by characters) are the widest but for a few px.
 _MEASURED = 200

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from bpe_core import MergeTree, Tokenizer
 
-from .tokens import PALETTE, cell, readable_pair, readable_token
+from .bidi import cell
+from .tokens import PALETTE, readable_pair, readable_token
 from .wording import plural
 
 LEAF_FILL = "#eef1f6"

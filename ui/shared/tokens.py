@@ -44,7 +44,7 @@ from unicodedata import category
 from bpe_core import TokenSpan, show_bytes
 from bpe_core.alphabet import END_OF_WORD
 
-from .bidi import byte_run, line_html, right_to_left
+from .bidi import byte_run, line_html, quoted
 
 #: Pastel backgrounds, readable under dark text, distinct from their neighbours in the list.
 PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a0c4ff",
@@ -158,26 +158,6 @@ def readable_pair(left: str, right: str) -> str:
     return f"{readable_token(left)} + {readable_token(right)}"
 
 
-# The end-of-word marker in a left-to-right isolate: U+2066 (LRI) ... U+2069 (PDI), invisible.
-_ISOLATED_MARKER = f"\u2066{END_OF_WORD}\u2069"
-
-
-def cell(shown: str) -> str:
-    """Text in the notation as a table cell (``st.dataframe``) holds it: with right-to-left
-    letters, its end-of-word markers in left-to-right isolates. The grid draws a cell on a
-    canvas, which takes no HTML (the boxes' ``<bdi>``), right to left when its first letter is
-    Hebrew or Arabic, and the bidi algorithm turned ``ם</w>`` round there (``<w/>ם``). Isolated,
-    the marker reads ``</w>`` where the word ends, on its left, as in the boxes. Other text is
-    left as it is (a search for ``low</w>`` finds its cell).
-
-    >>> cell("low</w>"), cell("שלו + ם</w>")
-    ('low</w>', 'שלו + ם\u2066</w>\u2069')
-    """
-    if END_OF_WORD not in shown or not right_to_left(shown):
-        return shown
-    return shown.replace(END_OF_WORD, _ISOLATED_MARKER)
-
-
 class Box(NamedTuple):
     """What a token's box shows (plain text), its style class, and a tooltip note."""
 
@@ -216,13 +196,13 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     if not span.bytes and covered:  # [UNK]: the model keeps nothing of the text it replaced
         return Box(span.token, "uk", _unknown_note(span, covered))
     if span.bytes != covered.encode("utf-8", "surrogatepass"):  # NFKC, Lowercase, a prefix
-        return Box(span.token, "nz", f"rewritten before BPE: the text has {readable(covered)!r}, "
-                                     f"the model reads {readable_token(span.token)!r}",
+        return Box(span.token, "nz", f"rewritten before BPE: the text has {quoted(readable(covered))}, "
+                                     f"the model reads {quoted(readable_token(span.token))}",
                    bool(marker))
     if span.start < claimed:  # one character read as several tokens, or a space added
         return Box(span.token, "nz", f"rewritten before BPE: the tokens before it cover "
-                                     f"{readable(covered)!r} already, and the model reads "
-                                     f"{readable_token(span.token)!r} once more", bool(marker))
+                                     f"{quoted(readable(covered))} already, and the model reads "
+                                     f"{quoted(readable_token(span.token))} once more", bool(marker))
     if marker and span.token == covered + marker:  # the marker closes the word: shown
         return Box(span.token, ends_word=True)
     return Box(covered or span.token)
@@ -236,10 +216,10 @@ def _unknown_note(span: TokenSpan, covered: str) -> str:
     "unknown: the text has 'Ａ', rewritten before BPE as 'a', which the vocabulary cannot \
 spell, so the model reads only <unk>"
     """
-    seen, had = readable(span.unknown or covered), readable(covered)
+    seen, had = quoted(readable(span.unknown or covered)), quoted(readable(covered))
     if seen == had:
-        return f"unknown: the vocabulary cannot spell {seen!r}, so the model reads only {span.token}"
-    return (f"unknown: the text has {had!r}, rewritten before BPE as {seen!r}, which the "
+        return f"unknown: the vocabulary cannot spell {seen}, so the model reads only {span.token}"
+    return (f"unknown: the text has {had}, rewritten before BPE as {seen}, which the "
             f"vocabulary cannot spell, so the model reads only {span.token}")
 
 
@@ -401,7 +381,7 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
             group = None
         pos = max(pos, span.end)
         hex_bytes = span.bytes.hex(" ").upper() or "none"
-        tip = f"{id_label} {span.id} · bytes {hex_bytes} · {readable_token(span.token)!r}"
+        tip = f"{id_label} {span.id} · bytes {hex_bytes} · {quoted(readable_token(span.token))}"
         tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "") if line)
         kind = " ".join(filter(None, (f"t {hues[k]}", "sp" if span.special else shown.style,
                                       "ad" if k in added else "", "d" if k in marked else "",

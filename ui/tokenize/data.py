@@ -24,7 +24,8 @@ import pandas as pd
 from bpe_core import Tokenizer, TokenSpan
 
 from ..shared.annotate import how_made, merge_name
-from ..shared.tokens import cell, readable, readable_token, window_boxes
+from ..shared.bidi import cell, quoted
+from ..shared.tokens import readable, readable_token, window_boxes
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
 MAX_URL_BYTES = 1000
@@ -61,8 +62,8 @@ def merge_step_note(tok: Tokenizer, k: int) -> str:
 
     def merge(r: int) -> str:
         m = tok.merges[r]
-        return (f"{merge_name(r)}: {token_text(tok, m.left_id)!r} + "
-                f"{token_text(tok, m.right_id)!r} → {token_text(tok, m.token_id)!r}")
+        return (f"{merge_name(r)}: {quoted(token_text(tok, m.left_id))} + "
+                f"{quoted(token_text(tok, m.right_id))} → {quoted(token_text(tok, m.token_id))}")
 
     if k == n:
         return f"All {n:,} merges, the last being {merge(n - 1)}."

@@ -10,7 +10,8 @@ import bpe_core
 
 from ..shared import wording
 from ..shared.columns import fitted_columns
-from ..shared.tokens import cell, md_escape, readable_pair, readable_token, tokens_html
+from ..shared.bidi import cell
+from ..shared.tokens import md_escape, readable_pair, readable_token, tokens_html
 from . import runs
 
 TOP_ROWS = 200

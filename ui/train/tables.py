@@ -12,7 +12,8 @@ from bpe_core.training.steps import TIED, WINNER, StepTables
 
 from ..shared import wording
 from ..shared.columns import fit_columns, fitted_columns
-from ..shared.tokens import cell, md_escape, readable, readable_pair, readable_token
+from ..shared.bidi import cell
+from ..shared.tokens import md_escape, readable, readable_pair, readable_token
 from ..shared.wording import Units
 
 TOP_ROWS = 30

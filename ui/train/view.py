@@ -19,9 +19,9 @@ import streamlit as st
 import bpe_core
 
 from ..shared import background, charts, wording
+from ..shared.bidi import cell
 from ..shared.columns import PICK_PX, fit_columns, fitted_columns
-from ..shared.tokens import (NOTATION_HELP, cell, md_escape, readable_pair, readable_token,
-                             tokens_html)
+from ..shared.tokens import NOTATION_HELP, md_escape, readable_pair, readable_token, tokens_html
 from . import controls, results, runs, tables
 from . import jobs as train_jobs
 

@@ -28,7 +28,8 @@ from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, NOT_SCRIPT
 from bpe_core.gc_pause import gc_paused
 
 from ..shared.charts import BLUE, length_histogram, script_colour
-from ..shared.tokens import cell, readable_token
+from ..shared.bidi import cell
+from ..shared.tokens import readable_token
 
 #: How the table can be ordered: label -> (column, ascending). Missing values always go last.
 ORDERS = {
