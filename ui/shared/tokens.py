@@ -196,16 +196,20 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     if not span.bytes and covered:  # [UNK]: the model keeps nothing of the text it replaced
         return Box(span.token, "uk", _unknown_note(span, covered))
     if span.bytes != covered.encode("utf-8", "surrogatepass"):  # NFKC, Lowercase, a prefix
-        return Box(span.token, "nz", f"rewritten before BPE: the text has {quoted(readable(covered))}, "
-                                     f"the model reads {quoted(readable_token(span.token))}",
-                   bool(marker))
+        return _rewritten(span, covered, "the text has {}, the model reads {}", bool(marker))
     if span.start < claimed:  # one character read as several tokens, or a space added
-        return Box(span.token, "nz", f"rewritten before BPE: the tokens before it cover "
-                                     f"{quoted(readable(covered))} already, and the model reads "
-                                     f"{quoted(readable_token(span.token))} once more", bool(marker))
+        return _rewritten(span, covered, "the tokens before it cover {} already, and the model "
+                                         "reads {} once more", bool(marker))
     if marker and span.token == covered + marker:  # the marker closes the word: shown
         return Box(span.token, ends_word=True)
     return Box(covered or span.token)
+
+
+def _rewritten(span: TokenSpan, covered: str, note: str, ends_word: bool) -> Box:
+    """The box of a token the model read otherwise than the text has it: ``note`` says how,
+    given what the text has and what the model reads."""
+    return Box(span.token, "nz", "rewritten before BPE: " + note.format(
+        quoted(readable(covered)), quoted(readable_token(span.token))), ends_word)
 
 
 def _unknown_note(span: TokenSpan, covered: str) -> str:
