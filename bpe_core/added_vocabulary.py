@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator
 import regex
 
 from . import trie
+from .checked import listed, shown
 from .unicode16 import as_unicode, holds_changed
 
 # Rust's \w (regex crate) and char::is_whitespace, spelled out for Python's `regex`.
@@ -55,6 +56,8 @@ class AddedToken:
 
     @classmethod
     def from_dict(cls, d: dict) -> "AddedToken":
+        if not isinstance(d, dict):
+            raise ValueError(f"each added token must be an object, not {shown(d)}")
         content = d["content"]
         if not isinstance(content, str) or not content:
             raise ValueError(f"an added token needs a non-empty content, not {content!r}")
@@ -71,6 +74,11 @@ class AddedToken:
         return {"id": self.id, "content": self.content, "single_word": self.single_word,
                 "lstrip": self.lstrip, "rstrip": self.rstrip, "normalized": self.normalized,
                 "special": self.special}
+
+
+def added_tokens(entries: object) -> list[AddedToken]:
+    """A file's ``added_tokens`` (null or absent: none), each one checked."""
+    return list(map(AddedToken.from_dict, listed(entries or [], "the added_tokens")))
 
 
 class _Matcher:

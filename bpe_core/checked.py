@@ -17,7 +17,8 @@ ValueError: the Strip stage's start is True; it must be an integer
 from __future__ import annotations
 
 import dataclasses
-from typing import TypeVar
+import json
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 #: Annotation -> (the types it allows, what to call it). True and False are no integers here.
@@ -48,3 +49,46 @@ def checked(stage: T) -> T:
             raise ValueError(f"the {type(stage).__name__} stage's {f.name} is {value!r}; it "
                              f"must be {kind[1]}")
     return stage
+
+
+def shown(value: Any) -> str:
+    """``value`` as the file writes it (JSON), cut short: what an error quotes.
+
+    >>> shown(True), shown(None), shown({"type": "Foo", "x": "a" * 60})
+    ('true', 'null', '{"type": "Foo", "x": "aaaaaaaaaaaaaaaaa…')
+    """
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def listed(value: Any, what: str) -> list:
+    """``value``, once it is a list (``what`` names it in the error)."""
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list, not {shown(value)}")
+    return value
+
+
+def stage(d: Any, what: str) -> dict:
+    """``d``, once it is a stage as a file writes it: an object whose ``"type"`` is a string.
+
+    >>> stage({"type": "NFC"}, "the normalizer")
+    {'type': 'NFC'}
+    >>> stage([], "normalizer 2 of the Sequence")
+    Traceback (most recent call last):
+    ValueError: normalizer 2 of the Sequence must be an object with a "type", not []
+    """
+    if not isinstance(d, dict) or not isinstance(d.get("type"), str):
+        raise ValueError(f"{what} must be an object with a \"type\", not {shown(d)}")
+    return d
+
+
+def stages(d: dict, key: str, what: str) -> list[dict]:
+    """The stages a Sequence lists under ``key``, each one checked (``what``: "normalizer").
+
+    >>> stages({"type": "Sequence", "normalizers": [{"type": "NFC"}, None]}, "normalizers",
+    ...        "normalizer")
+    Traceback (most recent call last):
+    ValueError: normalizer 2 of the Sequence must be an object with a "type", not null
+    """
+    items = listed(d.get(key), f"the Sequence {what}'s {key}")
+    return [stage(item, f"{what} {k} of the Sequence") for k, item in enumerate(items, 1)]

@@ -19,7 +19,7 @@ from typing import Any
 import regex
 
 from .alphabet import spelled_bytes
-from .checked import checked, option
+from .checked import checked, option, stage, stages
 from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
 from .unicode16 import as_unicode, holds_changed
@@ -264,7 +264,7 @@ def tokens_bytes(decoder, tokens: list[str]) -> list[bytes]:
 
 def from_dict(d: dict | None) -> Any:
     """The decoder a ``tokenizer.json`` describes (None for none), its fields checked."""
-    return None if d is None else checked(_from_dict(d))
+    return None if d is None else checked(_from_dict(stage(d, "the decoder")))
 
 
 def _from_dict(d: dict) -> Any:
@@ -287,5 +287,5 @@ def _from_dict(d: dict) -> Any:
     if kind == "BPEDecoder":
         return BPEDecoder(d.get("suffix", "</w>"))
     if kind == "Sequence":
-        return Sequence([from_dict(x) for x in d["decoders"]])
+        return Sequence(list(map(from_dict, stages(d, "decoders", "decoder"))))
     raise ValueError(f"the {kind} decoder is not supported; bpe_core reads {SUPPORTED}")

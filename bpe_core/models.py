@@ -19,7 +19,7 @@ from itertools import chain, count, repeat
 from operator import itemgetter, lshift, lt, or_
 from typing import Any, Iterable, Mapping, Sequence
 
-from .checked import checked, option
+from .checked import checked, listed, option
 from .merges import MergeList
 from .merging import LONG_PIECE, merge_long, merge_short, runs
 
@@ -357,7 +357,7 @@ def from_dict(d: Mapping[str, Any]) -> BPE:
         if d.get(key) is not None and not isinstance(d[key], str):  # (before they are used)
             raise ValueError(f"the BPE model's {key} is {d[key]!r}; it must be a string or null")
     return checked(BPE.from_vocab(
-        vocab, pairs(d.get("merges") or []), unk_token=d.get("unk_token"),
+        vocab, pairs(listed(d.get("merges") or [], "the BPE model's merges")), unk_token=d.get("unk_token"),
         fuse_unk=option(d, "fuse_unk", False), byte_fallback=option(d, "byte_fallback", False),
         continuing_subword_prefix=d.get("continuing_subword_prefix") or None,
         end_of_word_suffix=d.get("end_of_word_suffix") or None,

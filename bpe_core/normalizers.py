@@ -23,7 +23,7 @@ from typing import Any
 import regex
 
 from .char_classes import CJK, COMBINING, CONTROL, NONSPACING
-from .checked import checked, option
+from .checked import checked, option, stage, stages
 from .form_alignment import align
 from .oniguruma import pattern_from_dict, pattern_to_dict
 from .presets import needs_limit, time_limit, too_slow
@@ -440,7 +440,7 @@ def normalize_all(normalizer: Any, texts: list[str]) -> list[str]:
 
 def from_dict(d: dict | None) -> Any:
     """The normalizer a ``tokenizer.json`` describes (None for none), its fields checked."""
-    return None if d is None else checked(_from_dict(d))
+    return None if d is None else checked(_from_dict(stage(d, "the normalizer")))
 
 
 def _from_dict(d: dict) -> Any:
@@ -461,5 +461,5 @@ def _from_dict(d: dict) -> Any:
         return BertNormalizer(option(d, "clean_text", True), option(d, "handle_chinese_chars", True),
                               d.get("strip_accents"), option(d, "lowercase", True))
     if kind == "Sequence":
-        return Sequence([from_dict(n) for n in d["normalizers"]])
+        return Sequence(list(map(from_dict, stages(d, "normalizers", "normalizer"))))
     raise ValueError(f"the {kind} normalizer is not supported; bpe_core reads {SUPPORTED}")

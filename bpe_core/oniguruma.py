@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import regex
 
+from .checked import shown
+
 _TOKEN = regex.compile(r"""\\[pPxNu]\{[^}]*\}|\\.|\[\^?\]?(?:\\.|\[:[^\]]*:\]|[^\]\\])*\]
     |\(\?[a-zA-Z-]*[:)]|\{\d*,?\d*\}\+?|[\s\S]""", regex.VERBOSE)
 # Classes Oniguruma draws differently, POSIX classes, and inline flags other than i (Oniguruma's
@@ -72,10 +74,15 @@ def pattern_from_dict(d: dict, *, where: str) -> tuple[str, bool]:
     Traceback (most recent call last):
     ValueError: the regex '(?<x' of the Split pre-tokenizer does not compile: missing > at ...
     """
-    if "String" in d:
-        return d["String"], True
-    written = d["PythonRegex"] if "PythonRegex" in d else d["Regex"]
-    pattern = written if "PythonRegex" in d else convert_pattern(written, to_onig=False)
+    kinds = [k for k in ("String", "PythonRegex", "Regex")
+             if isinstance(d, dict) and isinstance(d.get(k), str)]
+    if not kinds:
+        raise ValueError(f"the pattern of {where} must be {{\"String\": ...}} or "
+                         f"{{\"Regex\": ...}} holding a string, not {shown(d)}")
+    written = d[kinds[0]]
+    if kinds[0] == "String":
+        return written, True
+    pattern = written if kinds[0] == "PythonRegex" else convert_pattern(written, to_onig=False)
     try:
         regex.compile(pattern)  # kept in regex's own cache for the stage that runs it
     except regex.error as exc:

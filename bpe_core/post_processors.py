@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .checked import checked, option
+from .checked import checked, listed, option, shown, stage, stages
 
 SUPPORTED = "TemplateProcessing, ByteLevel, RobertaProcessing, BertProcessing and Sequence"
 
@@ -36,13 +36,17 @@ class TemplateProcessing:
         after: list[int] = []
         seen_text = False
         for piece in self.single:
+            if not isinstance(piece, dict) or not (
+                    "Sequence" in piece or isinstance(piece.get("SpecialToken"), dict)):
+                raise ValueError(f"a template piece must be {{\"Sequence\": ...}} or "
+                                 f"{{\"SpecialToken\": ...}}, not {shown(piece)}")
             if "Sequence" in piece:
                 if seen_text:
                     raise ValueError("a single-sequence template holds $A twice")
                 seen_text = True
                 continue
             name = piece["SpecialToken"]["id"]
-            if name not in self.special_tokens:
+            if not isinstance(name, str) or not isinstance(self.special_tokens.get(name), dict):
                 raise ValueError(f"the template names the special token {name!r}, which its "
                                  f"special_tokens do not define")
             ids = self.special_tokens[name]["ids"]
@@ -127,13 +131,18 @@ def around(processor: Any, ids: list[int]) -> list[int]:
 
 def from_dict(d: dict | None) -> Any:
     """The post-processor a ``tokenizer.json`` describes (None for none), its fields checked."""
-    return None if d is None else checked(_from_dict(d))
+    return None if d is None else checked(_from_dict(stage(d, "the post-processor")))
 
 
 def _from_dict(d: dict) -> Any:
     kind = d.get("type")
     if kind == "TemplateProcessing":
-        p = TemplateProcessing(d["single"], d.get("pair") or [], d.get("special_tokens") or {})
+        special = d.get("special_tokens") or {}
+        if not isinstance(special, dict):
+            raise ValueError(f"the template's special_tokens must be an object, not "
+                             f"{shown(special)}")
+        p = TemplateProcessing(listed(d["single"], "the template's single"),
+                               listed(d.get("pair") or [], "the template's pair"), special)
         p.wrap()  # a broken template fails when the file is read, not when text is encoded
         return p
     if kind == "ByteLevel":
@@ -141,7 +150,17 @@ def _from_dict(d: dict) -> Any:
                          option(d, "use_regex", True))
     if kind in ("RobertaProcessing", "BertProcessing"):
         options = {k: v for k, v in d.items() if k not in ("type", "sep", "cls")}
-        return RobertaProcessing(tuple(d["sep"]), tuple(d["cls"]), kind, options)
+        return RobertaProcessing(_token(d["sep"], f"{kind}'s sep"),
+                                 _token(d["cls"], f"{kind}'s cls"), kind, options)
     if kind == "Sequence":
-        return Sequence([from_dict(p) for p in d["processors"]])
+        return Sequence(list(map(from_dict, stages(d, "processors", "post-processor"))))
     raise ValueError(f"the {kind} post-processor is not supported; bpe_core reads {SUPPORTED}")
+
+
+def _token(value: Any, what: str) -> tuple[str, int]:
+    """A ``[token, id]`` pair of a file (RobertaProcessing's ``sep`` and ``cls``), checked."""
+    if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and type(value[1]) is int and value[1] >= 0):
+        raise ValueError(f"the {what} must be [token, id], the id an integer from 0, not "
+                         f"{shown(value)}")
+    return value[0], value[1]

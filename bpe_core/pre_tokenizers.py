@@ -24,7 +24,7 @@ import regex
 
 from .alphabet import BYTE_CHARS
 from .char_classes import NUMERIC, PUNCTUATION, SPACE, WORDS_AND_SYMBOLS
-from .checked import checked, option
+from .checked import checked, option, stage, stages
 from .end_of_word import EndOfWord
 from .oniguruma import pattern_from_dict
 from .presets import MODEL_PATTERNS
@@ -256,7 +256,7 @@ class BertPreTokenizer(Sequence):
 
 def from_dict(d: dict | None) -> Any:
     """The pre-tokenizer a ``tokenizer.json`` describes (None for none), its fields checked."""
-    return None if d is None else checked(_from_dict(d))
+    return None if d is None else checked(_from_dict(stage(d, "the pre-tokenizer")))
 
 
 def _from_dict(d: dict) -> Any:
@@ -285,5 +285,5 @@ def _from_dict(d: dict) -> Any:
     if kind == "EndOfWord":
         return EndOfWord(d.get("marker", EndOfWord.marker))
     if kind == "Sequence":
-        return Sequence([from_dict(p) for p in d["pretokenizers"]])
+        return Sequence(list(map(from_dict, stages(d, "pretokenizers", "pre-tokenizer"))))
     raise ValueError(f"the {kind} pre-tokenizer is not supported; bpe_core reads {SUPPORTED}")

@@ -23,7 +23,7 @@ import json
 from typing import Any, Mapping
 
 from .. import decoders, models, normalizers, post_processors, pre_tokenizers
-from ..added_vocabulary import AddedToken
+from ..added_vocabulary import added_tokens
 from ..end_of_word import EndOfWord
 from ..identity import flatten
 from ..oniguruma import convert_pattern
@@ -106,7 +106,7 @@ def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf
             raise ValueError("it has no model")
         model = models.from_dict(d["model"])
         pre = pre_tokenizers.from_dict(d.get("pre_tokenizer"))
-        added = [AddedToken.from_dict(t) for t in d.get("added_tokens") or []]
+        added = added_tokens(d.get("added_tokens"))
         tok = Tokenizer(model, normalizers.from_dict(d.get("normalizer")), pre,
                         decoders.from_dict(d.get("decoder")), added,
                         post_processors.from_dict(d.get("post_processor")), name=name,

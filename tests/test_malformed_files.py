@@ -1,0 +1,146 @@
+"""A tokenizer file changed by hand, or cut short, is read or refused: never a crash later.
+
+A file whose fields have the wrong shape (a stage that is ``true``, a Sequence holding
+``null``, a merge that is a string) must be refused as it is read, with a message that names
+the field in the file's own words; before, such files gave Python's words ("'bool' object has
+no attribute 'get'"), or loaded and then failed in the middle of an encode.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bpe_core
+from bpe_core.formats.errors import TokenizerFileError
+from tests.model_files import llama2_file, llama3_file
+
+#: What Python says when code meets a value of a shape it did not expect: never for a user.
+PYTHON_WORDS = ("object has no attribute", "not subscriptable", "unhashable type",
+                "object is not iterable", "indices must be", "argument of type",
+                "expected string or buffer", "argument must be", "cannot unpack",
+                "NoneType", "takes no arguments", "positional argument")
+
+TEXTS = ["Hello world, hugs!", "  a\u200db \u202eשלום 🙂👍🏽 Ａ <s>", ""]
+
+
+def _trained() -> bytes:
+    tok = bpe_core.train("hug pug pun bun hugs שלום " * 5, vocab_size=290, min_frequency=1,
+                         unit="char", pretokenizer="gpt2", byte_fallback=True,
+                         special_tokens=["<|end|>"])
+    return bpe_core.dumps(tok)
+
+
+def _load(d: dict) -> bpe_core.Tokenizer:
+    return bpe_core.loads(json.dumps(d).encode("utf-8"), source="tokenizer.json")
+
+
+def _set(d: dict, path: str, value) -> dict:
+    *keys, last = path.split(".")
+    node = d
+    for k in keys:
+        node = node[int(k) if k.isdigit() else k]
+    node[int(last) if last.isdigit() else last] = value
+    return d
+
+
+@pytest.mark.parametrize("path, value, said", [
+    ("normalizer", True, 'the normalizer must be an object with a "type", not true'),
+    ("normalizer.normalizers.1", None,
+     'normalizer 2 of the Sequence must be an object with a "type", not null'),
+    ("normalizer.normalizers", 7, "the Sequence normalizer's normalizers must be a list, not 7"),
+    ("decoder.decoders.0", "Fuse",
+     'decoder 1 of the Sequence must be an object with a "type", not "Fuse"'),
+    ("decoder", [], 'the decoder must be an object with a "type", not []'),
+    ("normalizer.normalizers.0.type", {"a": 1},
+     'normalizer 1 of the Sequence must be an object with a "type", not {"type": {"a": 1}, '
+     '"prepend": "▁"}'),
+    ("normalizer.normalizers.1.pattern", {"String": 5},
+     'the pattern of the Replace normalizer must be {"String": ...} or {"Regex": ...} holding '
+     'a string, not {"String": 5}'),
+    ("added_tokens", {"<s>": 1}, 'the added_tokens must be a list, not {"<s>": 1}'),
+    ("added_tokens.0", None, "each added token must be an object, not null"),
+    ("model.merges", True, "the BPE model's merges must be a list, not true"),
+    ("post_processor.single.0", 1.5,
+     'a template piece must be {"Sequence": ...} or {"SpecialToken": ...}, not 1.5'),
+    ("post_processor.single", "$A", 'the template\'s single must be a list, not "$A"'),
+    ("post_processor.special_tokens", ["<s>"],
+     'the template\'s special_tokens must be an object, not ["<s>"]'),
+    ("post_processor", {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": "<s>"},
+     "the RobertaProcessing's cls must be [token, id], the id an integer from 0, not \"<s>\""),
+])
+def test_a_hugging_face_field_of_the_wrong_shape_is_named(path, value, said):
+    d = _set(json.loads(llama2_file()), path, value)
+    with pytest.raises(TokenizerFileError) as error:
+        _load(d)
+    assert str(error.value) == ("tokenizer.json cannot be read as a Hugging Face BPE tokenizer: "
+                                + said)
+
+
+def test_a_null_in_a_post_processor_sequence_is_refused_not_met_in_an_encode():
+    d = _set(json.loads(llama3_file()), "post_processor.processors.1", None)
+    with pytest.raises(TokenizerFileError, match="post-processor 2 of the Sequence must be an "
+                                                 "object"):
+        _load(d)
+
+
+@pytest.mark.parametrize("path, value, said", [
+    ("model", "bpe", 'the model must be an object, not "bpe"'),
+    ("model.tokens.40", ["a"], 'token 40 is ["a"]; tokens are strings (null for an unused id)'),
+    ("model.tokens", {}, "the model's tokens must be a list, not {}"),
+    ("model.merges.3", [1, 2, 3], "merge 4 is [1, 2, 3]; a merge is [left id, right id, "
+                                  "result id, count], ids of the vocabulary and a count from 0"),
+    ("model.merges.0.3", 10**30, "merge 1 is [" ),
+    ("model.merges.0.0", "104", "merge 1 is [\"104\","),
+    ("model.unk_token", ["<unk>"], "the model's unk_token is [\"<unk>\"]; it must be a string"),
+    ("model.continuing_subword_prefix", 1, "the model's continuing_subword_prefix is 1; it must "
+                                           "be a string"),
+    ("model.byte_fallback", "yes", "the model's byte_fallback is \"yes\"; it must be true or "
+                                   "false"),
+    ("config", "gpt2", "the config must be an object, not \"gpt2\""),
+])
+def test_a_playground_file_field_of_the_wrong_shape_is_named(path, value, said):
+    d = _set(json.loads(_trained()), path, value)
+    with pytest.raises(TokenizerFileError) as error:
+        _load(d)
+    assert str(error.value).startswith("tokenizer.json is a malformed BPE Playground tokenizer: "
+                                       + said)
+
+
+def _places(node, path=()):
+    """Every place in a file's JSON, lists cut to their first three items."""
+    yield path
+    items = node.items() if isinstance(node, dict) else (
+        enumerate(node[:3]) if isinstance(node, list) else ())
+    for k, v in items:
+        yield from _places(v, (*path, k))
+
+
+SOURCES = {"llama2": llama2_file, "llama3": llama3_file, "trained": _trained}
+VALUES = st.sampled_from([None, True, 0, -1, 1.5, 10**30, "", "x", "a b", [], {}, [1, 2],
+                          ["a", "b"], {"type": "Sequence"}, {"type": 1}, {"Regex": "("}])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(source=st.sampled_from(sorted(SOURCES)), data=st.data())
+def test_any_changed_field_is_read_or_refused_in_the_files_words(source, data):
+    d = json.loads(SOURCES[source]())
+    for _ in range(data.draw(st.integers(1, 2))):
+        places = list(_places(d))[1:]
+        path = data.draw(st.sampled_from(places))
+        node = d
+        for k in path[:-1]:
+            node = node[k]
+        node[path[-1]] = data.draw(VALUES)
+    try:
+        tok = _load(d)
+    except TokenizerFileError as error:
+        assert not any(words in str(error) for words in PYTHON_WORDS), str(error)
+        return
+    for text in TEXTS:  # what loads, works
+        ids = tok.encode(text)
+        tok.decode(ids)
+        tok.encode(text, add_special_tokens=True)
