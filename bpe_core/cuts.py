@@ -100,9 +100,11 @@ class Cutter:
                                   or list(map(last_of, m.result)) != list(map(last_of, m.right))):
             return None
         joined = frozenset(zip(map(last_of, m.left), map(first_of, m.right)))
-        return cls(joined, known=None if _inert_unknowns(model) else frozenset(
-            compress(model.vocab, map((1).__eq__, map(len, model.vocab)))),
-                   words=WORD_MARKER in model.vocab)
+        known = None if _inert_unknowns(model) else frozenset(
+            compress(model.vocab, map((1).__eq__, map(len, model.vocab))))
+        if known is not None and not known:
+            return None  # no character is a token: every one may join its neighbours' unknown
+        return cls(joined, known=known, words=WORD_MARKER in model.vocab)
 
     @classmethod
     def for_bytes(cls, model: BPE, *, texts: list[str | None] | None = None) -> "Cutter | None":

@@ -228,6 +228,17 @@ def test_unknown_characters_stand_alone_only_where_their_bytes_always_do():
     assert stuck.split("▁aΩ▁aΩΩb") == ["▁aΩ▁aΩΩb"]  # never cut beside "Ω"
 
 
+def test_a_vocabulary_without_single_characters_loads_and_encodes_as_tokenizers_does():
+    # No character is a token, so every one is unknown and fuses with the next: there is no
+    # place to cut (the cutter's class of known characters was empty, and "[^]+" no regex).
+    d = {"model": {"type": "BPE", "vocab": {"a,": 0, "ab": 1, "[UNK]": 2}, "merges": [],
+                   "unk_token": "[UNK]", "fuse_unk": True}}
+    tok = bpe_core.loads(json.dumps(d).encode(), source="tokenizer.json")
+    hf = HFTokenizer.from_str(json.dumps(d))
+    for text in ["a,b", "hello world " * 40, ""]:
+        assert tok.encode(text) == hf.encode(text).ids
+
+
 @pytest.mark.parametrize("name", ["sentencepiece", "bytes"])
 @given(text=LONG_TEXT)
 @settings(max_examples=60, deadline=None)
