@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import unicodedata
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -211,6 +214,20 @@ def test_without_a_text_column_the_longest_field_comes_first(extension, tmp_path
 def test_a_conventionally_named_column_wins_whatever_its_length():
     data = b"Body,summary\nshort,a much longer summary of the document\n"
     assert upload_fields("d.csv", data) == ["Body", "summary"]
+
+
+def test_parquet_text_that_is_not_utf8_is_refused_with_where():
+    # pyarrow hands such a value to Python's decoder, whose error escaped the reader.
+    values = pa.array([b"caf\xe9 au lait", b"ok"], type=pa.binary()).view(pa.string())
+    buffer = io.BytesIO()
+    pq.write_table(pa.table({"review": values}), buffer)
+    said = ("r.parquet: a text value of the Parquet file is not UTF-8 (byte 0xe9 at offset 3 of a "
+            "value); Parquet text must be UTF-8: save it again as UTF-8.")
+    with pytest.raises(CorpusError) as fields:
+        upload_fields("r.parquet", buffer.getvalue())
+    with pytest.raises(CorpusError) as values_read:
+        list(iter_upload("r.parquet", buffer.getvalue(), field="review"))
+    assert str(fields.value) == str(values_read.value) == said
 
 
 def test_parquet_offers_only_string_columns(tmp_path):

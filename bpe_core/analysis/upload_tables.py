@@ -15,6 +15,7 @@ import csv
 import io
 import itertools
 import json
+from contextlib import contextmanager
 from functools import partial
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -170,7 +171,7 @@ def _jsonl_values(data: bytes, name: str, field: str) -> Iterator[str]:
 def _parquet_file(data: bytes, name: str) -> pq.ParquetFile:
     try:
         return pq.ParquetFile(pa.BufferReader(data))
-    except (pa.ArrowException, OSError) as exc:
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as exc:
         raise CorpusError(
             f"{name} is not a readable Parquet file ({exc}). Save it again "
             f"(e.g. with pandas' DataFrame.to_parquet), or upload a .csv or .jsonl instead."
@@ -186,19 +187,33 @@ def _is_text_type(kind: pa.DataType) -> bool:
 
 def _parquet_fields(data: bytes, name: str) -> tuple[list[str], list[str]]:
     table = _parquet_file(data, name)
-    columns = [column.name for column in table.schema_arrow]
-    names = [column.name for column in table.schema_arrow if _is_text_type(column.type)]
-    if not names:
-        return [], columns
-    first = next(table.iter_batches(batch_size=_SAMPLE_ROWS, columns=names), None)
-    return _rank_fields(first.to_pylist() if first is not None else [], names)[0], columns
+    with _damaged(name):  # (a column's name may be what is not UTF-8)
+        columns = [column.name for column in table.schema_arrow]
+        names = [column.name for column in table.schema_arrow if _is_text_type(column.type)]
+        if not names:
+            return [], columns
+        first = next(table.iter_batches(batch_size=_SAMPLE_ROWS, columns=names), None)
+        rows = first.to_pylist() if first is not None else []
+    return _rank_fields(rows, names)[0], columns
 
 
 def _parquet_values(data: bytes, name: str, field: str) -> Iterator[str]:
     table = _parquet_file(data, name)
-    try:
+    with _damaged(name):
         for batch in table.iter_batches(batch_size=_BATCH_ROWS, columns=[field]):
             yield from (text for text in batch.column(0).to_pylist() if text)
+
+
+@contextmanager
+def _damaged(name: str) -> Iterator[None]:
+    """Reading a Parquet file's rows, which may be damaged past its header: then a CorpusError
+    (a text value that is not UTF-8 comes out of pyarrow as Python's UnicodeDecodeError)."""
+    try:
+        yield
+    except UnicodeDecodeError as exc:
+        raise CorpusError(f"{name}: a text value of the Parquet file is not UTF-8 (byte "
+                          f"0x{exc.object[exc.start]:02x} at offset {exc.start} of a value); "
+                          f"Parquet text must be UTF-8: save it again as UTF-8.") from None
     except (pa.ArrowException, OSError) as exc:
         raise CorpusError(f"{name}: the Parquet data is damaged ({exc}). Save it again.") from None
 
