@@ -22,7 +22,7 @@ from ..alphabet import base_for
 from ..end_of_word import without_marker
 from ..gc_pause import gc_paused
 from ..merges import Merge
-from ..presets import resolve
+from ..presets import resolve, shown_pattern
 from ..tokenizer import Tokenizer
 from .counting import Corpus, count_words
 from .pairs import PairState
@@ -149,7 +149,13 @@ class Trainer:
         if self.end_of_word and self.unit == "char":
             self.word_counts = without_marker(self.word_counts)
         if not self.word_counts:
-            raise ValueError("the corpus is empty: the pre-tokenizer found no pieces in it")
+            # A custom regex that matches nothing leaves a corpus of text just as bare as an
+            # empty one: name the regex, the thing to fix.
+            raise ValueError(
+                "the corpus is empty: the pre-tokenizer found no pieces in it"
+                if self.preset is not None else
+                f"the pre-tokenizer regex {shown_pattern(self.pattern)} matches nothing in the "
+                f"corpus, so there are no pieces to train on; try a pattern such as \\S+")
         base = base_for(self.word_counts, unit=self.unit, end_of_word=self.end_of_word,
                         byte_fallback=self.byte_fallback)
         self._target = self._merge_target(len(base))

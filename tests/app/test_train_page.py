@@ -217,6 +217,15 @@ def test_a_run_that_stops_short_of_its_vocabulary_is_named_by_the_size_it_reache
     assert name.endswith(f"· vocab {size}") and "2000" not in name
 
 
+def test_a_run_that_stops_short_of_its_merges_is_named_by_the_merges_it_made():
+    at = open_train("hug-pug")  # asks for 3 merges; no pair occurs 1,000 times
+    at.number_input(key="train_min_frequency").set_value(1000).run()
+    at = click(at, "train_start")
+    assert {m.label: m.value for m in at.metric}["Merges learned"] == "0"
+    name = next(t for t in at.text_input if t.label == "Name").value
+    assert name == "hug-pug · char · whitespace · 0 merges"
+
+
 def test_download_files_load_back_and_the_csv_lists_the_merges():
     at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
     run = run_of(at)
@@ -320,6 +329,16 @@ def test_invalid_custom_regex_is_explained_and_blocks_training():
     assert at.button(key="train_start").disabled
     at.text_input(key="train_regex").set_value(r"\w+").run()
     assert not at.error and not at.button(key="train_start").disabled
+
+
+def test_a_custom_regex_that_matches_nothing_is_named_not_the_corpus():
+    at = open_train("low-lower")
+    at.selectbox(key="train_pretokenizer").set_value("custom").run()
+    at.text_input(key="train_regex").set_value("Z{3}").run()
+    at = click(at, "train_start")
+    shown = [re.sub(r"\\(.)", r"\1", e.value) for e in at.error]  # as Markdown shows it
+    assert shown == ["Training cannot start: the pre-tokenizer regex “Z{3}” matches nothing in "
+                     "the corpus, so there are no pieces to train on; try a pattern such as \\S+"]
 
 
 def test_a_catastrophic_custom_regex_stops_in_the_preview_with_a_sentence(monkeypatch):

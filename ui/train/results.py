@@ -149,13 +149,15 @@ def _keep(run: runs.Run) -> str:
 
 
 def _default_name(run: runs.Run) -> str:
-    """The settings' name, with the vocabulary size reached when training stopped short of
-    the one asked for ("… · vocab 2000" for 319 tokens read as if it had 2,000)."""
-    name, asked = run.settings["name"], run.settings.get("vocab_size")
-    size = run.result().vocab_size
-    if asked and size != asked and name.endswith(f"vocab {asked}"):
-        return f"{name.removesuffix(f'vocab {asked}')}vocab {size}"
-    return name
+    """The settings' name, with the size reached when training stopped short of the one asked
+    for ("… · vocab 2000" for 319 tokens read as if it had 2,000, "… · 3 merges" for none made
+    when no pair was frequent enough)."""
+    name, result = run.settings["name"], run.result()
+    if run.settings.get("vocab_size"):
+        asked, reached = f"vocab {run.settings['vocab_size']}", f"vocab {result.vocab_size}"
+    else:
+        asked, reached = f"{run.settings['max_merges']} merges", f"{len(result.merges)} merges"
+    return name.removesuffix(asked) + reached if name.endswith(asked) else name
 
 
 def _downloads(run: runs.Run, name: str) -> None:
