@@ -91,11 +91,21 @@ def test_locale_codes_and_names_are_shown_by_name(header, code, label):
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00", r"binary file \(a PNG image\)"),
         (b"en,fr\ncaf\xe9,caf\xe9\n", r"not valid UTF-8"),
         (b"", r"is empty"),
+        (b"id,en\n1,One\n2,Two\n", r"x\.csv: 'id' holds no letters \(only numbers, symbols or "
+                                    r"empty cells\), so no language's sentences; a comparison "
+                                    r"needs at least two columns of text"),
     ],
 )
 def test_bad_tables_say_where(data, message):
     with pytest.raises(ParallelCorpusError, match=message):
         read_table("x.csv", data)
+
+
+def test_columns_without_letters_are_left_out_not_read_as_languages():
+    # "id" was measured as Indonesian, and "score" as a language called score.
+    corpus = read_table("x.csv", b",id,score,en,fr\n0,7,2.5,Hello,Bonjour\n1,8,,Bye,Salut\n")
+    assert corpus.codes == ("en", "fr") and corpus.sentences("fr") == ("Bonjour", "Salut")
+    assert corpus.skipped == ("column 1", "id", "score")
 
 
 def test_text_files_aligned_by_line_take_the_language_from_the_name():

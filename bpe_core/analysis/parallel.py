@@ -76,6 +76,7 @@ class ParallelCorpus:
     languages: tuple[Language, ...]
     columns: tuple[tuple[str, ...], ...]  # one per language, in the same order
     dropped: int = 0  # sentences beyond MAX_SENTENCES that were left out
+    skipped: tuple[str, ...] = ()  # a table's columns left out for holding no letters (ids)
     first: int = 1  # the number of its first sentence in the corpus it was taken from
     digest: str = field(default="", compare=False)
 
@@ -131,11 +132,11 @@ def split(corpus: ParallelCorpus, *, held_out: float = 0.25) -> Split:
     on, so a tokenizer is not scored on the sentences it learned from. Always the same cut for
     the same corpus; a single sentence cannot be split, and is both.
 
-    >>> text = "en,fr\\n" + "".join(f"{i},{i}\\n" for i in range(10))
+    >>> text = "en,fr\\n" + "".join(f"one {i},un {i}\\n" for i in range(10))
     >>> corpus = read_table("t.csv", text.encode())
     >>> parts = split(corpus)
     >>> list(parts.train.numbers), list(parts.held_out.numbers), parts.held_out.sentences("fr")
-    ([1, 2, 3, 4, 5, 6, 7, 8], [9, 10], ('8', '9'))
+    ([1, 2, 3, 4, 5, 6, 7, 8], [9, 10], ('un 8', 'un 9'))
     """
     n = corpus.n_sentences
     if n < 2:
@@ -238,8 +239,8 @@ def read_table(file_name: str, data: bytes, *, name: str | None = None) -> Paral
     except csv.Error as exc:
         raise ParallelCorpusError(f"{file_name}, line {reader.line_num}: {exc}. Check the quotes "
                                   f"on that line, or export the table again.") from None
-    _check_header(file_name, header)
     if not rows:
+        _check_header(file_name, header)
         raise ParallelCorpusError(f"{file_name} has a header but no sentences below it.")
     for line, row in rows:
         if len(row) != len(header):
@@ -247,13 +248,37 @@ def read_table(file_name: str, data: bytes, *, name: str | None = None) -> Paral
                 f"{file_name}, line {line}: {len(row)} cells, but the header names {len(header)} "
                 f"languages ({', '.join(header)}). Each line needs one sentence per language"
                 f"{' separated by tabs' if delimiter == chr(9) else ''}.")
+    header, rows, skipped = _without_wordless(file_name, header, rows)
+    _check_header(file_name, header)
+    for line, row in rows:
         for label, cell in zip(header, row):
             if not cell:
                 raise ParallelCorpusError(
                     f"{file_name}, line {line}: the {label!r} cell is empty. Every language "
                     f"needs the sentence on every line, or the counts would not compare.")
     columns = [[row[j] for _, row in rows] for j in range(len(header))]
-    return _assemble(name or file_name, header, columns)
+    return _assemble(name or file_name, header, columns, skipped=skipped)
+
+
+def _without_wordless(file_name: str, header: list[str], rows: list[tuple[int, list[str]]]
+                      ) -> tuple[list[str], list[tuple[int, list[str]]], tuple[str, ...]]:
+    """``(header, rows, skipped)`` without the columns that hold no letter in any row: an id,
+    a row number or a score is no language, and "id" would be read as Indonesian.
+
+    >>> _without_wordless("t.csv", ["id", "en", "fr"], [(2, ["1", "Hi", "Salut"])])
+    (['en', 'fr'], [(2, ['Hi', 'Salut'])], ('id',))
+    """
+    wordless = [j for j in range(len(header))
+                if not any(ch.isalpha() for _, row in rows for ch in row[j])]
+    skipped = tuple(header[j] or f"column {j + 1}" for j in wordless)
+    if len(header) - len(wordless) < 2 <= len(header) and wordless:
+        raise ParallelCorpusError(
+            f"{file_name}: {', '.join(map(repr, skipped))} hold{'s' * (len(skipped) == 1)} no "
+            f"letters (only numbers, symbols or empty cells), so no language's sentences; a "
+            f"comparison needs at least two columns of text (one per language).")
+    kept = [j for j in range(len(header)) if j not in wordless]
+    return ([header[j] for j in kept], [(line, [row[j] for j in kept]) for line, row in rows],
+            skipped)
 
 
 def read_line_files(files: Sequence[tuple[str, bytes]], *,
@@ -321,8 +346,10 @@ def _check_header(where: str, labels: Sequence[str], *, what: str = "header name
                                       f"language ({code}); keep one of them.")
 
 
-def _assemble(name: str, labels: Sequence[str], columns: Sequence[list[str]]) -> ParallelCorpus:
+def _assemble(name: str, labels: Sequence[str], columns: Sequence[list[str]], *,
+              skipped: tuple[str, ...] = ()) -> ParallelCorpus:
     n = len(columns[0])
     kept = [tuple(col[:MAX_SENTENCES]) for col in columns]
     languages = tuple(identify(label, col) for label, col in zip(labels, kept))
-    return ParallelCorpus(name, languages, tuple(kept), dropped=max(0, n - MAX_SENTENCES))
+    return ParallelCorpus(name, languages, tuple(kept), dropped=max(0, n - MAX_SENTENCES),
+                          skipped=skipped)

@@ -115,6 +115,14 @@ def test_text_files_aligned_by_line_are_measured():
     assert list(table(at).Language) == ["English", "French — français"]
 
 
+def test_an_id_column_is_left_out_and_said_to_be():
+    at = upload(open_page(), ("scores.csv", b"id,en,fr\n1,Hello.,Bonjour.\n2,Bye.,Salut.\n",
+                              "text/csv"))
+    assert list(table(at).Code) == ["en", "fr"]  # not "id", read as Indonesian
+    assert [i.value for i in at.info] == [
+        "Left out 'id': no letters in it (numbers or ids, not sentences in a language)."]
+
+
 @pytest.mark.parametrize(
     "files, where",
     [

@@ -89,6 +89,10 @@ def corpus_picker() -> ParallelCorpus:
     if source.dropped:
         st.info(f"Measuring the first {MAX_SENTENCES:,} sentences of each language; "
                 f"{source.dropped:,} more were left out to keep the page quick.")
+    if source.skipped:
+        names = ", ".join(md(repr(label)) for label in source.skipped)
+        st.info(f"Left out {names}: no letters in {'it' if len(source.skipped) == 1 else 'them'}"
+                f" (numbers or ids, not sentences in a language).", icon=":material/info:")
     return source
 
 
