@@ -120,8 +120,19 @@ def _csv_fields(data: bytes, name: str, *, extension: str) -> tuple[list[str], l
 
 def _csv_values(data: bytes, name: str, field: str, *, extension: str) -> Iterator[str]:
     rows = _csv_rows(data, name, extension=extension)
-    column = _csv_header(rows, name).index(field)
-    return (row[column] for row in rows if column < len(row) and row[column])
+    header = _csv_header(rows, name)
+    column = header.index(field)
+    for number, row in enumerate(rows, start=2):
+        # More cells than columns: a text was cut at an unquoted comma, and part of it would be
+        # lost or read as another column's (a trailing empty cell is only a stray separator).
+        if any(cell.strip() for cell in row[len(header):]):
+            fix = ("Put each text that holds a comma in double quotes, as spreadsheets save it."
+                   if extension == ".csv" else
+                   "A text in a .tsv file cannot hold a tab: replace its tabs with spaces.")
+            raise CorpusError(f"{name}: row {number} has {len(row)} cells but the header names "
+                              f"{len(header)} columns, so a text in it was cut apart. {fix}")
+        if column < len(row) and row[column]:
+            yield row[column]
 
 
 def _json_objects(data: bytes, name: str) -> Iterator[tuple[int, dict]]:

@@ -356,6 +356,17 @@ def test_a_table_without_text_is_refused_naming_its_columns():
     assert not [b for b in at.button if b.key == "corpus_upload_load"]
 
 
+def test_a_text_cut_at_an_unquoted_comma_is_refused_not_read_in_part():
+    # Read before, as 'Hello' alone: ' world' was dropped without a word.
+    at = load(upload(open_app(), ("notes.csv", b"id,text\n1,Hello, world\n2,\"Fine, ok\",\n")))
+    assert errors(at) == [
+        "notes.csv: row 2 has 3 cells but the header names 2 columns, so a text in it was cut "
+        "apart. Put each text that holds a comma in double quotes, as spreadsheets save it."]
+    assert at.session_state["corpus"] == "English essays (default)"
+    fixed = read_uploads([("notes.csv", b"id,text\n1,\"Hello, world\"\n2,\"Fine, ok\",\n")])
+    assert fixed.documents == ("Hello, world", "Fine, ok")  # a trailing empty cell is no text
+
+
 def test_png_bytes_get_a_clear_error_and_nothing_to_load():
     at = upload(open_app(), ("cat.png", PNG), ("cat.txt", PNG))
     shown = errors(at)
