@@ -13,9 +13,9 @@ matched in the normalized text rather than the original).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Mapping
 
 import regex
 
@@ -66,6 +66,9 @@ class AddedToken:
         if type(i) is not int or i < 0:
             raise ValueError(f"the added token {content!r} has the id {i!r}; ids are integers "
                              f"from 0")
+        if i >= 2 ** 32:  # (tokenizers reads ids as 32-bit and refuses the file)
+            raise ValueError(f"the added token {content!r} has the id {i:,}; ids are integers "
+                             f"below 4,294,967,296")
         return cls(content, i, special, bool(d.get("single_word")),
                    bool(d.get("lstrip")), bool(d.get("rstrip")),
                    bool(d.get("normalized", not special)))
@@ -79,6 +82,34 @@ class AddedToken:
 def added_tokens(entries: object) -> list[AddedToken]:
     """A file's ``added_tokens`` (null or absent: none), each one checked."""
     return list(map(AddedToken.from_dict, listed(entries or [], "the added_tokens")))
+
+
+def as_hugging_face_reads(tokens: Iterable[AddedToken], vocab: Mapping[str, int]
+                          ) -> list[AddedToken]:
+    """The added tokens of a ``tokenizer.json`` with the ids ``tokenizers`` gives them as it reads
+    the file: not the ids written there, but, in the file's order, the id of a token of the
+    model's ``vocab`` that has the same text, else the next id from the vocabulary's size on.
+    A token written twice keeps its first id (and place) and its last options; it is special
+    if either is. Real files write the ids this gives; a file edited by hand may not.
+
+    >>> vocab = {"a": 0, "b": 1, "ab": 2}
+    >>> [(t.content, t.id) for t in as_hugging_face_reads(
+    ...     [AddedToken("<x>", 1000), AddedToken("a", 7), AddedToken("<y>", 3)], vocab)]
+    [('<x>', 3), ('a', 0), ('<y>', 4)]
+    """
+    ids: dict[str, int] = {}
+    read: dict[int, AddedToken] = {}
+    next_id = len(vocab)
+    for token in tokens:
+        i = ids.get(token.content, vocab.get(token.content))
+        if i is None:
+            i, next_id = next_id, next_id + 1
+        before = read.get(i)
+        if before is not None and before.content == token.content and before.special:
+            token = replace(token, special=True)
+        ids[token.content] = i
+        read[i] = token if token.id == i else replace(token, id=i)  # (as written, in real files)
+    return list(read.values())
 
 
 class _Matcher:

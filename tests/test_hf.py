@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 import tiktoken
@@ -316,3 +317,67 @@ def test_ignore_merges_is_kept_by_every_format_that_has_it(tmp_path):
         bpe_core.save(tok, path, format=fmt)
         assert bpe_core.load(path).ignore_merges, fmt
     assert not bpe_core.loads(hf.dumps(_abc(False))).ignore_merges
+
+
+def _added(i: int, content: str, special: bool = True, **options) -> dict:
+    return {"id": i, "content": content, "single_word": False, "lstrip": False, "rstrip": False,
+            "normalized": False, "special": special, **options}
+
+
+@pytest.mark.parametrize("added, text", [
+    ([_added(1000, "<x>")], "ab<x>"),  # an id past a gap: tokenizers gives the next one
+    ([_added(5, "<x>"), _added(3, "<y>")], "ab<x><y>"),  # ids out of order: file order wins
+    ([_added(7, "a")], "ab a"),  # a token of the vocabulary: its id there
+    ([_added(3, "<x>"), _added(3, "<y>")], "<x><y>"),  # one id twice
+    ([_added(1, "<x>")], "<x>b"),  # the id of another token
+    ([_added(3, "<x>"), _added(4, "<x>", special=False, lstrip=True)], "a <x>b <x>"),
+])
+def test_added_tokens_get_the_ids_tokenizers_gives_them_not_those_written(added, text):
+    d = {"version": "1.0", "added_tokens": added, "normalizer": None, "pre_tokenizer": None,
+         "post_processor": None, "decoder": None,
+         "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": [["a", "b"]]}}
+    data = json.dumps(d)
+    ours, theirs = bpe_core.loads(data.encode(), source="t.json"), HFTokenizer.from_str(data)
+    ids = ours.encode(text)
+    assert ids == theirs.encode(text, add_special_tokens=False).ids
+    assert ours.decode(ids) == theirs.decode(ids)
+    assert ours.decode(ids, skip_special_tokens=False) == theirs.decode(ids,
+                                                                      skip_special_tokens=False)
+
+
+@pytest.mark.parametrize("unit, special, said", [
+    ("byte", "Ġ", "Hugging Face would read the added token 'Ġ' (id 262) as id 32, the id of the "
+                  "vocabulary's token 'Ġ'; save this tokenizer in the native format"),
+    # (The unknown token of a character model is no special token of its own here.)
+    ("char", "[UNK]", "Hugging Face would read the added token '[UNK]' (id 14) as id 0, the id of "
+                      "the vocabulary's token '[UNK]'; save this tokenizer in the native format"),
+])
+def test_a_special_token_tokenizers_would_read_as_another_is_not_saved_for_it(unit, special,
+                                                                               said):
+    tok = bpe_core.train("hug pug a b " * 10, max_merges=5, min_frequency=1, unit=unit,
+                         pretokenizer="gpt2", special_tokens=["<|end|>", special])
+    with pytest.raises(ValueError, match=re.escape(said)):
+        bpe_core.dumps(tok, format="hf")
+    again = bpe_core.loads(bpe_core.dumps(tok), source="t.json")  # the native format keeps it
+    assert again.encode(f"a {special} b") == tok.encode(f"a {special} b")
+
+
+SPECIALS = st.lists(st.sampled_from(["<|end|>", "<s>", "[UNK]", " ", "a", "ab", "Ġ", "\n", "🙂",
+                                     "<|a|><"]), max_size=3, unique=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(unit=st.sampled_from(["byte", "char"]), specials=SPECIALS, merges=st.integers(0, 12),
+       text=st.text(alphabet="ab Ġ\n🙂<|>[UNK]end", max_size=40))
+def test_a_trained_tokenizer_saved_for_hugging_face_reads_there_as_here(unit, specials, merges,
+                                                                       text):
+    tok = bpe_core.train("hug pug pun bun a ab b 🙂\n" * 5, max_merges=merges, min_frequency=1,
+                         unit=unit, pretokenizer="gpt2", special_tokens=specials)
+    try:
+        data = bpe_core.dumps(tok, format="hf")
+    except ValueError as refused:
+        assert "Hugging Face would read the added token" in str(refused)
+        return
+    ids = tok.encode(text)
+    assert HFTokenizer.from_str(data.decode()).encode(text, add_special_tokens=False).ids == ids
+    assert bpe_core.loads(data, source="t.json").encode(text) == ids

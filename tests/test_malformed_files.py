@@ -8,6 +8,7 @@ no attribute 'get'"), or loaded and then failed in the middle of an encode.
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -134,7 +135,7 @@ def test_any_changed_field_is_read_or_refused_in_the_files_words(source, data):
         node = d
         for k in path[:-1]:
             node = node[k]
-        node[path[-1]] = data.draw(VALUES)
+        node[path[-1]] = copy.deepcopy(data.draw(VALUES))  # (a later change may go inside)
     try:
         tok = _load(d)
     except TokenizerFileError as error:

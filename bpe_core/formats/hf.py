@@ -23,7 +23,7 @@ import json
 from typing import Any, Mapping
 
 from .. import decoders, models, normalizers, post_processors, pre_tokenizers
-from ..added_vocabulary import added_tokens
+from ..added_vocabulary import added_tokens, as_hugging_face_reads
 from ..end_of_word import EndOfWord
 from ..identity import flatten
 from ..oniguruma import convert_pattern
@@ -69,6 +69,16 @@ def to_dict(tok: Tokenizer) -> dict[str, Any]:
     def part(component):
         return None if component is None else component.to_dict()
 
+    # Hugging Face gives added tokens ids of its own as it reads them: they must be these.
+    read = {t.content: t.id for t in as_hugging_face_reads(tok.added_tokens, tok.model.vocab)}
+    for token in tok.added_tokens:
+        if read[token.content] != token.id:
+            raise ValueError(
+                f"Hugging Face would read the added token {token.content!r} (id {token.id}) as "
+                f"id {read[token.content]}" + (
+                    f", the id of the vocabulary's token {token.content!r}"
+                    if token.content in tok.model.vocab else "")
+                + "; save this tokenizer in the native format, or train it without that token")
     out = {
         "version": "1.0", "truncation": None, "padding": None,
         "added_tokens": [t.to_dict() for t in tok.added_tokens],
@@ -106,7 +116,7 @@ def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf
             raise ValueError("it has no model")
         model = models.from_dict(d["model"])
         pre = pre_tokenizers.from_dict(d.get("pre_tokenizer"))
-        added = added_tokens(d.get("added_tokens"))
+        added = as_hugging_face_reads(added_tokens(d.get("added_tokens")), model.vocab)
         tok = Tokenizer(model, normalizers.from_dict(d.get("normalizer")), pre,
                         decoders.from_dict(d.get("decoder")), added,
                         post_processors.from_dict(d.get("post_processor")), name=name,
