@@ -19,6 +19,7 @@ recipe turns the result into the one tokenizer shape, Hugging Face's pipeline:
 
 from __future__ import annotations
 
+from itertools import count
 from operator import itemgetter
 from typing import Iterable, Mapping, Sequence
 
@@ -29,6 +30,24 @@ from .end_of_word import MARKER, EndOfWord
 from .merges import MergeList
 from .models import BPE
 from .tokenizer import Tokenizer
+
+
+def unknown_token(base: Base) -> str | None:
+    """The token of a character the base cannot spell: ``[UNK]`` for characters without byte
+    fallback, else none."""
+    return UNK if base.unit == "char" and not base.byte_fallback else None
+
+
+def own_special_tokens(base: Base, special_tokens: Iterable[str]) -> list[str]:
+    """The special tokens that take ids of their own: all but the base's unknown token, which
+    it has already (``[UNK]`` given as a special token is that token, as in Hugging Face's
+    trainers, not a second ``[UNK]``).
+
+    >>> from bpe_core.alphabet import char_base
+    >>> own_special_tokens(char_base("ab"), ["[UNK]", "<|end|>", "<|end|>"])
+    ['<|end|>']
+    """
+    return [s for s in dict.fromkeys(special_tokens) if s != unknown_token(base)]
 
 
 def base_strings(base: Base) -> list[str]:
@@ -104,11 +123,12 @@ def build(base: Base, pairs: Iterable[tuple[int, int, int]], *, pattern: str,
     merges = MergeList(left=left, right=right, result=range(n, n + len(pairs)), count=counts,
                        shown=shown)
     model = BPE(shown, merges, spelled=True, in_order=True,  # (each merge's parts made before)
-                unk_token=UNK if base.unit == "char" and not base.byte_fallback else None,
+                unk_token=unknown_token(base),
                 byte_fallback=base.byte_fallback, ignore_merges=ignore_merges, texts=texts)
     if not isinstance(special_tokens, Mapping):
-        special_tokens = {s: len(tokens) + k for k, s in enumerate(dict.fromkeys(special_tokens))}
-    if any(i < len(tokens) for i in special_tokens.values()):
+        own = dict(zip(own_special_tokens(base, special_tokens), count(len(tokens))))
+        special_tokens = {s: own.get(s, model.vocab.get(s)) for s in dict.fromkeys(special_tokens)}
+    elif any(i < len(tokens) for i in special_tokens.values()):
         raise ValueError("special token ids must come after the base symbols and merges")
     pre, decoder = stages(base, pattern)
     added = [AddedToken(s, i, special=True) for s, i in special_tokens.items()]

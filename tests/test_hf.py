@@ -345,21 +345,30 @@ def test_added_tokens_get_the_ids_tokenizers_gives_them_not_those_written(added,
                                                                       skip_special_tokens=False)
 
 
-@pytest.mark.parametrize("unit, special, said", [
-    ("byte", "Ġ", "Hugging Face would read the added token 'Ġ' (id 262) as id 32, the id of the "
-                  "vocabulary's token 'Ġ'; save this tokenizer in the native format"),
-    # (The unknown token of a character model is no special token of its own here.)
-    ("char", "[UNK]", "Hugging Face would read the added token '[UNK]' (id 14) as id 0, the id of "
-                      "the vocabulary's token '[UNK]'; save this tokenizer in the native format"),
-])
-def test_a_special_token_tokenizers_would_read_as_another_is_not_saved_for_it(unit, special,
-                                                                               said):
-    tok = bpe_core.train("hug pug a b " * 10, max_merges=5, min_frequency=1, unit=unit,
-                         pretokenizer="gpt2", special_tokens=["<|end|>", special])
-    with pytest.raises(ValueError, match=re.escape(said)):
+def test_a_special_token_tokenizers_would_read_as_another_is_not_saved_for_it():
+    # In GPT-2's byte characters "Ġ" is the space's token, which tokenizers gives the added "Ġ".
+    tok = bpe_core.train("hug pug a b " * 10, max_merges=5, min_frequency=1, unit="byte",
+                         pretokenizer="gpt2", special_tokens=["<|end|>", "Ġ"])
+    with pytest.raises(ValueError, match=re.escape(
+            "Hugging Face would read the added token 'Ġ' (id 262) as id 32, the id of the "
+            "vocabulary's token 'Ġ'; save this tokenizer in the native format")):
         bpe_core.dumps(tok, format="hf")
     again = bpe_core.loads(bpe_core.dumps(tok), source="t.json")  # the native format keeps it
-    assert again.encode(f"a {special} b") == tok.encode(f"a {special} b")
+    assert again.encode("a Ġ b") == tok.encode("a Ġ b")
+
+
+def test_unk_given_as_a_special_token_is_the_unknown_token_as_in_hugging_face_trainers():
+    # It was a second "[UNK]" after the merges (id 13), which tokenizers read back as id 0.
+    tok = bpe_core.train("hug pug a b " * 10, max_merges=5, min_frequency=1, unit="char",
+                         pretokenizer="gpt2", special_tokens=["[UNK]", "<|end|>"])
+    assert [(t.content, t.id) for t in tok.added_tokens] == [("[UNK]", 0), ("<|end|>", 13)]
+    assert tok.vocab_size == 14  # [UNK], 7 characters, 5 merges and <|end|>
+    text = "hug [UNK] zz<|end|>"
+    ids = tok.encode(text)
+    assert ids == [9, 1, 0, 1, 0, 0, 13]  # a written [UNK] and unknown characters alike
+    theirs = HFTokenizer.from_str(bpe_core.dumps(tok, format="hf").decode())
+    assert theirs.encode(text, add_special_tokens=False).ids == ids
+    assert tok.decode(ids) == theirs.decode(ids)
 
 
 SPECIALS = st.lists(st.sampled_from(["<|end|>", "<s>", "[UNK]", " ", "a", "ab", "Ġ", "\n", "🙂",

@@ -228,4 +228,5 @@ def hub_error(repo_id: str, exc: Exception) -> str:
                 f"{_EXAMPLE}.")
     said = (str(exc).splitlines() or [""])[0]
     said = said if len(said) <= 100 else said[:99] + "…"
-    return f"The Hugging Face Hub did not give {repo_id}'s tokenizer ({type(exc).__name__}: {said})."
+    return (f"The Hugging Face Hub did not give {repo_id}'s tokenizer "
+            f"({type(exc).__name__}: {said}).")

@@ -158,7 +158,8 @@ class Trainer:
                 f"corpus, so there are no pieces to train on; try a pattern such as \\S+")
         base = base_for(self.word_counts, unit=self.unit, end_of_word=self.end_of_word,
                         byte_fallback=self.byte_fallback)
-        self._target = self._merge_target(len(base))
+        own = recipes.own_special_tokens(base, self.special_tokens)  # ([UNK] is in the base)
+        self._target = self._merge_target(len(base), len(own))
         self._pairs, self.stop_reason = [], None
         with gc_paused():
             self._state = PairState(self.word_counts, base, self.tie_break, self.min_frequency,
@@ -185,14 +186,14 @@ class Trainer:
         self._pairs.append((*pair, count))
         return pair, count, ties, n_tied, sites
 
-    def _merge_target(self, n_base: int) -> int | None:
+    def _merge_target(self, n_base: int, n_special: int) -> int | None:
         targets = []
         if self.vocab_size is not None:
-            floor = n_base + len(self.special_tokens)
+            floor = n_base + n_special
             if self.vocab_size < floor:
                 raise ValueError(
                     f"vocab_size {self.vocab_size} is below the base alphabet: {n_base} base "
-                    f"symbols + {len(self.special_tokens)} special tokens = {floor}. "
+                    f"symbols + {n_special} special tokens = {floor}. "
                     f"Choose a vocab_size of at least {floor}, or set max_merges instead.")
             targets.append(self.vocab_size - floor)
         if self.max_merges is not None:
@@ -200,7 +201,7 @@ class Trainer:
         if len(targets) == 2 and targets[1] < targets[0]:
             self.vocab_size = None  # max_merges is the rule that stops us
         # Training holds a token id as one character (see pairs.py): no id beyond Unicode's.
-        room = MAX_TOKENS - n_base - len(self.special_tokens)
+        room = MAX_TOKENS - n_base - n_special
         if min(targets, default=room) > room:
             raise ValueError(f"this trainer makes at most {MAX_TOKENS:,} tokens; ask for "
                              f"{room:,} merges or fewer")
