@@ -159,6 +159,8 @@ class _Matcher:
             if token.rstrip:
                 ahead = _NOT_SPACE.search(text, stop)
                 stop = ahead.start() if ahead else len(text)
+            if start >= stop:  # all of it taken by the token before, which stripped spaces:
+                continue       # Hugging Face drops an empty split, token and all
             if start > pos:
                 out.append((pos, start, None))
             out.append((start, stop, token.id))

@@ -331,6 +331,8 @@ def _added(i: int, content: str, special: bool = True, **options) -> dict:
     ([_added(3, "<x>"), _added(3, "<y>")], "<x><y>"),  # one id twice
     ([_added(1, "<x>")], "<x>b"),  # the id of another token
     ([_added(3, "<x>"), _added(4, "<x>", special=False, lstrip=True)], "a <x>b <x>"),
+    # The first space takes the second (rstrip); the second's match is then empty, and dropped.
+    ([_added(3, " ", lstrip=True, rstrip=True)], "a  b   a"),
 ])
 def test_added_tokens_get_the_ids_tokenizers_gives_them_not_those_written(added, text):
     d = {"version": "1.0", "added_tokens": added, "normalizer": None, "pre_tokenizer": None,
