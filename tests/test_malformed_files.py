@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core.formats.errors import TokenizerFileError
+from bpe_core.presets import PRESETS
 from tests.model_files import llama2_file, llama3_file
 
 #: What Python says when code meets a value of a shape it did not expect: never for a user.
@@ -145,3 +146,29 @@ def test_any_changed_field_is_read_or_refused_in_the_files_words(source, data):
         ids = tok.encode(text)
         tok.decode(ids)
         tok.encode(text, add_special_tokens=True)
+
+
+VERSION_1 = {"format": "bpe-playground", "version": 1, "unit": "char", "end_of_word": False,
+             "alphabet": [" ", "a", "b"], "byte_fallback": False, "pretokenizer": "whitespace",
+             "pattern": PRESETS["whitespace"], "merges": [[2, 3, 5]]}
+
+
+@pytest.mark.parametrize("key, value, said", [
+    ("pattern", ["\\S+"], 'the pattern is ["\\\\S+"]; it must be a string'),
+    ("pretokenizer", 1, "the pretokenizer is 1; it must be a string"),
+    ("merges", [[2, 3]], "each merge must be [left id, right id, count], three integers"),
+    ("merges", 5, "the merges must be a list, not 5"),
+    ("alphabet", 1.5, "the alphabet must be a list, not 1.5"),
+    ("alphabet", ["ab"], "the alphabet must list single characters"),
+    ("special_tokens", {"<x>": "99"}, "special_tokens must map token text to id"),
+    ("config", 3, "the config must be an object, not 3"),
+])
+def test_a_first_version_playground_file_of_the_wrong_shape_is_named(key, value, said):
+    d = {**VERSION_1, key: value}
+    with pytest.raises(TokenizerFileError) as error:
+        _load(d)
+    assert str(error.value) == ("tokenizer.json is a malformed BPE Playground tokenizer: " + said)
+
+
+def test_the_first_version_file_as_written_loads():
+    assert [m.token for m in _load(VERSION_1).merges] == ["ab"]

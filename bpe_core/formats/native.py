@@ -93,39 +93,52 @@ def _version2(d: dict) -> Tokenizer:
             raise ValueError(f"the model's {k} is {shown(v)}; it must be "
                              f"{'a string' if _MODEL_OPTIONS[k] is str else 'true or false'}")
     model = BPE(tokens, merges, **options)
-    config = d.get("config") or {}
-    if not isinstance(config, dict):
-        raise ValueError(f"the config must be an object, not {shown(config)}")
     return Tokenizer(model, normalizers.from_dict(d.get("normalizer")),
                      pre_tokenizers.from_dict(d.get("pre_tokenizer")),
                      decoders.from_dict(d.get("decoder")),
                      added_tokens(d.get("added_tokens")),
                      post_processors.from_dict(d.get("post_processor")),
                      name=str(d.get("name") or "bpe"), stop_reason=d.get("stop_reason"),
-                     config=config)
+                     config=_config(d))
+
+
+def _config(d: dict) -> dict:
+    """What a file records of how its tokenizer was made (``config``), checked."""
+    config = d.get("config") or {}
+    if not isinstance(config, dict):
+        raise ValueError(f"the config must be an object, not {shown(config)}")
+    return config
 
 
 def _version1(d: dict) -> Tokenizer:
     unit, eow = d["unit"], bool(d["end_of_word"])
+    preset, pattern = d.get("pretokenizer"), d["pattern"]
+    for key, value in (("unit", unit), ("pattern", pattern), ("pretokenizer", preset)):
+        if not isinstance(value, str) and not (key == "pretokenizer" and value is None):
+            raise ValueError(f"the {key} is {shown(value)}; it must be a string")
+    merges = listed(d["merges"], "the merges")
+    if not all(type(m) is list and len(m) == 3 and all(type(x) is int for x in m)
+               for m in merges):
+        raise ValueError("each merge must be [left id, right id, count], three integers")
     if unit == "byte":
         base = byte_base(end_of_word=eow, order=d.get("byte_order"))
     elif unit == "char":
-        base = char_base(d["alphabet"], end_of_word=eow, byte_fallback=bool(d["byte_fallback"]))
-        if base.chars != list(d["alphabet"]):
+        alphabet = listed(d["alphabet"], "the alphabet")
+        if not all(type(c) is str and len(c) == 1 for c in alphabet):
+            raise ValueError("the alphabet must list single characters")
+        base = char_base(alphabet, end_of_word=eow, byte_fallback=bool(d["byte_fallback"]))
+        if base.chars != alphabet:
             raise ValueError("the alphabet must list distinct characters in code-point order")
     else:
         raise ValueError(f"unknown unit {unit!r}")
-    preset, pattern = d.get("pretokenizer"), d["pattern"]
     if preset is not None and PRESETS.get(preset) != pattern:
         raise ValueError(f"pre-tokenizer {preset!r} does not match its pattern")
     specials = d.get("special_tokens") or {}
-    if not isinstance(specials, dict):
+    if not isinstance(specials, dict) or not all(type(i) is int for i in specials.values()):
         raise ValueError("special_tokens must map token text to id")
-    return recipes.build(base, [(int(a), int(b), int(c)) for a, b, c in d["merges"]],
-                         pattern=pattern, preset=preset,
-                         special_tokens={str(k): int(v) for k, v in specials.items()},
+    return recipes.build(base, merges, pattern=pattern, preset=preset, special_tokens=specials,
                          name=str(d.get("name") or "bpe"), stop_reason=d.get("stop_reason"),
-                         config=d.get("config") or {},
+                         config=_config(d),
                          ignore_merges=bool(d.get("ignore_merges", False)))
 
 
