@@ -160,10 +160,12 @@ def matches(texts: Iterable[str], query: str, *, use_regex: bool = False,
         return [query in t for t in texts]
     try:
         pattern = regex.compile(query, regex.IGNORECASE if ignore_case else 0)
-    except regex.error as exc:
+    except (regex.error, RecursionError) as exc:
+        # The regex module reads a group by recursing: some 500 nested "(" exhaust the stack.
+        why = exc if isinstance(exc, regex.error) else "its groups nest too deeply to be read"
         raise VocabularySearchError(
-            f'"{query}" is not a valid regular expression: {exc}. Fix the pattern, or turn '
-            f"regular expressions off to search for the text as typed.") from None
+            f'"{_cut(query)}" is not a valid regular expression: {why}. Fix the pattern, or '
+            f"turn regular expressions off to search for the text as typed.") from None
     # A pattern with nested repetitions can take exponential time on one token: the whole
     # search gets the time limit of a user's regex on text as long as all the tokens.
     deadline = time.monotonic() + time_limit(sum(map(len, texts)))
@@ -172,9 +174,18 @@ def matches(texts: Iterable[str], query: str, *, use_regex: bool = False,
                 for t in texts]
     except TimeoutError:
         raise VocabularySearchError(
-            f'"{query}" took too long and was stopped: a pattern that nests repetitions, such '
-            "as (a+)+, can take time that doubles with each character. Write it without the "
+            f'"{_cut(query)}" took too long and was stopped: a pattern that nests repetitions, '
+            "such as (a+)+, can take time that doubles with each character. Write it without the "
             "nesting, or turn regular expressions off.") from None
+
+
+def _cut(query: str, most: int = 80) -> str:
+    """``query`` as an error message quotes it: a pasted page of text, cut to its start.
+
+    >>> _cut("(ab"), _cut("(" * 100, most=5)
+    ('(ab', '(((((… (100 characters)')
+    """
+    return query if len(query) <= most else f"{query[:most]}… ({len(query):,} characters)"
 
 
 def built_from(tok: Tokenizer, token_id: int, *, recursive: bool = False) -> list[Merge]:

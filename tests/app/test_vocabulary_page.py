@@ -163,6 +163,20 @@ def test_regex_search_and_a_bad_pattern() -> None:
     assert not at.error and list(table(at)["token"]) == []
 
 
+def test_a_pasted_page_of_brackets_is_a_bad_pattern_not_a_crash() -> None:
+    # The regex module reads nested groups by recursing: 10,000 "(" raised a RecursionError,
+    # a traceback; and a message quoting the whole pattern filled the page.
+    at = open_page(hug_tokenizer(3, "three"), hug_tokenizer())
+    for tab, suffix in (("Browse", ""), ("Compare", "_diff")):
+        open_tab(at, tab).toggle(key=f"vocab{suffix}_regex").set_value(True).run()
+        at.text_input(key=f"vocab{suffix}_query").input("(" * 10_000).run()
+        assert not at.exception
+        [error] = [e.value.replace("\\", "") for e in at.error]
+        assert error == (f'"{"(" * 80}… (10,000 characters)" is not a valid regular expression: '
+                         "its groups nest too deeply to be read. Fix the pattern, or turn "
+                         "regular expressions off to search for the text as typed.")
+
+
 def test_filter_by_script_and_sort() -> None:
     tok = bpe_core.train("мир мир мир peace peace 和平 和平", min_frequency=2, name="three scripts",
                          unit="char", pretokenizer="whitespace")
@@ -575,6 +589,21 @@ def test_the_diff_is_searchable_and_has_writing_systems_side_by_side(tmp_path) -
     at.toggle(key="vocab_diff_regex").set_value(True).run()
     at.text_input(key="vocab_diff_query").input("(th").run()
     assert at.error[0].value.startswith(r'"\(th" is not a valid regular expression')
+
+
+def test_the_diff_search_can_ignore_case_as_the_browse_search_does() -> None:
+    words = {"Hug": 10, "hug": 8, "HUG": 6}
+    a = bpe_core.train(words, max_merges=5, name="a", **CHAR)  # ug Hug hug UG HUG
+    b = bpe_core.train({"pun": 5}, max_merges=1, name="b", **CHAR)
+    at = open_tab(open_page(a, b), "Compare")
+    at.text_input(key="vocab_diff_query").input("hug").run()
+    only_a = next(x.value for x in at.dataframe if "id_a" in x.value.columns
+                  and "id_b" not in x.value.columns)
+    assert list(only_a["text"]) == ["hug"]
+    at.toggle(key="vocab_diff_case").set_value(True).run()
+    only_a = next(x.value for x in at.dataframe if "id_a" in x.value.columns
+                  and "id_b" not in x.value.columns)
+    assert sorted(only_a["text"]) == ["HUG", "Hug", "hug"]
 
 
 def test_long_diff_lists_are_cut_and_say_so(monkeypatch) -> None:

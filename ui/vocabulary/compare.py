@@ -79,12 +79,15 @@ def render_diff(tok: Tokenizer) -> None:
 
 def _lists(lists: tuple[pd.DataFrame, ...]) -> None:
     """The three lists in tabs under one search box."""
-    left, right = st.columns([3, 1])
+    left, middle, right = st.columns([3, 1, 1])
     query = left.text_input("Search the lists", key="vocab_diff_query", **KEEP,
                             placeholder="e.g. ing, ·the, or ^\\p{Han} as a regular expression")
-    use_regex = right.toggle("Regular expression", key="vocab_diff_regex", **KEEP)
+    use_regex = middle.toggle("Regular expression", key="vocab_diff_regex", **KEEP)
+    # As the Browse tab's search: "the" finds "The" too only when asked.
+    ignore_case = right.toggle("Ignore case", key="vocab_diff_case", **KEEP)
     try:
-        found = [search_diff(rows, query, use_regex=use_regex) for rows in lists]
+        found = [search_diff(rows, query, use_regex=use_regex, ignore_case=ignore_case)
+                 for rows in lists]
     except VocabularySearchError as exc:
         st.error(md_literal(str(exc)))
         return

@@ -164,19 +164,23 @@ def diff_frame(entries: Iterable, *, side: str = "both", scripts: Mapping[int, s
     return df
 
 
-def search_diff(df: pd.DataFrame, query: str, *, use_regex: bool = False) -> pd.DataFrame:
+def search_diff(df: pd.DataFrame, query: str, *, use_regex: bool = False,
+                ignore_case: bool = False) -> pd.DataFrame:
     """The rows of a :func:`diff_frame` whose token holds ``query`` (as typed or shown).
 
     >>> from bpe_core.analysis.vocabulary import DiffEntry
-    >>> entries = [DiffEntry(" the", "20 74 68 65", id_a=5), DiffEntry("he", "68 65", id_a=6)]
+    >>> entries = [DiffEntry(" the", "20 74 68 65", id_a=5), DiffEntry("He", "48 65", id_a=6)]
     >>> df = diff_frame(entries, side="a")
     >>> search_diff(df, "·t")["id_a"].tolist(), search_diff(df, "he")["id_a"].tolist()
-    ([5], [5, 6])
+    ([5], [5])
+    >>> search_diff(df, "he", ignore_case=True)["id_a"].tolist()
+    [5, 6]
     """
     if not query:
         return df
-    hits = (pd.Series(matches(df["text"], query, use_regex=use_regex), index=df.index)
-            | pd.Series(matches(df["token"], query, use_regex=use_regex), index=df.index))
+    opts = dict(use_regex=use_regex, ignore_case=ignore_case)
+    hits = (pd.Series(matches(df["text"], query, **opts), index=df.index)
+            | pd.Series(matches(df["token"], query, **opts), index=df.index))
     return df[hits]
 
 
