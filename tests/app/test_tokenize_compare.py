@@ -26,6 +26,19 @@ def test_compare_puts_tokenizers_side_by_side_with_counts() -> None:
     assert "tok_compare_job" not in at.session_state  # a sentence is encoded inline
 
 
+def test_a_column_of_one_token_says_one_token() -> None:
+    # A one-token text (or an empty one, with a model's BOS) read "**1 tokens**".
+    at = open_page()
+    at.session_state["tokenizers"]["tiny char"] = bpe_core.train(
+        "ab ab ab", unit="char", pretokenizer="whitespace", max_merges=1, min_frequency=1,
+        name="tiny char")
+    at.run()
+    at.multiselect(key="tok_compare").set_value(["tiny char"]).run()
+    type_text(at, "ab")
+    counts = [c.value.rsplit("\n", 1)[-1] for c in at.caption if " chars/token · " in c.value]
+    assert counts[1] == "**1 token** · 2.00 chars/token · 2.00 bytes/token"
+
+
 def test_a_compared_tokenizer_let_go_by_a_fetch_beside_it_leaves_the_comparison(
         monkeypatch) -> None:
     from ui.shared import loaders, state

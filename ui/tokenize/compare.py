@@ -125,7 +125,7 @@ def compare_column(name: str, found: list[TokenSpan] | str, opts: Options, *,
         return
     other = state.tokenizers()[name]
     c = text_counts(opts.text, found)
-    st.caption(f"{describe(other)}  \n**{c.tokens:,} tokens** · {c.chars_per_token:.2f} "
+    st.caption(f"{describe(other)}  \n**{plural(c.tokens, 'token')}** · {c.chars_per_token:.2f} "
                f"chars/token · {c.bytes_per_token:.2f} bytes/token")
     window = covering(found, *chars) if chars else None
     st.html(f'<style>{SCROLL_CSS}</style><div class="bpe-scroll">'

@@ -26,6 +26,7 @@ from bpe_core import Tokenizer, TokenSpan
 from ..shared.annotate import how_made, merge_name
 from ..shared.bidi import cell, quoted
 from ..shared.tokens import readable, readable_token, window_boxes
+from ..shared.wording import plural
 
 #: Longest text (in UTF-8 bytes) that is put in the page's URL; longer texts are not shared.
 MAX_URL_BYTES = 1000
@@ -145,7 +146,8 @@ def differences(a: Sequence[TokenSpan], b: Sequence[TokenSpan]) -> tuple[set[int
     """
     ka, kb = cut_keys(a), cut_keys(b)
     sa, sb = set(ka), set(kb)
-    return {i for i, k in enumerate(ka) if k not in sb}, {i for i, k in enumerate(kb) if k not in sa}
+    return ({i for i, k in enumerate(ka) if k not in sb},
+            {i for i, k in enumerate(kb) if k not in sa})
 
 
 def outlines(columns: list) -> dict[int, set[int]]:
@@ -275,15 +277,15 @@ def budget_note(text: str, spans: Sequence[TokenSpan], limit: int, *,
     ...     print(sentence)
     3 tokens: 1 over the budget of 2
     The budget ends at character 4, before 'd'; the faded tokens are past it.
-    >>> budget_note("ab cd", spans, 5)
-    '3 tokens: 2 left of the budget of 5.'
+    >>> budget_note("ab cd", spans, 5), budget_note("ab", spans[:1], 5)
+    ('3 tokens: 2 left of the budget of 5.', '1 token: 4 left of the budget of 5.')
     """
     n = len(spans)
     if n <= limit:
-        return f"{n:,} tokens: {limit - n:,} left of the budget of {limit:,}."
+        return f"{plural(n, 'token')}: {limit - n:,} left of the budget of {limit:,}."
     cut = spans[limit].start
     where = f" (page {page:,})" if page else ""
-    return (f"{n:,} tokens: {n - limit:,} over the budget of {limit:,}. The budget ends at "
+    return (f"{plural(n, 'token')}: {n - limit:,} over the budget of {limit:,}. The budget ends at "
             f"character {cut:,}, before {readable(text[cut:cut + 20])!r}{where}; the faded "
             f"tokens are past it.")
 
