@@ -87,6 +87,9 @@ def pattern_from_dict(d: dict, *, where: str) -> tuple[str, bool]:
         regex.compile(pattern)  # kept in regex's own cache for the stage that runs it
     except regex.error as exc:
         raise ValueError(f"the regex {written!r} of {where} does not compile: {exc}") from None
+    except RecursionError:  # (regex reads a group by recursing: some 500 nested ones are many)
+        raise ValueError(f"the regex {shown(written)} of {where} nests its groups too deeply to "
+                         f"be read") from None
     return pattern, False
 
 

@@ -82,6 +82,17 @@ def test_a_hugging_face_field_of_the_wrong_shape_is_named(path, value, said):
                                 + said)
 
 
+def test_a_regex_nested_past_what_can_be_read_is_refused_not_a_crash():
+    # The regex module compiles a group by recursing, and ran out of Python's stack.
+    d = json.loads(llama3_file())
+    d["pre_tokenizer"]["pretokenizers"][0]["pattern"] = {"Regex": "(" * 3000 + "a" + ")" * 3000}
+    with pytest.raises(TokenizerFileError) as error:
+        _load(d)
+    assert str(error.value) == (
+        'tokenizer.json cannot be read as a Hugging Face BPE tokenizer: the regex "'
+        + "(" * 38 + '… of the Split pre-tokenizer nests its groups too deeply to be read')
+
+
 def test_a_null_in_a_post_processor_sequence_is_refused_not_met_in_an_encode():
     d = _set(json.loads(llama3_file()), "post_processor.processors.1", None)
     with pytest.raises(TokenizerFileError, match="post-processor 2 of the Sequence must be an "
