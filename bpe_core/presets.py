@@ -227,13 +227,28 @@ def resolve(pretokenizer: str) -> tuple[str | None, str]:
     return None, pretokenizer
 
 
+def compile_typed(pattern: str, flags: int = 0) -> regex.Pattern:
+    """``regex.compile`` for a pattern a user typed: one nested too deeply to be read raises
+    ``regex.error`` as other bad patterns do (the module reads a group by recursing, so some
+    500 nested "(" raised a RecursionError).
+
+    >>> compile_typed("(" * 10_000)
+    Traceback (most recent call last):
+    regex._regex_core.error: its groups nest too deeply to be read
+    """
+    try:
+        return regex.compile(pattern, flags)
+    except RecursionError:
+        raise regex.error("its groups nest too deeply to be read") from None
+
+
 @functools.lru_cache(maxsize=64)
 def compile_pattern(pattern: str) -> regex.Pattern:
     """Compile a pre-tokenizer regex (cached), or raise :class:`PatternError` saying why."""
     if not pattern:
         raise PatternError("the pre-tokenizer regex is empty; give a pattern such as \\S+")
     try:
-        compiled = regex.compile(pattern)
+        compiled = compile_typed(pattern)
     except regex.error as exc:
         raise PatternError(
             f"invalid pre-tokenizer regex {shown_pattern(pattern)}: {exc}. "

@@ -27,7 +27,7 @@ import regex
 
 from ..gc_pause import gc_paused
 from ..merges import Merge
-from ..presets import time_limit
+from ..presets import compile_typed, time_limit
 from ..tokenizer import Tokenizer
 from ..training.counting import Corpus, count_words, documents
 from .writing_systems import token_system
@@ -159,12 +159,10 @@ def matches(texts: Iterable[str], query: str, *, use_regex: bool = False,
             return [folded in t.casefold() for t in texts]
         return [query in t for t in texts]
     try:
-        pattern = regex.compile(query, regex.IGNORECASE if ignore_case else 0)
-    except (regex.error, RecursionError) as exc:
-        # The regex module reads a group by recursing: some 500 nested "(" exhaust the stack.
-        why = exc if isinstance(exc, regex.error) else "its groups nest too deeply to be read"
+        pattern = compile_typed(query, regex.IGNORECASE if ignore_case else 0)
+    except regex.error as exc:
         raise VocabularySearchError(
-            f'"{_cut(query)}" is not a valid regular expression: {why}. Fix the pattern, or '
+            f'"{_cut(query)}" is not a valid regular expression: {exc}. Fix the pattern, or '
             f"turn regular expressions off to search for the text as typed.") from None
     # A pattern with nested repetitions can take exponential time on one token: the whole
     # search gets the time limit of a user's regex on text as long as all the tokens.

@@ -329,6 +329,13 @@ def test_invalid_custom_regex_is_explained_and_blocks_training():
     assert at.button(key="train_start").disabled
     at.text_input(key="train_regex").set_value(r"\w+").run()
     assert not at.error and not at.button(key="train_start").disabled
+    # Groups nested deeper than the regex module's parser recurses: a traceback before.
+    at.text_input(key="train_regex").set_value("(" * 10_000).run()
+    assert not at.exception and at.button(key="train_start").disabled
+    assert [e.value.replace("\\", "").endswith(": its groups nest too deeply to be read. Check "
+                                               "brackets and escapes, or pick a preset: none, "
+                                               "whitespace, end-of-word, space-prefix, gpt2, "
+                                               "cl100k, o200k.") for e in at.error] == [True]
 
 
 def test_a_custom_regex_that_matches_nothing_is_named_not_the_corpus():
