@@ -79,10 +79,11 @@ def render_diff(tok: Tokenizer) -> None:
 
 def _lists(lists: tuple[pd.DataFrame, ...]) -> None:
     """The three lists in tabs under one search box."""
-    left, middle, right = st.columns([3, 1, 1])
+    left, right = st.columns([3, 1])
     query = left.text_input("Search the lists", key="vocab_diff_query", **KEEP,
                             placeholder="e.g. ing, ·the, or ^\\p{Han} as a regular expression")
-    use_regex = middle.toggle("Regular expression", key="vocab_diff_regex", **KEEP)
+    # The two toggles one above the other: side by side, a 760-px window cut their labels short.
+    use_regex = right.toggle("Regular expression", key="vocab_diff_regex", **KEEP)
     # As the Browse tab's search: "the" finds "The" too only when asked.
     ignore_case = right.toggle("Ignore case", key="vocab_diff_case", **KEEP)
     try:
