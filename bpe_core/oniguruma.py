@@ -10,6 +10,7 @@ from __future__ import annotations
 import regex
 
 from .checked import shown
+from .presets import compile_typed
 
 _TOKEN = regex.compile(r"""\\[pPxNu]\{[^}]*\}|\\.|\[\^?\]?(?:\\.|\[:[^\]]*:\]|[^\]\\])*\]
     |\(\?[a-zA-Z-]*[:)]|\{\d*,?\d*\}\+?|[\s\S]""", regex.VERBOSE)
@@ -84,12 +85,10 @@ def pattern_from_dict(d: dict, *, where: str) -> tuple[str, bool]:
         return written, True
     pattern = written if kinds[0] == "PythonRegex" else convert_pattern(written, to_onig=False)
     try:
-        regex.compile(pattern)  # kept in regex's own cache for the stage that runs it
+        compile_typed(pattern)  # kept in regex's own cache for the stage that runs it
     except regex.error as exc:
-        raise ValueError(f"the regex {written!r} of {where} does not compile: {exc}") from None
-    except RecursionError:  # (regex reads a group by recursing: some 500 nested ones are many)
-        raise ValueError(f"the regex {shown(written)} of {where} nests its groups too deeply to "
-                         f"be read") from None
+        quoted = repr(written) if len(written) <= 80 else shown(written)
+        raise ValueError(f"the regex {quoted} of {where} does not compile: {exc}") from None
     return pattern, False
 
 

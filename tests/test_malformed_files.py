@@ -90,7 +90,8 @@ def test_a_regex_nested_past_what_can_be_read_is_refused_not_a_crash():
         _load(d)
     assert str(error.value) == (
         'tokenizer.json cannot be read as a Hugging Face BPE tokenizer: the regex "'
-        + "(" * 38 + '… of the Split pre-tokenizer nests its groups too deeply to be read')
+        + "(" * 38 + '… of the Split pre-tokenizer does not compile: its groups nest too deeply '
+        'to be read')
 
 
 def test_a_null_in_a_post_processor_sequence_is_refused_not_met_in_an_encode():
