@@ -89,7 +89,8 @@ def _cmd_encode(args) -> int:
             print(f"{s.id}\t{s.token!r}")
     else:
         print(_coloured(tok, spans, text))
-    print(f"{len(spans)} tokens, {len(text)} characters", file=sys.stderr)
+    n, m = len(spans), len(text)
+    print(f"{n:,} token{'s' * (n != 1)}, {m:,} character{'s' * (m != 1)}", file=sys.stderr)
     return 0
 
 

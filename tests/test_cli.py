@@ -24,6 +24,8 @@ def test_train_encode_decode_info(tmp_path):
     assert "stopped by max_merges" in r.stderr
     r = run("encode", str(out), "--show", "tokens", stdin=" renew")
     assert r.stdout.splitlines()[0].endswith("' re'")
+    assert r.stderr == "2 tokens, 6 characters\n"  # ' re' + 'new'
+    assert run("encode", str(out), "--show", "tokens", stdin="e").stderr == "1 token, 1 character\n"
     ids = run("encode", str(out), stdin="renew reset").stdout.split()
     assert run("decode", str(out), *ids).stdout == "renew reset\n"
     info = run("info", str(out)).stdout

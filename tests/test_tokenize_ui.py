@@ -330,6 +330,8 @@ def test_step_note_names_the_last_merge_used_and_the_next(tok) -> None:
     assert f"the last being merge 2 (rank 1): {m1.left!r} + {m1.right!r}" in note(tok, 2)
     assert f"next would be merge 3 (rank 2): {readable(m2.left)!r}" in note(tok, 2)  # · a space
     assert note(tok, len(tok.merges)).startswith(f"All {len(tok.merges)} merges")
+    one = bpe_core.train("abab", unit="char", pretokenizer="none", max_merges=1, min_frequency=1)
+    assert note(one, 1) == "The one merge, merge 1 (rank 0): 'a' + 'b' → 'ab'."
 
 
 def test_hebrew_tokens_quoted_in_a_sentence_keep_its_order() -> None:

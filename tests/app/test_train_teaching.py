@@ -274,6 +274,9 @@ def test_the_users_sentence_is_re_segmented_at_every_step():
     [said] = [c.value for c in at.caption if c.value.startswith(f"{n} tokens for 27 characters")]
     # Counted as the charts count: the 2 spaces the pre-tokenizer drops hold no bytes of a token.
     assert f"({25 / n:.2f} bytes per token; the 2 spaces the pre-tokenizer drops" in said
+    at = click(at, "train_finish")
+    at.text_area(key="train_sentence").set_value("hug").run()
+    assert any(c.value.startswith("1 token for 3 characters (") for c in at.caption)
 
 
 # --- metric cards and stale runs ----------------------------------------------------------

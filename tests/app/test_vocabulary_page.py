@@ -675,3 +675,19 @@ def test_a_job_module_loads_only_the_engine_and_its_examples_hold(module):
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, cwd=Path(__file__).resolve().parents[2])
     assert loaded.stdout.strip() == "[]"
+
+
+def test_one_byte_token_is_counted_in_the_singular(tmp_path) -> None:
+    # A character model whose only byte-fallback token is <0xC3>: one fragment, one byte token.
+    d = {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": None,
+         "post_processor": None, "decoder": {"type": "ByteFallback"},
+         "model": {"type": "BPE", "dropout": None, "unk_token": None, "byte_fallback": True,
+                   "continuing_subword_prefix": None, "end_of_word_suffix": None,
+                   "fuse_unk": False, "ignore_merges": False,
+                   "vocab": {"a": 0, "b": 1, "ab": 2, "<0xC3>": 3}, "merges": [["a", "b"]]}}
+    at = open_tab(open_page(model_file_tokenizer(json.dumps(d).encode(), "one byte", tmp_path)),
+                  "Byte tokens")
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("1 byte-fallback token, written <0x00> to <0xFF>") for c in captions)
+    assert any(c.startswith("1 token holds part of a multi-byte character, so it means nothing "
+                            "alone: it decodes only next to") for c in captions)

@@ -33,7 +33,7 @@ def corpus_size(corpus: state.SessionCorpus) -> str:
     if corpus.is_counts:
         return (f"{wording.count(len(corpus.counts), None, distinct=True)}, "
                 f"{sum(corpus.counts.values()):,} in all")
-    return (f"{corpus.characters:,} characters in "
+    return (f"{wording.plural(corpus.characters, 'character')} in "
             f"{wording.documents(len(corpus.documents))}")
 
 

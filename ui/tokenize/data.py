@@ -67,6 +67,8 @@ def merge_step_note(tok: Tokenizer, k: int) -> str:
                 f"{quoted(token_text(tok, m.right_id))} → {quoted(token_text(tok, m.token_id))}")
 
     if k == n:
+        if n == 1:
+            return f"The one merge, {merge(0)}."
         return f"All {n:,} merges, the last being {merge(n - 1)}."
     if k == 0:
         note = f"No merges: base symbols only. The first would be {merge(0)}."

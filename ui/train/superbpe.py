@@ -23,9 +23,10 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
     stage2 = tok.merges[n1:]
     st.subheader("SuperBPE stage 2: superwords", anchor=False)
     st.markdown(
-        f"Above, ordinary BPE ran to the transition point ({run.settings['transition']:,} "
-        f"tokens, {n1:,} merges). Stage 2 went on over bigger pieces, words joined by single "
-        f"spaces, and made {len(stage2):,} more merges: tokens may now span several words.")
+        f"Above, ordinary BPE ran to the transition point "
+        f"({wording.plural(run.settings['transition'], 'token')}, {wording.plural(n1, 'merge')}). "
+        "Stage 2 went on over bigger pieces, words joined by single spaces, and made "
+        f"{wording.plural(len(stage2), 'more merge')}: tokens may now span several words.")
     left, right = st.columns([2, 3], gap="medium")
     with left:
         rows = stage2[:TOP_ROWS]
@@ -54,7 +55,8 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
         spans = tok.spans(run.passage, upto=n1 + k)
         st.html(tokens_html(spans, run.passage))
         report = bpe_core.stage_report(tok, run.passage)
-        st.caption(f"The passage: {len(spans):,} tokens after {k:,} stage-2 merges; "
+        st.caption(f"The passage: {wording.plural(len(spans), 'token')} after "
+                   f"{wording.plural(k, 'stage-2 merge')}; "
                    f"{report.stage1_tokens:,} at the transition point and {report.tokens:,} with "
                    f"all of stage 2 ({report.stage1_bytes_per_token:.2f} → "
                    f"{report.bytes_per_token:.2f} bytes per token).")

@@ -290,7 +290,8 @@ def _passage(run: runs.Run, k: int) -> None:
 def _segmented(tok: bpe_core.Tokenizer, text: str, k: int, show_ws: bool) -> None:
     spans = tok.spans(text, upto=k)
     st.html(tokens_html(spans, text, show_whitespace=show_ws))
-    st.caption(f"{len(spans):,} tokens for {len(text):,} characters "
+    st.caption(f"{wording.plural(len(spans), 'token')} for "
+               f"{wording.plural(len(text), 'character')} "
                f"({per_token(spans, text)}). Each box is one token; hover it for its id and "
                "bytes.")
 

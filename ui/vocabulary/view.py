@@ -368,7 +368,7 @@ def render_bytes(tok: Tokenizer, df: pd.DataFrame) -> None:
         lacking = (f" It lacks {len(missing)}: "
                    + ", ".join(f"<0x{b:02X}>" for b in missing[:16])
                    + (" …" if len(missing) > 16 else "") + "." if missing else "")
-        st.caption(f"{len(fallback):,} byte-fallback tokens, written <0x00> to <0xFF> in the "
+        st.caption(f"{plural(len(fallback), 'byte-fallback token')}, written <0x00> to <0xFF> in the "
                    "file: a character the vocabulary lacks is spelled as its UTF-8 bytes, one "
                    f"token each, instead of becoming unknown.{lacking}")
         listed = fallback.assign(raw=[tok.view.raw(i) for i in fallback["id"]])
@@ -389,8 +389,11 @@ def render_bytes(tok: Tokenizer, df: pd.DataFrame) -> None:
         st.info("Every token here is valid UTF-8 on its own: the vocabulary never splits a "
                 "character (typical of character-level BPE without byte fallback).")
         return
-    st.caption(f"{len(fragments):,} tokens hold part of a multi-byte character, so they mean "
-               "nothing alone: they decode only next to the tokens that complete the character "
+    one = len(fragments) == 1
+    st.caption(f"{plural(len(fragments), 'token')} {'holds' if one else 'hold'} part of a "
+               f"multi-byte character, so {'it means' if one else 'they mean'} nothing alone: "
+               f"{'it decodes' if one else 'they decode'} only next to the tokens that complete "
+               "the character "
                "(é is the bytes C3 A9; C3 alone is a fragment). "
                + ("Byte-level BPE has them by design. " if tok.unit == "byte" else
                   "Here they are byte-fallback tokens for the bytes 0x80 to 0xFF. ")
