@@ -206,9 +206,14 @@ _TRUSTED = frozenset([*PRESETS.values(), *MODEL_PATTERNS.values()])
 
 def _findall_bounded(compiled: regex.Pattern, text: str, pos: int = 0,
                      endpos: int | None = None) -> list[str]:
-    """``compiled.findall`` within the time limit of ``text``."""
+    """``compiled.findall`` within the time limit of ``text``: the whole matches, also for a
+    pattern with capturing groups (where findall itself gives the groups' text, as ``(a)b``
+    gives ``a`` for ``ab``; a Split pre-tokenizer keeps whole matches, groups or not)."""
+    timeout = time_limit(len(text))
     try:
-        return compiled.findall(text, pos, endpos, timeout=time_limit(len(text)))
+        if compiled.groups:
+            return [m.group() for m in compiled.finditer(text, pos, endpos, timeout=timeout)]
+        return compiled.findall(text, pos, endpos, timeout=timeout)
     except TimeoutError:
         raise too_slow(compiled.pattern, text) from None
 
@@ -254,13 +259,6 @@ def compile_pattern(pattern: str) -> regex.Pattern:
             f"invalid pre-tokenizer regex {shown_pattern(pattern)}: {exc}. "
             f"Check brackets and escapes, or pick a preset: {', '.join(PRESETS)}."
         ) from None
-    if compiled.groups:
-        # findall, which every caller uses for speed, returns a capturing group's text instead
-        # of the whole match, so a group would silently drop the rest of each piece.
-        raise PatternError(
-            f"the pre-tokenizer regex {shown_pattern(pattern)} has {compiled.groups} capturing "
-            f"group(s); each match must be a whole piece, so write groups as non-capturing: (?:...)"
-        )
     return compiled
 
 

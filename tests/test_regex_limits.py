@@ -141,3 +141,13 @@ def test_a_chain_of_lazy_repetitions_stops_too():
     # letters without a limit.
     with pytest.raises(bpe_core.PatternTimeout, match="chains them"):
         presets.split("a" * 600, r".*?a.*?a.*?a.*?z")
+
+
+def test_a_long_uncut_text_is_counted_within_the_limit_too(monkeypatch):
+    # A text longer than LONG_TEXT_CHARS is matched piece by piece; that path ran the user's
+    # regex with no limit (31 letters: 1.5 s here, 46: minutes).
+    monkeypatch.setattr(bpe_core.training.counting, "LONG_TEXT_CHARS", 8)
+    with pytest.raises(bpe_core.PatternTimeout, match="took more than 0.2 s on 32 characters"):
+        bpe_core.train(["a" * 31 + "!"], pretokenizer=CATASTROPHIC, vocab_size=300)
+    counted = bpe_core.training.counting.count_words(["ab cd ab " * 3], r"(a)b|\w+| ")
+    assert counted == {"ab": 6, "cd": 3, " ": 9}  # whole matches, groups or not

@@ -214,12 +214,20 @@ def test_a_character_merged_from_byte_pieces_displays_as_the_character():
     assert [m.token for m in loaded.merges] == shown
 
 
-def test_a_capturing_group_in_a_custom_regex_is_refused_with_the_fix():
-    # findall would return the group, not the whole piece, and silently drop text.
-    with pytest.raises(bpe_core.PatternError, match=r"non-capturing: \(\?:\.\.\.\)"):
-        bpe_core.train("ab cd", pretokenizer=r"(a)b|\w+|\s+")
-    t = bpe_core.train("ab cd ab", pretokenizer=r"(?:a)b|\w+|\s+", min_frequency=1)
-    assert t.decode(t.encode("ab cd")) == "ab cd"
+def test_a_custom_regex_with_capturing_groups_cuts_whole_matches_as_hugging_face_does():
+    # Hugging Face's Split keeps each whole match, groups or not; findall would give the
+    # groups' text ("a" for "ab") and this was refused.
+    import tokenizers
+
+    text = "ab cd abab xab cd"
+    pattern = r"(a)(b)|(\p{L})+|\s+"
+    t = bpe_core.train(text, unit="char", pretokenizer=pattern, min_frequency=1, max_merges=4)
+    assert [m.token for m in t.merges] == ["ab", "cd", "xab"]  # "xab" is one piece, by (\p{L})+
+    hf = tokenizers.Tokenizer.from_str(bpe_core.dumps(t, format="hf").decode())
+    for s in (text, "abcd xabab", "a b\tc"):
+        assert t.encode(s) == hf.encode(s, add_special_tokens=False).ids
+    assert bpe_core.presets.split(text, pattern) == [
+        "ab", " ", "cd", " ", "ab", "ab", " ", "xab", " ", "cd"]
 
 
 @pytest.fixture(scope="module")
