@@ -6,17 +6,21 @@ ignore_merges, a BOS template), an NFKC model and a model without byte fallback;
 from __future__ import annotations
 
 import html as html_lib
+import io
 import json
 import re
+import zipfile
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import bpe_core
 from bpe_core.alphabet import BYTE_CHARS
 from bpe_core.analysis.premium import count_tokens
 from tests.app.test_languages_page import open_page as open_languages
 from tests.app.test_tokenize_page import active, metric, open_page, token_html, type_text
 from tests.app.test_train_page import click, open_train, run_of
+from tests.app.test_train_teaching import open_link
 from tests.app.test_vocabulary_page import open_page as open_vocabulary
 from tests.model_files import (char_bpe_file, hf, llama2_file, llama2_no_fallback_file,
                                llama3_file, nfkc_file)
@@ -199,6 +203,48 @@ def test_an_end_of_word_tokenizer_downloaded_from_train_loads_back_with_the_same
     # boxes called it unknown ("the vocabulary cannot spell 'w', so the model reads only </w>").
     assert [b for b in boxes if " uk" in b[0] or "unknown" in b[1]] == []
     assert "unknown token" not in captions(at)
+
+
+@pytest.mark.parametrize("fmt", ["tiktoken", "gpt2"])
+def test_a_leading_space_file_downloaded_from_train_loads_back_with_the_same_ids(fmt) -> None:
+    # A .tiktoken file (and a GPT-2 pair) stores no pre-tokenizer, and the loader offered only
+    # GPT-2's and GPT-4's, which cut "new." in two: "renew. new." came back as 7 tokens, not 4.
+    at = open_link(corpus_text="new. new. renew. renew. new.", unit="byte",
+                   pretokenizer="space-prefix", stop_by="max_merges", max_merges="6",
+                   min_frequency="1", step="6")
+    trained = run_of(at).tokenizer()
+    [download] = [b for b in at.get("download_button")
+                  if b.proto.id and f"train_download_{fmt}" in b.proto.id]
+    assert "pre-tokenizer “Leading-space words”" in download.proto.help
+    name, data = training_results.tokenizer_file(trained, fmt, "new")  # the download's bytes
+    files = zipfile.ZipFile(io.BytesIO(data)) if fmt == "gpt2" else None
+    at.switch_page("app_pages/tokenize.py").run()
+    at.selectbox(key="tok_load_format").set_value(fmt).run()
+    given = ([(n, files.read(n)) for n in ("vocab.json", "merges.txt")] if files
+             else [(name, data)])
+    for i, (file_name, got) in enumerate(given):
+        at.file_uploader(key=f"tok_load_{fmt}_{i}").upload(file_name, got).run()
+    at.selectbox(key=f"tok_load_{fmt}_pattern").set_value("space-prefix").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception and not at.error
+    type_text(at, "renew. new.")
+    assert ids_shown(at) == trained.encode("renew. new.") == [114, 101, 258, 259]
+
+
+def test_a_custom_regex_file_loads_with_the_regex_typed_in_the_loader() -> None:
+    trained = bpe_core.train("ab cd xab " * 4, unit="byte", pretokenizer=r"(a)(b)|(\p{L})+|\s+",
+                             max_merges=4, min_frequency=1)
+    name, data = training_results.tokenizer_file(trained, "tiktoken", "ab")
+    at = open_page()
+    at.selectbox(key="tok_load_format").set_value("tiktoken").run()
+    at.file_uploader(key="tok_load_tiktoken_0").upload(name, data).run()
+    at.selectbox(key="tok_load_tiktoken_pattern").set_value("custom").run()
+    assert at.button(key="tok_load_load").disabled  # until the regex is given
+    at.text_input(key="tok_load_tiktoken_regex").set_value(r"(a)(b)|(\p{L})+|\s+").run()
+    at.button(key="tok_load_load").click().run()
+    assert not at.exception and not at.error
+    type_text(at, "xab cd")
+    assert ids_shown(at) == trained.encode("xab cd")
 
 
 def test_the_vocabulary_page_on_a_loaded_file(monkeypatch) -> None:

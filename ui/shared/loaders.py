@@ -54,8 +54,14 @@ FORMATS: dict[str, Format] = {
                    "The two files of GPT-2-style tokenizers.", needs_pattern=True),
 }
 
-#: Pre-tokenizers to choose from for files that store none.
+#: The well-known pre-tokenizers, which a file's name is told by (``hints``).
 PATTERNS = {"cl100k": "GPT-4 (cl100k)", "o200k": "GPT-4o (o200k)", "gpt2": "GPT-2"}
+#: Pre-tokenizers to choose from for files that store none: every one the Train page makes
+#: byte-level files with, so a file saved there loads back with its own ids.
+CUSTOM = "custom"
+FILE_PATTERNS = {**PATTERNS, "space-prefix": "Leading-space words",
+                 "whitespace": "Whitespace words (spaces dropped)",
+                 "none": "None (the whole text is one piece)", CUSTOM: "Custom regex…"}
 
 
 def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None = None,
@@ -272,16 +278,11 @@ def _upload_form(key: str) -> str | None:
     uploads = [st.file_uploader(what, type=list(types), key=f"{key}_{fmt}_{i}")
                for i, (what, types) in enumerate(spec.files)]
     upload_limit.note()
-    pattern = None
-    if spec.needs_pattern:
-        pattern = st.selectbox("Pre-tokenizer", list(PATTERNS), format_func=PATTERNS.get,
-                               index=list(PATTERNS).index("gpt2" if fmt == "gpt2" else "cl100k"),
-                               key=f"{key}_{fmt}_pattern",
-                               help="How text is cut into pieces before the merges: this "
-                                    "format does not store it, so say which one it was made with.")
+    pattern = _pattern_form(key, fmt) if spec.needs_pattern else None
     name = st.text_input("Name in this session", key=f"{key}_name",
                          placeholder="From the file name")
-    if not st.button("Load", key=f"{key}_load", disabled=any(u is None for u in uploads)):
+    if not st.button("Load", key=f"{key}_load",
+                     disabled=any(u is None for u in uploads) or pattern == ""):
         return None
     refused = [problem for u in uploads if (problem := too_big(md_literal(u.name), u.size))]
     if refused:  # said before the file is read or parsed
@@ -300,6 +301,23 @@ def _upload_form(key: str) -> str | None:
         state.set_active_tokenizer(name)
         return name
     return state.add_tokenizer(tok.renamed(name))
+
+
+def _pattern_form(key: str, fmt: str) -> str:
+    """The pre-tokenizer a file that stores none was made with: a preset's name or a regex
+    ("" while the custom regex box is empty)."""
+    pattern = st.selectbox("Pre-tokenizer", list(FILE_PATTERNS), format_func=FILE_PATTERNS.get,
+                           index=list(FILE_PATTERNS).index("gpt2" if fmt == "gpt2" else "cl100k"),
+                           key=f"{key}_{fmt}_pattern",
+                           help="How text is cut into pieces before the merges: this format "
+                                "does not store it, so say which one it was made with.")
+    if pattern != CUSTOM:
+        return pattern
+    typed = st.text_input("Pre-tokenizer regex", key=f"{key}_{fmt}_regex",
+                          placeholder=r"e.g. \p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+",
+                          help="The regex the file was trained with; each of its matches is "
+                               "a piece.")
+    return typed if typed.strip() else ""  # spaces may be part of a regex: kept as typed
 
 
 def _fetch_form(key: str) -> str | None:

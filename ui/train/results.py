@@ -15,6 +15,7 @@ from bpe_core import formats as files
 
 from ..shared import charts, metrics, state
 from ..shared.annotate import md_literal
+from ..shared.loaders import CUSTOM, FILE_PATTERNS
 from ..shared.tokens import md_escape
 from . import runs, superbpe
 
@@ -26,8 +27,6 @@ FORMAT_LABELS = {"native": "BPE Playground JSON", "hf": "Hugging Face tokenizer.
                  "tiktoken": "tiktoken .tiktoken", "gpt2": "GPT-2 vocab.json + merges.txt"}
 FORMAT_HELP = {"native": "Everything, including the merge counts: load it back with "
                          "bpe_core.load or on the Tokenize page.",
-               "tiktoken": "Holds the ranked tokens only, not the pre-tokenizer: load it with "
-                           "the same pre-tokenizer.",
                "gpt2": "The two files GPT-2 was released with, in one zip."}
 NAME = "train_result_name"
 
@@ -55,6 +54,29 @@ def tokenizer_file(tok: bpe_core.Tokenizer, fmt: str, stem: str) -> tuple[str, b
             for f in made:
                 archive.write(f, f.name)
         return f"{stem}-{fmt}.zip", buffer.getvalue()
+
+
+def format_help(tok: bpe_core.Tokenizer, fmt: str) -> str | None:
+    """What a download in ``fmt`` holds and, for a format that stores no pre-tokenizer, which
+    one to pick in the Tokenize page's loader to get the same ids back.
+
+    >>> tok = bpe_core.train("set new renew", unit="byte", pretokenizer="space-prefix",
+    ...                      max_merges=1, min_frequency=1)
+    >>> format_help(tok, "tiktoken").split(": ")[1]
+    'load it with the pre-tokenizer “Leading-space words”.'
+    """
+    if fmt not in ("tiktoken", "gpt2"):
+        return FORMAT_HELP.get(fmt)
+    preset = tok.config.get("pretokenizer")
+    pick = (f"“{FILE_PATTERNS[preset]}”" if preset in FILE_PATTERNS else
+            f"“{FILE_PATTERNS[CUSTOM]}” and the regex {md_literal(tok.config['pattern'])}")
+    if fmt == "gpt2":
+        return (f"{FORMAT_HELP['gpt2']} They hold no pre-tokenizer: unzip them and load them "
+                f"with the pre-tokenizer {pick}.")
+    specials = " ".join(tok.special_tokens)
+    missing = f" Nor does it hold the special tokens ({md_literal(specials)})." if specials else ""
+    return (f"Holds the ranked tokens only, not the pre-tokenizer: load it with the "
+            f"pre-tokenizer {pick}.{missing}")
 
 
 def _file(run: runs.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
@@ -170,7 +192,8 @@ def _downloads(run: runs.Run, name: str) -> None:
             st.caption(f"{label} is not available for this tokenizer: {made}")
             continue
         st.download_button(label, made[1], made[0], key=f"train_download_{fmt}",
-                           help=FORMAT_HELP.get(fmt), on_click="ignore", width="stretch",
+                           help=format_help(run.result(), fmt), on_click="ignore",
+                           width="stretch",
                            icon=":material/download:")
     st.download_button("Merge log (CSV)", run.merge_log().to_csv(index=False).encode("utf-8"),
                        f"{stem}-merges.csv", mime="text/csv", key="train_download_csv",
