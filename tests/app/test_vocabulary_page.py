@@ -255,12 +255,18 @@ def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None
     assert any("'u' is a base character" in c.value and "no merge tree" in c.value
                for c in at.caption)
 
-    def built() -> list[str]:
-        return next(list(d.value["token"]) for d in at.dataframe
-                    if list(d.value.columns)[:2] == ["rank", "id"])
+    def built() -> list[str]:  # the last such table: a token's own merges come first
+        return [list(d.value["token"]) for d in at.dataframe
+                if list(d.value.columns)[:2] == ["rank", "id"]][-1]
 
     assert built() == ["ug", "un"]
     assert any("2 tokens use `u` directly" in c.value for c in at.caption)
+    un = next(i for i in range(tok.vocab_size) if tok.display(i) == "un")
+    at.number_input(key=TOKEN_KEY).set_value(un).run()
+    assert built() == ["pun"]  # one token: its merge, not "their merge"
+    assert "1 token uses `un` directly, as the left or right part of its merge." in [
+        c.value for c in at.caption]
+    at.number_input(key=TOKEN_KEY).set_value(u).run()
     at.toggle(key="vocab_recursive").set_value(True).run()
     assert built() == ["ug", "un", "hug", "pun", "pug"]
     assert any("5 tokens use `u` directly or through the tokens built from it." in c.value

@@ -283,11 +283,11 @@ def _built_from(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
                           help="Off: merges that use it directly as their left or right part. "
                                "On: also the merges that use the tokens those make, and so on.")
     merges = built_from(tok, token_id, recursive=recursive)
-    how = ("directly or through the tokens built from it" if recursive
-           else "directly, as the left or right part of their merge")
     # Tokens, not merges: a file converted from SentencePiece lists several merges for a token
     # (Llama 2: 18,450 merges build 8,609 tokens from 'a').
     made = len({m.token_id for m in merges})
+    how = ("directly or through the tokens built from it" if recursive else
+           f"directly, as the left or right part of {'its' if made == 1 else 'their'} merge")
     listed = (f" ({len(merges):,} merges: the file lists several for some of them)"
               if made < len(merges) else "")
     st.caption(f"{plural(made, 'token')} {'uses' if made == 1 else 'use'} "
