@@ -155,6 +155,25 @@ def test_gpt2_files_that_are_not_utf8_or_json_are_named(english, tmp_path):
         gpt2.from_gpt2(vocab[:-2], merges)  # (files read as files are looked at first)
 
 
+@pytest.mark.parametrize("special, spelled", [("a", 97), ("\u00e9", 0xE9), ("\u0120", 32),
+                                              ("\u0120a", 256)])
+def test_gpt2_files_refuse_a_special_token_spelled_as_a_vocabulary_token(special, spelled):
+    # The vocab.json had one key for both: the special token was dropped, and its text read
+    # back as the other token ("é" as the byte 0xe9, "Ġ" as the space, "Ġa" as the merge).
+    tok = bpe_core.train("a a a b", unit="byte", max_merges=1, min_frequency=1,
+                         special_tokens=["<s>", special])
+    assert tok.model.vocab[special] == spelled and tok.special_tokens[special] == 258
+    with pytest.raises(ValueError, match=(
+            rf"GPT-2 files cannot hold the added token '{special}' \(id 258\): vocab.json "
+            rf"spells token {spelled} the same way, so it would read back as that token; save "
+            rf"this tokenizer in the native format")):
+        gpt2.gpt2_files(tok)
+    tok = bpe_core.train("a a a b", unit="byte", max_merges=1, min_frequency=1,
+                         special_tokens=["<s>", "<|x|>"])
+    back = bpe_core.loads_files(dict(zip(["vocab.json", "merges.txt"], gpt2.gpt2_files(tok))))
+    assert back.special_tokens == tok.special_tokens == {"<s>": 257, "<|x|>": 258}
+
+
 def foreign_file(pre_tokenizer) -> HFTokenizer:
     """A byte-level BPE made with the tokenizers library itself, GPT-2 byte order."""
     theirs = HFTokenizer(models.BPE(*gpt2_layout(bpe_core.train(ENGLISH, 500, unit="byte"))))

@@ -33,7 +33,13 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
     d = tok.model.to_dict()
     vocab = dict(d["vocab"])
     for t in tok.added_tokens:
-        vocab.setdefault(t.content, t.id)
+        # vocab.json maps each spelling to one id: an added token spelled as another byte-level
+        # token ("a", "é", "Ġ") or a merge's token would be lost, and read back as that token.
+        if vocab.setdefault(t.content, t.id) != t.id:
+            raise ValueError(
+                f"GPT-2 files cannot hold the added token {t.content!r} (id {t.id}): vocab.json "
+                f"spells token {vocab[t.content]} the same way, so it would read back as that "
+                f"token; save this tokenizer in the native format, or train it without that token")
     merges = "".join(f"{a} {b}\n" for a, b in d["merges"])
     return (json.dumps(vocab, ensure_ascii=False).encode("utf-8"),
             ("#version: 0.2\n" + merges).encode("utf-8"))
