@@ -184,8 +184,11 @@ class AddedVocabulary:
         raw = {t.content: t for t in self.tokens if not t.normalized}
         norm = {(normalize(t.content) if normalize else t.content): t
                 for t in self.tokens if t.normalized}
+        # A token the normalizer erases (Strip on "\n\n") is never found: with no other, no
+        # matcher, whose empty regex would match everywhere (KeyError: '' on encode).
+        norm = {k: t for k, t in norm.items() if k}
         self._raw = _Matcher(raw) if raw else None
-        self._normalized = _Matcher({k: t for k, t in norm.items() if k}) if norm else None
+        self._normalized = _Matcher(norm) if norm else None
 
     def __len__(self) -> int:
         return len(self.tokens)

@@ -305,3 +305,19 @@ def test_a_merge_with_the_empty_token_builds_nothing():
     assert tok.encode("abba") == HFTokenizer.from_str(json.dumps(d)).encode("abba").ids
     assert tok.merge_tree(0) == bpe_core.MergeTree(0, "a")
     assert tok.merge_tree(3).leaves() == ["a", "b"] and tok.merge_for(3).rank == 1
+
+
+def test_an_added_token_the_normalizer_erases_is_never_found():
+    # Strip makes "\n\n" the empty string, and an empty pattern matched at every position:
+    # encoding any text raised KeyError: ''. (tokenizers itself, given this file, gives [] for
+    # "" but cuts "ab" into [0, 1], or panics under other normalizers: not followed here.)
+    theirs = HFTokenizer.from_str(json.dumps({
+        "version": "1.0", "normalizer": {"type": "Strip", "strip_left": True,
+                                         "strip_right": True},
+        "added_tokens": [{"id": 3, "content": "\n\n", "normalized": True, "special": False,
+                          "single_word": False, "lstrip": False, "rstrip": False}],
+        "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": ["a b"]}}))
+    tok = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    assert tok.encode("") == theirs.encode("").ids == []
+    assert tok.encode("ab") == tok.encode(" a\n\nb ") == [2]
+    assert [(s.token, s.start, s.end) for s in tok.spans(" ab\n\n")] == [("ab", 1, 3)]
