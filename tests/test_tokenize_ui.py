@@ -190,7 +190,7 @@ def test_a_merge_that_completes_a_character_shows_the_character() -> None:
     assert len(whole) == 1
     tree = tok.merge_tree(whole[0])
     dot = merge_tree.tree_dot(tree)
-    assert dot.count('label="你\\n#') == 1 and 'label="<A0>"' in dot
+    assert dot.count('label="你\\nrank ') == 1 and 'label="<A0>"' in dot
     assert tokenize_data.choice_label(tok, whole[0]) == f"你 (id {whole[0]})"
 
 
@@ -198,7 +198,7 @@ def test_merge_tree_labels_cannot_break_out_of_dot_strings() -> None:
     tree = bpe_core.MergeTree(3, 'a"\\', 0, 2, bpe_core.MergeTree(1, 'a"'),
                               bpe_core.MergeTree(2, "\\"))
     dot = merge_tree.tree_dot(tree)
-    assert 'label="a\\"\\\\\\n#0 · seen 2×"' in dot
+    assert 'label="a\\"\\\\\\nrank 0 · seen 2×"' in dot
     assert 'label="a\\""' in dot and 'label="\\\\"' in dot
 
 

@@ -125,7 +125,9 @@ def test_merge_tree_of_a_chosen_token_matches_the_engine() -> None:
     def ranks(t):
         return [] if t.rank is None else [t.rank] + ranks(t.left) + ranks(t.right)
 
-    assert all(f"\\n#{rank}" in chart.proto.spec for rank in ranks(tree))
+    # Each box says "rank 3", not "#3": the Train page's merge log numbers that merge #4.
+    assert all(f"\\nrank {rank:,}" in chart.proto.spec for rank in ranks(tree))
+    assert "\\n#" not in chart.proto.spec
     assert chart.proto.spec.count("label=") == 2 * len(ranks(tree)) + 1  # nodes: merges + leaves
     [table] = [d.value for d in at.dataframe if "rank" in d.value.columns]
     assert list(table["rank"]) == [s.rank for s in merge_tree.recipe(tree)]

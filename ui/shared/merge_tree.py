@@ -6,7 +6,7 @@ base bytes or characters. ``tree_dot`` writes Graphviz DOT for ``st.graphviz_cha
 >>> tree = T(5, "low", 1, 7, T(4, "lo", 0, 9, T(0, "l"), T(1, "o")), T(2, "w"))
 >>> [(r.rank, r.left, r.right, r.token) for r in recipe(tree)]
 [(0, 'l', 'o', 'lo'), (1, 'lo', 'w', 'low')]
->>> 'label="low\\\\n#1 · seen 7×"' in tree_dot(tree)
+>>> 'label="low\\\\nrank 1 · seen 7×"' in tree_dot(tree)
 True
 """
 
@@ -66,7 +66,8 @@ def _lines(node: MergeTree) -> list[str]:
     if node.rank is None:
         return [shown(node.token)]
     seen = f" · seen {node.count:,}×" if node.count else ""
-    return [shown(node.token), f"#{node.rank}{seen}"]
+    # "rank", not "#": the Train page's merge log numbers merges from 1 in its "#" column.
+    return [shown(node.token), f"rank {node.rank:,}{seen}"]
 
 
 def _label(node: MergeTree) -> str:
@@ -243,7 +244,7 @@ def summary(tree: MergeTree) -> str:
 
     >>> from bpe_core import MergeTree as T
     >>> summary(T(4, "lo", 0, 0, T(0, "l"), T(1, "o")))
-    '2 base symbols joined by 1 merge, 1 level deep. Each box shows its merge rank (#; rank 0 is the first merge); the file records no pair counts.'
+    '2 base symbols joined by 1 merge, 1 level deep. Each box shows its merge rank (rank 0 is the first merge); the file records no pair counts.'
     """
     steps, levels, drawn = recipe(tree), depth(tree), drawn_levels(tree)
     counted = any(s.count for s in steps)
@@ -251,7 +252,7 @@ def summary(tree: MergeTree) -> str:
     cut = ("" if drawn is None else f" Only {opened} drawn open: a dashed box is a merge whose "
            "parts are not drawn (the table lists every merge).")
     return (f"{plural(len(tree.leaves()), 'base symbol')} joined by {plural(len(steps), 'merge')}, "
-            f"{plural(levels, 'level')} deep. Each box shows its merge rank (#; rank 0 is "
-            "the first merge)"
+            f"{plural(levels, 'level')} deep. Each box shows its merge rank (rank 0 is the "
+            "first merge)"
             + (" and how often the pair was seen in training." if counted
                else "; the file records no pair counts.") + cut)
