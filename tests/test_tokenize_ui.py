@@ -23,7 +23,7 @@ def tok() -> bpe_core.Tokenizer:
 
 
 @pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour, loaders,
-                                    bidi])
+                                    bidi, annotate])
 def test_worked_examples_in_docstrings_hold(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

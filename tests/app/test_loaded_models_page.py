@@ -232,15 +232,18 @@ def test_a_leading_space_file_downloaded_from_train_loads_back_with_the_same_ids
 
 
 def test_a_custom_regex_file_loads_with_the_regex_typed_in_the_loader() -> None:
-    trained = bpe_core.train("ab cd xab " * 4, unit="byte", pretokenizer=r"(a)(b)|(\p{L})+|\s+",
+    trained = bpe_core.train("ab cd xab " * 4, unit="byte", pretokenizer=r" ?(a)(b)|(\p{L})+|\s+",
                              max_merges=4, min_frequency=1)
+    # The download's help gives the regex as code, its leading space kept visible.
+    assert training_results.format_help(trained, "tiktoken").endswith(
+        r"“Custom regex…” and the regex ` ?(a)(b)|(\p{L})+|\s+`.")
     name, data = training_results.tokenizer_file(trained, "tiktoken", "ab")
     at = open_page()
     at.selectbox(key="tok_load_format").set_value("tiktoken").run()
     at.file_uploader(key="tok_load_tiktoken_0").upload(name, data).run()
     at.selectbox(key="tok_load_tiktoken_pattern").set_value("custom").run()
     assert at.button(key="tok_load_load").disabled  # until the regex is given
-    at.text_input(key="tok_load_tiktoken_regex").set_value(r"(a)(b)|(\p{L})+|\s+").run()
+    at.text_input(key="tok_load_tiktoken_regex").set_value(r" ?(a)(b)|(\p{L})+|\s+").run()
     at.button(key="tok_load_load").click().run()
     assert not at.exception and not at.error
     type_text(at, "xab cd")

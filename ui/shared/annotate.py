@@ -6,11 +6,12 @@ A token's note says where it comes from, so a reader can tell a merge from a bas
 >>> tok = train("low lower lowest", unit="char", pretokenizer="space-prefix",
 ...             min_frequency=1, max_merges=2)
 >>> how_made(tok, tok.encode("low")[0])
-"merge #1: 'lo' + 'w'"
+"merge 2 (rank 1): 'lo' + 'w'"
 """
 
 from __future__ import annotations
 
+import re
 from typing import Collection, Sequence
 
 from bpe_core import Tokenizer, TokenSpan
@@ -131,3 +132,15 @@ def md_literal(text: str) -> str:
     '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
     """
     return md_escape(readable(text, whitespace=False))
+
+
+def inline_code(text: str) -> str:
+    """``text`` as Markdown inline code, fenced with more backticks than it holds in a row.
+
+    >>> inline_code("ing"), inline_code("a`b")
+    ('`ing`', '`` a`b ``')
+    """
+    runs = re.findall("`+", text)
+    fence = "`" * (max(map(len, runs), default=0) + 1)
+    pad = " " if runs else ""  # Markdown strips one space each side: `` `x `` shows `x
+    return f"{fence}{pad}{text}{pad}{fence}"

@@ -14,7 +14,7 @@ import bpe_core
 from bpe_core import formats as files
 
 from ..shared import charts, metrics, state
-from ..shared.annotate import md_literal
+from ..shared.annotate import inline_code, md_literal
 from ..shared.loaders import CUSTOM, FILE_PATTERNS
 from ..shared.tokens import md_escape
 from . import runs, superbpe
@@ -69,7 +69,7 @@ def format_help(tok: bpe_core.Tokenizer, fmt: str) -> str | None:
         return FORMAT_HELP.get(fmt)
     preset = tok.config.get("pretokenizer")
     pick = (f"“{FILE_PATTERNS[preset]}”" if preset in FILE_PATTERNS else
-            f"“{FILE_PATTERNS[CUSTOM]}” and the regex {md_literal(tok.config['pattern'])}")
+            f"“{FILE_PATTERNS[CUSTOM]}” and the regex {inline_code(tok.config['pattern'])}")
     if fmt == "gpt2":
         return (f"{FORMAT_HELP['gpt2']} They hold no pre-tokenizer: unzip them and load them "
                 f"with the pre-tokenizer {pick}.")

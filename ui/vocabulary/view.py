@@ -7,7 +7,6 @@ each rerun only filters it with pandas. The data side is ``ui.vocabulary.data``.
 
 from __future__ import annotations
 
-import re
 from functools import partial
 
 import pandas as pd
@@ -18,7 +17,7 @@ from bpe_core import Merge, Tokenizer
 from bpe_core.analysis.vocabulary import VocabularySearchError, built_from
 
 from ..shared import background, metrics
-from ..shared.annotate import how_made, md_literal
+from ..shared.annotate import how_made, inline_code, md_literal
 from ..shared.merge_tree import caption, recipe, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
@@ -75,18 +74,6 @@ SYSTEM_RULE = ("Each token counts once, for the Unicode script most of its lette
                "as punctuation & symbols (emoji too). Partial UTF-8: a byte-level piece of a "
                "character; byte fallback: the <0xNN> tokens; special & added: tokens the file "
                "lists as added, [UNK] and </w>, whatever their text.")
-
-
-def inline_code(text: str) -> str:
-    """``text`` as Markdown inline code, fenced with more backticks than it holds in a row.
-
-    >>> inline_code("ing"), inline_code("a`b")
-    ('`ing`', '`` a`b ``')
-    """
-    runs = re.findall("`+", text)
-    fence = "`" * (max(map(len, runs), default=0) + 1)
-    pad = " " if runs else ""  # Markdown strips one space each side: `` `x `` shows `x
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 # --- cached charts --------------------------------------------------------------------------
