@@ -14,6 +14,9 @@ import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tiktoken.load import load_tiktoken_bpe
+from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import decoders as hf_decoders, models as hf_models
+from tokenizers import normalizers as hf_normalizers, pre_tokenizers as hf_pre
 
 import bpe_core
 from bpe_core.formats.gpt2 import gpt2_files
@@ -167,6 +170,25 @@ def test_tokenizers_tiktoken_cannot_hold_are_refused(kwargs, message):
     tok = bpe_core.train("low lower lowest", max_merges=3, min_frequency=1, **kwargs)
     with pytest.raises(ValueError, match=message):
         bpe_core.dumps(tok, format="tiktoken")
+
+
+@pytest.mark.parametrize("fmt, files", [("tiktoken", "tiktoken files"),
+                                        ("gpt2", "GPT-2 vocab.json/merges.txt files")])
+def test_a_normalizer_neither_rank_nor_gpt2_files_keep_is_refused(tmp_path, fmt, files):
+    # Saved, the Lowercase was lost: "HELLO" read back as 5 byte tokens, not the 1 of "hello".
+    theirs = HFTokenizer(hf_models.BPE({**{c: i for i, c in enumerate(sorted(CHAR_BYTES))},
+                                        "he": 256, "hel": 257}, [("h", "e"), ("he", "l")]))
+    theirs.normalizer = hf_normalizers.Sequence([hf_normalizers.NFC(),
+                                                 hf_normalizers.Lowercase()])
+    theirs.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    theirs.decoder = hf_decoders.ByteLevel()
+    tok = bpe_core.loads(theirs.to_str().encode(), source="lower.json")
+    assert tok.encode("HEL") == theirs.encode("HEL").ids == [257]
+    with pytest.raises(ValueError, match=(
+            rf"^{files} keep no normalizer, and 'lower' has one \(NFC \+ Lowercase\): read "
+            rf"back without it, texts it changes would encode differently. Save it in the "
+            rf"native or Hugging Face format instead.$")):
+        bpe_core.save(tok, tmp_path / "lower", format=fmt)
 
 
 def test_two_tokens_with_the_same_bytes_are_refused():

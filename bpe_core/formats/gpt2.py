@@ -23,6 +23,7 @@ from ..presets import resolve
 from ..recipes import stages
 from ..tokenizer import Tokenizer
 from .errors import TokenizerFileError
+from .tiktoken_file import refuse_normalizer
 
 
 def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
@@ -30,6 +31,7 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
     if not tok.view.byte_level or tok.view.marker is not None:
         raise ValueError("GPT-2 vocab.json/merges.txt files hold byte-level BPE only; save this "
                          "tokenizer in the native or Hugging Face format.")
+    refuse_normalizer(tok, "GPT-2 vocab.json/merges.txt files")
     d = tok.model.to_dict()
     vocab = dict(d["vocab"])
     for t in tok.added_tokens:

@@ -32,6 +32,7 @@ from typing import Mapping
 
 from .. import recipes
 from ..alphabet import byte_base, show_bytes
+from ..identity import flatten
 from ..presets import resolve
 from ..tokenizer import Tokenizer
 from .errors import TokenizerFileError
@@ -51,6 +52,7 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
         raise ValueError(f"tiktoken files hold byte-level BPE only; {tok.name!r} is "
                          f"{'byte-level with </w>' if view.byte_level else 'not byte-level'}. "
                          f"Save it in the native or Hugging Face format instead.")
+    refuse_normalizer(tok, "tiktoken files")
     added = {t.id for t in tok.added_tokens}
     table: dict[bytes, int] = {}
     for i, t in enumerate(tok.model.tokens):
@@ -71,6 +73,17 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
                 f"there first), so tiktoken would encode some texts differently. Save it in the "
                 f"native or Hugging Face format instead.")
     return table
+
+
+def refuse_normalizer(tok: Tokenizer, files: str) -> None:
+    """Raise ValueError if ``tok`` has a normalizer: ``files`` (a rank file, GPT-2's pair) keep
+    none, and unlike the pre-tokenizer none can be given as they are read, so the ids read
+    back would differ (a Lowercase one: "HELLO" as 5 tokens, not the 1 of "hello")."""
+    if tok.normalizer is not None:
+        names = " + ".join(type(c).__name__ for c in flatten(tok.normalizer))
+        raise ValueError(f"{files} keep no normalizer, and {tok.name!r} has one ({names}): read "
+                         f"back without it, texts it changes would encode differently. Save it "
+                         f"in the native or Hugging Face format instead.")
 
 
 def dumps(tok: Tokenizer) -> bytes:
