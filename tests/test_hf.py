@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tokenizers import Regex, decoders, models, pre_tokenizers
+from tokenizers import Regex, decoders, models, pre_tokenizers, trainers
 from tokenizers import Tokenizer as HFTokenizer
 
 import bpe_core
-from bpe_core import TokenizerFileError
+from bpe_core import AddedToken, TokenizerFileError
 from bpe_core.alphabet import BYTE_CHARS, CHAR_BYTES, byte_base
 from bpe_core.formats import gpt2, hf
 from bpe_core.presets import PRESETS
@@ -172,6 +175,41 @@ def test_gpt2_files_refuse_a_special_token_spelled_as_a_vocabulary_token(special
                          special_tokens=["<s>", "<|x|>"])
     back = bpe_core.loads_files(dict(zip(["vocab.json", "merges.txt"], gpt2.gpt2_files(tok))))
     assert back.special_tokens == tok.special_tokens == {"<s>": 257, "<|x|>": 258}
+
+
+@pytest.mark.parametrize("options, what", [(dict(special=False), "is not special"),
+                                           (dict(lstrip=True, rstrip=True),
+                                            "has lstrip and rstrip set"),
+                                           (dict(single_word=True), "has single_word set")])
+def test_gpt2_files_refuse_added_tokens_they_would_read_back_as_plain_special_ones(options,
+                                                                                   what):
+    # Saved, "<x>" came back a plain special token: decode skipped it, and " <x> " kept the
+    # spaces lstrip and rstrip had taken.
+    tok = bpe_core.train("a a a b", unit="byte", max_merges=1, min_frequency=1)
+    tok = dataclasses.replace(tok, added_tokens=[
+        AddedToken(**{"content": "<x>", "id": 257, "special": True, **options})])
+    with pytest.raises(ValueError, match=(
+            f"^GPT-2 files hold plain special tokens only; the added token '<x>' {what}, which "
+            f"they cannot keep: save this tokenizer in the native or Hugging Face format$")):
+        bpe_core.save(tok, Path(tempfile.mkdtemp()) / "vocab.json", format="gpt2")
+
+
+def test_gpt2_files_refuse_a_special_token_before_the_merges():
+    # tokenizers' trainer puts special tokens first; GPT-2 files read only the ids after the
+    # merges as special, so "</s>" came back as text: "a</s>b" as 6 tokens, not [a, </s>, b].
+    theirs = HFTokenizer(models.BPE())
+    theirs.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    theirs.decoder = decoders.ByteLevel()
+    theirs.train_from_iterator(["hug pug hugs"], trainers.BpeTrainer(
+        vocab_size=260, special_tokens=["</s>"], show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tok = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    assert tok.special_tokens == {"</s>": 0} and len(tok.merges) == 3
+    with pytest.raises(ValueError, match=(
+            r"^GPT-2 files read only the ids after the merges' \(259 on\) as special tokens, "
+            r"and the added token '</s>' has id 0: save this tokenizer in the native or Hugging "
+            r"Face format$")):
+        gpt2.gpt2_files(tok)
 
 
 def foreign_file(pre_tokenizer) -> HFTokenizer:

@@ -34,7 +34,20 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
     refuse_normalizer(tok, "GPT-2 vocab.json/merges.txt files")
     d = tok.model.to_dict()
     vocab = dict(d["vocab"])
+    first = 256 + len(d["merges"])  # where from_gpt2 starts reading tokens as special ones
     for t in tok.added_tokens:
+        if t.id < first:
+            raise ValueError(f"GPT-2 files read only the ids after the merges' ({first} on) as "
+                             f"special tokens, and the added token {t.content!r} has id {t.id}: "
+                             f"save this tokenizer in the native or Hugging Face format")
+        # They are read back as plain special tokens: a non-special one would then be skipped
+        # by decode, and lstrip, rstrip or single_word would no longer take spaces or words.
+        kept = [o for o in ("lstrip", "rstrip", "single_word") if getattr(t, o)]
+        if kept or not t.special:
+            what = f"has {' and '.join(kept)} set" if kept else "is not special"
+            raise ValueError(f"GPT-2 files hold plain special tokens only; the added token "
+                             f"{t.content!r} {what}, which they cannot keep: save this "
+                             f"tokenizer in the native or Hugging Face format")
         # vocab.json maps each spelling to one id: an added token spelled as another byte-level
         # token ("a", "é", "Ġ") or a merge's token would be lost, and read back as that token.
         if vocab.setdefault(t.content, t.id) != t.id:
