@@ -150,6 +150,16 @@ def test_special_tokens_come_after_both_stages():
     assert tok.decode(tok.encode(text), skip_special_tokens=False) == text
 
 
+def test_stage_two_makes_the_merges_stage_one_left_short_of_the_transition():
+    # Stage 1 runs out of pairs at 273 tokens, short of the transition (280): stage 2 made
+    # only 290 - 280 = 10 merges, a vocabulary of 283, and said it reached the size asked for.
+    text = ("the cat sat on the mat. the cat sat on the hat. of the cat, on the mat, "
+            "in the hat. ") * 6
+    tok = train_superbpe(text, 290, transition=280)
+    assert tok.config["stage1_merges"] == 17  # 256 + 17 = 273 tokens
+    assert tok.vocab_size == 290 and tok.stop_reason == "max_merges"
+
+
 def test_word_counts_are_not_enough():
     with pytest.raises(TypeError, match="needs running text"):
         train_superbpe({"the": 3}, 300, transition=280)

@@ -141,7 +141,10 @@ class Stage2:
         self.vocab_size, self.transition, self.processes, self.name = (
             vocab_size, transition, processes, name)
         self.min_frequency, self.tie_break = min_frequency, tie_break
-        self.target = vocab_size - transition
+        # The merges left to the asked size from where stage 1 stopped: short of the transition
+        # when its pairs ran out, stage 2 still aims at vocab_size (a fixed vocab_size -
+        # transition left the vocabulary short, and said it had reached its size).
+        self.target = vocab_size - stage1.vocab_size
         self.words: dict[str, int] | None = None
         self.trainer = Trainer(max_merges=self.target, unit="char", pretokenizer="whitespace",
                                min_frequency=min_frequency, tie_break=tie_break, max_ties=0)

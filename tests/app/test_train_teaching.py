@@ -400,6 +400,22 @@ def test_a_link_brings_back_the_text_given_to_gages_compressor():
     assert "XdXac" in at.code[-1].value  # compressed as before the reload, not the corpus
 
 
+def test_superbpe_whose_stage_1_stops_short_of_the_transition_says_so_and_fills_the_size():
+    # Stage 1 runs out of pairs at 273 tokens: the page said it "ran to the transition point
+    # (280 tokens, 17 merges)", and stage 2 stopped at 283 tokens, "the size you asked for".
+    text = ("the cat sat on the mat. the cat sat on the hat. of the cat, on the mat, "
+            "in the hat. ") * 6
+    at = open_link(corpus_text=text, unit="byte", pretokenizer="gpt2", stop_by="vocab_size",
+                   vocab_size="290", min_frequency="2", superbpe="1", transition="280")
+    at = click(click(at, "train_start"), "train_finish")
+    assert any(m.value.startswith("Above, ordinary BPE stopped at 273 tokens (17 merges), short "
+                                  "of the transition point of 280. Stage 2 went on")
+               for m in at.markdown)
+    assert {m.label: m.value for m in at.metric}["Vocabulary size"] == "290"
+    assert "Training stopped because the vocabulary reached the size you asked for." in [
+        s.value for s in at.success]
+
+
 def test_a_link_with_superbpe_but_no_transition_takes_the_one_of_its_vocabulary_size():
     # A link written by hand: the transition follows vocab_size as on the page, not the
     # default's (900 for 1,000), which no vocabulary of 400 can reach.

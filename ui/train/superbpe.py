@@ -22,9 +22,13 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
     n1 = tok.config["stage1_merges"]
     stage2 = tok.merges[n1:]
     st.subheader("SuperBPE stage 2: superwords", anchor=False)
+    transition, reached = run.settings["transition"], tok.vocab_size - len(stage2)
+    stage1 = (f"ran to the transition point ({wording.plural(transition, 'token')}, "
+              f"{wording.plural(n1, 'merge')})" if reached >= transition else
+              f"stopped at {wording.plural(reached, 'token')} ({wording.plural(n1, 'merge')}), "
+              f"short of the transition point of {transition:,}")
     st.markdown(
-        f"Above, ordinary BPE ran to the transition point "
-        f"({wording.plural(run.settings['transition'], 'token')}, {wording.plural(n1, 'merge')}). "
+        f"Above, ordinary BPE {stage1}. "
         "Stage 2 went on over bigger pieces, words joined by single spaces, and made "
         f"{wording.plural(len(stage2), 'more merge')}: tokens may now span several words.")
     left, right = st.columns([2, 3], gap="medium")
