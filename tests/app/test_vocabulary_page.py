@@ -25,7 +25,7 @@ from ui.shared import merge_tree
 from ui.shared.state import make_corpus
 from ui.vocabulary import jobs as vocabulary_jobs
 from ui.vocabulary.tables import FREQUENCY_JOB
-from ui.vocabulary.view import FILE_SPELLING_HINT, TAB_KEY, TABS, TOKEN_KEY
+from ui.vocabulary.view import FILE_SPELLING_HINT, ROW_PX, TAB_KEY, TABS, TOKEN_KEY
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/vocabulary.py"
@@ -271,6 +271,28 @@ def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None
     assert built() == ["ug", "un", "hug", "pun", "pug"]
     assert any("5 tokens use `u` directly or through the tokens built from it." in c.value
                for c in at.caption)
+
+
+def test_the_tokens_built_from_a_token_fill_a_table_as_tall_as_their_rows(monkeypatch) -> None:
+    # One token made from 'un' sat on top of a 300-px grid of 7 empty rows.
+    import streamlit as st
+
+    heights = {}
+    draw = st.dataframe
+
+    def recording(data, *args, **kwargs):
+        if list(getattr(data, "columns", []))[:2] == ["rank", "id"]:
+            heights[tuple(data["token"])] = kwargs.get("height")
+        return draw(data, *args, **kwargs)
+
+    monkeypatch.setattr(st, "dataframe", recording)
+    tok = hug_tokenizer()
+    at = open_page(tok)
+    for token in ("un", "u"):
+        at.number_input(key=TOKEN_KEY).set_value(
+            next(i for i in range(tok.vocab_size) if tok.display(i) == token)).run()
+    assert heights[("pun",)] == 2 * ROW_PX + 3  # its header and one row
+    assert heights[("ug", "un")] == 3 * ROW_PX + 3
 
 
 def test_a_wide_merge_tree_is_drawn_to_the_levels_that_fit() -> None:

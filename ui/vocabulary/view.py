@@ -280,7 +280,9 @@ def _built_from(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
     st.caption(f"{plural(made, 'token')} {'uses' if made == 1 else 'use'} "
                f"{inline_code(shown[token_id])} {how}{listed}.")
     if merges:
-        st.dataframe(_merges_frame(merges, shown), hide_index=True, height=300)
+        # As tall as its rows, up to 8: one merge in a 300-px grid had 7 empty rows under it.
+        st.dataframe(_merges_frame(merges, shown), hide_index=True,
+                     height=min(ROW_PX * (len(merges) + 1) + 3, 300))
 
 
 # --- charts and fragments -------------------------------------------------------------------
