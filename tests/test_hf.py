@@ -13,7 +13,7 @@ import pytest
 import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tokenizers import Regex, decoders, models, pre_tokenizers, trainers
+from tokenizers import Regex, decoders, models, pre_tokenizers
 from tokenizers import Tokenizer as HFTokenizer
 
 import bpe_core
@@ -24,6 +24,7 @@ from bpe_core.presets import PRESETS
 from bpe_core.recipes import build
 from bpe_core.tokenizer import Tokenizer
 from tests.test_tiktoken_format import ENGLISH, GPT2_ORDER, ANY_TEXT, gpt2_ordered_ranks
+from tests.test_tiktoken_format import special_token_first
 
 CUSTOM = r"[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]+|\s+$|\s+"
 SETTINGS = [dict(unit="byte", pretokenizer=p) for p in
@@ -197,19 +198,11 @@ def test_gpt2_files_refuse_added_tokens_they_would_read_back_as_plain_special_on
 def test_gpt2_files_refuse_a_special_token_before_the_merges():
     # tokenizers' trainer puts special tokens first; GPT-2 files read only the ids after the
     # merges as special, so "</s>" came back as text: "a</s>b" as 6 tokens, not [a, </s>, b].
-    theirs = HFTokenizer(models.BPE())
-    theirs.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    theirs.decoder = decoders.ByteLevel()
-    theirs.train_from_iterator(["hug pug hugs"], trainers.BpeTrainer(
-        vocab_size=260, special_tokens=["</s>"], show_progress=False,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    tok = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
-    assert tok.special_tokens == {"</s>": 0} and len(tok.merges) == 3
     with pytest.raises(ValueError, match=(
             r"^GPT-2 files read only the ids after the merges' \(259 on\) as special tokens, "
             r"and the added token '</s>' has id 0: save this tokenizer in the native or Hugging "
             r"Face format$")):
-        gpt2.gpt2_files(tok)
+        gpt2.gpt2_files(special_token_first())
 
 
 def foreign_file(pre_tokenizer) -> HFTokenizer:

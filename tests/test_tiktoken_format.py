@@ -17,6 +17,7 @@ from tiktoken.load import load_tiktoken_bpe
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import decoders as hf_decoders, models as hf_models
 from tokenizers import normalizers as hf_normalizers, pre_tokenizers as hf_pre
+from tokenizers import trainers as hf_trainers
 
 import bpe_core
 from bpe_core.formats.gpt2 import gpt2_files
@@ -189,6 +190,46 @@ def test_a_normalizer_neither_rank_nor_gpt2_files_keep_is_refused(tmp_path, fmt,
             rf"back without it, texts it changes would encode differently. Save it in the "
             rf"native or Hugging Face format instead.$")):
         bpe_core.save(tok, tmp_path / "lower", format=fmt)
+
+
+def special_token_first() -> Tokenizer:
+    """A byte-level BPE trained by tokenizers, whose trainer gives "</s>" the first id, 0."""
+    theirs = HFTokenizer(hf_models.BPE())
+    theirs.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    theirs.decoder = hf_decoders.ByteLevel()
+    theirs.train_from_iterator(["hug pug hugs"], hf_trainers.BpeTrainer(
+        vocab_size=260, special_tokens=["</s>"], show_progress=False,
+        initial_alphabet=hf_pre.ByteLevel.alphabet()))
+    tok = bpe_core.loads(theirs.to_str().encode(), source="hug.json")
+    assert tok.special_tokens == {"</s>": 0} and len(tok.merges) == 3
+    return tok
+
+
+def test_ids_a_rank_file_would_leave_as_gaps_are_refused():
+    # Left out of the rank file, the special token left a gap there ("rank 0 is missing") that
+    # tiktoken takes but no reader here does.
+    tok = special_token_first()
+    with pytest.raises(ValueError, match=(
+            r"^a rank file's ranks run 0, 1, 2, ... with the 256 single bytes first, but id 0 "
+            r"is the added token '</s>' \(a rank file holds no added tokens\), so the file could "
+            r"not be read back. Save 'hug' in the native or Hugging Face format instead.$")):
+        bpe_core.dumps(tok, format="tiktoken")
+
+
+def test_a_token_no_merge_makes_is_refused():
+    # tokenizers' trainer, with continuing_subword_prefix="##", adds "##" + each byte to the
+    # vocabulary, made by no merge: the rank file written did not read back.
+    theirs = HFTokenizer(hf_models.BPE(continuing_subword_prefix="##"))
+    theirs.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    theirs.train_from_iterator(["hu"], hf_trainers.BpeTrainer(
+        vocab_size=256, continuing_subword_prefix="##", show_progress=False,
+        initial_alphabet=hf_pre.ByteLevel.alphabet()))
+    theirs.decoder = hf_decoders.ByteLevel()
+    tok = bpe_core.loads(theirs.to_str().encode(), source="hug.json")
+    assert not tok.merges and tok.vocab_size == 257 and tok.display(256) == "##u"
+    with pytest.raises(ValueError, match=r"but token 256 \('##u'\) is no merge's result, as "
+                                         r"each token after the bytes must be, so the file"):
+        bpe_core.dumps(tok, format="tiktoken")
 
 
 def test_two_tokens_with_the_same_bytes_are_refused():

@@ -45,7 +45,8 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
     every text exactly as ``tok`` does. Special tokens are not part of it.
 
     Raises ValueError for tokenizers tiktoken cannot reproduce: not byte-level, with the ``</w>``
-    symbol, two tokens with the same bytes, or merges a rank file cannot express.
+    symbol or a normalizer, two tokens with the same bytes, ids no rank file written in their
+    order reads back (see ``_out_of_order``), or merges a rank file cannot express.
     """
     view = tok.view
     if not view.byte_level or view.marker is not None:
@@ -63,6 +64,11 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
             raise ValueError(f"tokens {table[data]} and {i} both stand for {tok.display(i)!r}; a "
                              f"rank file needs distinct bytes per token")
         table[data] = i
+    unreadable = _out_of_order(tok, table)
+    if unreadable:
+        raise ValueError(f"a rank file's ranks run 0, 1, 2, ... with the 256 single bytes first, "
+                         f"but {unreadable}, so the file could not be read back. Save "
+                         f"{tok.name!r} in the native or Hugging Face format instead.")
     for m in tok.merges:
         parts = bpe_split(tok.token_bytes(m.token_id), table, m.token_id)
         if parts != [tok.token_bytes(m.left_id), tok.token_bytes(m.right_id)]:
@@ -73,6 +79,25 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
                 f"there first), so tiktoken would encode some texts differently. Save it in the "
                 f"native or Hugging Face format instead.")
     return table
+
+
+def _out_of_order(tok: Tokenizer, table: Mapping[bytes, int]) -> str | None:
+    """Why ``table``'s ids are no ranks ``rank_merges.by_rank`` reads, if they are not: a gap
+    (an id an added token holds, as tokenizers' trainer puts special tokens first), a single
+    byte after a longer token, or a longer token that no merge makes."""
+    ids = sorted(table.values())
+    gap = next((rank for rank, i in enumerate(ids) if rank != i), None)
+    if gap is not None:
+        held = next((t.content for t in tok.added_tokens if t.id == gap), None)
+        return f"id {gap} is {'the added token ' + repr(held) if held else 'no token'} " \
+               f"(a rank file holds no added tokens)"
+    late = next((i for i in ids[256:] if len(tok.token_bytes(i)) == 1), None)
+    if late is not None:
+        return f"the single byte {tok.display(late)!r} has id {late}"
+    made = {m.token_id for m in tok.merges}
+    stray = next((i for i in ids[256:] if i not in made), None)  # (tokenizers' "##" ones)
+    return None if stray is None else (f"token {stray} ({tok.display(stray)!r}) is no merge's "
+                                       f"result, as each token after the bytes must be")
 
 
 def refuse_normalizer(tok: Tokenizer, files: str) -> None:
