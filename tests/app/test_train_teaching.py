@@ -121,6 +121,17 @@ def test_a_merge_of_overlapping_pairs_says_where_it_merged_and_what_its_part_los
     assert "merged at" not in headline(at)
 
 
+def test_the_frequency_caption_names_only_the_colours_its_table_shows():
+    # Merge 2 of old/finest takes es and t to zero: both rows are struck through, none is red,
+    # yet the caption said "its parts lose exactly that (red)".
+    at = click(click(click(open_train("old-finest"), "train_start"), "train_step"), "train_step")
+    assert any(c.value.endswith("Merge 2 made est 13 times: its parts lose exactly that, the "
+                                "new token gains it (green). t, es reached zero, struck through "
+                                "here, and leave the table.") for c in at.caption)
+    at = click(at, "train_step")  # est + </w>: </w> keeps 7 of its 20, a red row
+    assert any("its parts lose exactly that (red)" in c.value for c in at.caption)
+
+
 def test_the_merge_log_counts_the_ties_in_its_room_and_lists_those_of_a_row_ticked():
     # The tied pairs, listed in the log's last column ("6: n + e, e + w, w + est</w>, …"), were
     # cut at 1280 px after a pair or two: half the page left that column 80 px.

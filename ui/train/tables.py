@@ -127,10 +127,13 @@ def _frequency_caption(t: StepTables) -> str:
         # A pair of one token twice (a + a) takes two of it each time: one row loses double.
         parts = (f"both its parts are {lost[0]}, which loses twice that" if len(lost) == 1
                  else "its parts lose exactly that")
+        # A part left at zero is struck through, not red: "(red)" only where a red row is.
+        red = " (red)" if any(f.count for f in t.frequencies if f.change < 0) else ""
         text += (f" Merge {t.step} made {md_escape(readable_token(new.token))} "
-                 f"{wording.times(new.change)}: {parts} (red), the new token gains it (green).")
+                 f"{wording.times(new.change)}: {parts}{red}, the new token gains it (green).")
         if gone:
-            text += f" {', '.join(gone)} reached zero and leave{'s' * (len(gone) == 1)} the table."
+            text += (f" {', '.join(gone)} reached zero, struck through here, and "
+                     f"leave{'s' * (len(gone) == 1)} the table.")
     return text
 
 
