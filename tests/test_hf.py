@@ -195,6 +195,17 @@ def test_gpt2_files_refuse_added_tokens_they_would_read_back_as_plain_special_on
         bpe_core.save(tok, Path(tempfile.mkdtemp()) / "vocab.json", format="gpt2")
 
 
+def test_gpt2_files_refuse_a_continuing_subword_prefix():
+    # A byte-level tokenizer.json trained by tokenizers with "##" read back without it, and
+    # encoded some texts otherwise (found by fuzzing: Arabic letters with combining marks).
+    tok = bpe_core.train("a a a b", unit="byte", max_merges=1, min_frequency=1)
+    tok = dataclasses.replace(tok, model=dataclasses.replace(tok.model,
+                                                             continuing_subword_prefix="##"))
+    with pytest.raises(ValueError, match=r"^GPT-2 vocab.json/merges.txt files keep no "
+                                         r"continuing_subword_prefix \('##' here\); save this "):
+        gpt2.gpt2_files(tok)
+
+
 def test_gpt2_files_refuse_a_special_token_before_the_merges():
     # tokenizers' trainer puts special tokens first; GPT-2 files read only the ids after the
     # merges as special, so "</s>" came back as text: "a</s>b" as 6 tokens, not [a, </s>, b].

@@ -32,6 +32,11 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
         raise ValueError("GPT-2 vocab.json/merges.txt files hold byte-level BPE only; save this "
                          "tokenizer in the native or Hugging Face format.")
     refuse_normalizer(tok, "GPT-2 vocab.json/merges.txt files")
+    if tok.model.continuing_subword_prefix:  # (read back as a plain BPE model, a piece's
+        # inner bytes would be their own tokens, not their "##" ones)
+        raise ValueError(f"GPT-2 vocab.json/merges.txt files keep no continuing_subword_prefix "
+                         f"({tok.model.continuing_subword_prefix!r} here); save this tokenizer "
+                         f"in the native or Hugging Face format")
     d = tok.model.to_dict()
     vocab = dict(d["vocab"])
     first = 256 + len(d["merges"])  # where from_gpt2 starts reading tokens as special ones
