@@ -94,6 +94,15 @@ def test_a_regex_nested_past_what_can_be_read_is_refused_not_a_crash():
         'to be read')
 
 
+def test_a_rank_file_given_an_empty_pre_tokenizer_is_told_to_name_one(tmp_path):
+    # pretokenizer="" (an empty box) fell through to the OpenAI file it is not: AttributeError.
+    tok = bpe_core.train("set new renew " * 3, unit="byte", max_merges=5, min_frequency=1)
+    bpe_core.save(tok, tmp_path / "made.tiktoken", format="tiktoken")
+    with pytest.raises(TokenizerFileError, match="does not say how to pre-tokenize; pass "
+                                                 "pretokenizer= 'cl100k'"):
+        bpe_core.load(tmp_path / "made.tiktoken", pretokenizer="")
+
+
 def test_a_null_in_a_post_processor_sequence_is_refused_not_met_in_an_encode():
     d = _set(json.loads(llama3_file()), "post_processor.processors.1", None)
     with pytest.raises(TokenizerFileError, match="post-processor 2 of the Sequence must be an "

@@ -144,7 +144,7 @@ def _from_sniffed(data: bytes, kind: str, obj: object, source: str,
                                  f"too: give both files together")
     if kind == "tiktoken":
         ref = identify(data)
-        if pretokenizer is None and ref is None:
+        if not pretokenizer and ref is None:  # "" too: it names no pre-tokenizer
             raise TokenizerFileError(
                 f"{source} is a tiktoken rank file, which does not say how to pre-tokenize; "
                 f"pass pretokenizer= 'cl100k', 'o200k' or 'gpt2' (or the regex it was made with)")
