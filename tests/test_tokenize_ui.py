@@ -3,7 +3,6 @@ shareable URL, the merge tree drawing, the example texts and reading uploaded to
 
 from __future__ import annotations
 
-import doctest
 import json
 import re
 
@@ -20,13 +19,6 @@ from ui.tokenize.data import (Shared, differences, from_url, readable, text_coun
 def tok() -> bpe_core.Tokenizer:
     text = "the lowest price is lower than the last one; newest and widest " * 20 + "你好 你们"
     return bpe_core.train(text, unit="byte", pretokenizer="gpt2", max_merges=40, min_frequency=2)
-
-
-@pytest.mark.parametrize("module", [tokenize_data, merge_tree, tokenize_presets, colour, loaders,
-                                    bidi, annotate])
-def test_worked_examples_in_docstrings_hold(module) -> None:
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_counts_cover_tokens_characters_bytes_and_words(tok) -> None:

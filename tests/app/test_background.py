@@ -3,11 +3,8 @@ sentence, with a button that starts it again; the store of finished results keep
 
 from __future__ import annotations
 
-import doctest
-
 from streamlit.testing.v1 import AppTest
 
-from ui.shared import background
 
 # multiprocessing re-runs the session's main script in each worker, as "__mp_main__": the guard
 # keeps a worker from running this page itself.
@@ -32,7 +29,3 @@ def test_a_failed_job_says_why_and_can_be_started_again() -> None:
     at.button(key="demo_job_again").click().run()
     _, again = at.session_state["demo_job"]
     assert again is not job and again.wait(timeout=60) == "failed"
-
-
-def test_docstring_examples() -> None:
-    assert doctest.testmod(background).failed == 0

@@ -6,7 +6,6 @@ Reading uploads is also tested directly through ``ui.corpus.jobs.read_uploads``,
 
 from __future__ import annotations
 
-import doctest
 import gzip
 import io
 import json
@@ -19,11 +18,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from ui.corpus import charts as charts_corpus, data as corpus_data, jobs as corpus_jobs, view
+from ui.corpus import view
 from ui.corpus.data import counts_stats
 from ui.corpus.jobs import read_uploads
 from tests.app.holding import Hold
-from ui.shared import sidebar, wording
 from ui.shared.samples import samples
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -470,12 +468,6 @@ def test_counts_stats_weighs_each_word_by_its_count():
     assert stats.bytes == 2 * 12 + 3 * 2
     assert stats.scripts == {"Cyrillic": 12, "Latin": 6}
     assert stats.top_words == [("hi", 3), ("привет", 2)]
-
-
-@pytest.mark.parametrize("module", [corpus_data, corpus_jobs, charts_corpus, sidebar, wording])
-def test_docstring_examples(module):
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_the_address_holds_the_corpus_so_a_reload_brings_it_back():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 import random
 import re
@@ -15,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 import bpe_core
 from tests.app.holding import Hold
 from tests.model_files import char_bpe_file
-from ui.languages import charts as charts_languages, data as languages, jobs as language_jobs
+from ui.languages import data as languages, jobs as language_jobs
 from ui.languages import view
 from ui.shared import work
 from ui.shared.jobs import Reporter
@@ -27,11 +26,6 @@ PAGE = "app_pages/languages.py"
 CSV = ("en,German,Japanese\n"
        '"Good morning, friends.","Guten Morgen, Freunde.",おはよう、みなさん。\n'
        "The shop opens at nine.,Der Laden öffnet um neun.,店は九時に開きます。\n")
-
-
-@pytest.mark.parametrize("module", [languages, language_jobs, charts_languages])
-def test_docstring_examples(module):
-    assert doctest.testmod(module).failed == 0
 
 
 def open_page() -> AppTest:

@@ -5,7 +5,6 @@ Gage's compression and the error paths; plus the page's kit (token colouring, fi
 from __future__ import annotations
 
 import csv
-import doctest
 import io
 import json
 import re
@@ -21,8 +20,7 @@ from bpe_core import TokenSpan
 from ui.shared import charts, tokens as colour
 from ui.shared.samples import samples
 from ui.shared.state import make_corpus
-from ui.train import background, gage as training_gage, results as training_results
-from ui.train import view as training_view
+from ui.train import background, results as training_results
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/train.py"
@@ -486,13 +484,6 @@ def test_growth_figure_counts_merges_and_pair_counts_in_whole_numbers():
                          "count": [None, *range(99, 0, -1)]})
     layout = charts.growth_figure(many).layout
     assert layout.xaxis2.dtick is None and layout.yaxis3.dtick is None  # plotly's, whole anyway
-
-
-@pytest.mark.parametrize("module", [colour, charts, training_gage, training_results,
-                                    training_view])
-def test_module_examples(module):
-    result = doctest.testmod(module)
-    assert result.attempted and not result.failed
 
 
 # --- the notation ---------------------------------------------------------------------------

@@ -4,7 +4,6 @@ the user's own sentence, compact metric cards, stale runs, and the page's addres
 
 from __future__ import annotations
 
-import doctest
 import json
 import re
 import threading
@@ -20,7 +19,7 @@ from tests.app.test_train_page import (APP, PAGE, click, frame, go_to, headline,
 from ui.shared import metrics
 from ui.shared.columns import PICK_PX, text_px
 from ui.shared.state import make_corpus
-from ui.train import data as train_data, runs, view
+from ui.train import runs, view
 
 HF_COURSE = "hug 10, pug 5, pun 12, bun 4, hugs 5"
 BUTTONS = ("train_restart", "train_back", "train_play", "train_step", "train_finish")
@@ -444,12 +443,6 @@ def test_an_uploaded_corpus_is_said_to_be_lost_on_reload():
     at.run()
     assert any(c.value.startswith(":material/warning: Reloading this page loses **notes**") for c in at.caption)
     assert "sample" not in at.query_params and "corpus_text" not in at.query_params
-
-
-@pytest.mark.parametrize("module", [train_data, metrics])
-def test_module_examples(module):
-    result = doctest.testmod(module)
-    assert result.attempted and not result.failed
 
 
 def test_word_counts_say_the_pre_tokenizer_cuts_only_the_passage():
