@@ -232,6 +232,25 @@ def test_a_token_no_merge_makes_is_refused():
         bpe_core.dumps(tok, format="tiktoken")
 
 
+def test_gpt2_files_refuse_an_ignore_merges_that_changes_ids():
+    # "abc" is a token, but its merges alone make a + bc (bc is learned first): read back from
+    # GPT-2 files, which keep no ignore_merges, "abc" was [a, bc], not [abc].
+    vocab = {**CHAR_BYTES, "bc": 256, "ab": 257, "abc": 258}
+    theirs = HFTokenizer(hf_models.BPE(vocab, [("b", "c"), ("a", "b"), ("ab", "c")],
+                                       ignore_merges=True))
+    theirs.pre_tokenizer = hf_pre.ByteLevel(add_prefix_space=False)
+    theirs.decoder = hf_decoders.ByteLevel()
+    tok = bpe_core.loads(theirs.to_str().encode(), source="abc.json")
+    assert tok.encode("abc") == theirs.encode("abc").ids == [258]
+    with pytest.raises(ValueError, match=r"^GPT-2 vocab.json/merges.txt files keep no "
+                                         r"ignore_merges, and without it token 258 \('abc'\) "
+                                         r"would be 'a' \+ 'bc' \(its merges alone\); save"):
+        gpt2_files(tok)
+    harmless = bpe_core.train("a a a b", unit="byte", max_merges=1, min_frequency=1)
+    gpt2_files(dataclasses.replace(harmless, model=dataclasses.replace(harmless.model,
+                                                                       ignore_merges=True)))
+
+
 def test_two_tokens_with_the_same_bytes_are_refused():
     tok = build(byte_base(), [(97, 98, 0), (97, 98, 0)], pattern=r"\S+", preset="whitespace")
     with pytest.raises(ValueError, match="tokens 256 and 257 both stand for 'ab'"):

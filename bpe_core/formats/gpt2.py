@@ -37,6 +37,7 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
         raise ValueError(f"GPT-2 vocab.json/merges.txt files keep no continuing_subword_prefix "
                          f"({tok.model.continuing_subword_prefix!r} here); save this tokenizer "
                          f"in the native or Hugging Face format")
+    _refuse_ignore_merges(tok)
     d = tok.model.to_dict()
     vocab = dict(d["vocab"])
     first = 256 + len(d["merges"])  # where from_gpt2 starts reading tokens as special ones
@@ -63,6 +64,23 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
     merges = "".join(f"{a} {b}\n" for a, b in d["merges"])
     return (json.dumps(vocab, ensure_ascii=False).encode("utf-8"),
             ("#version: 0.2\n" + merges).encode("utf-8"))
+
+
+def _refuse_ignore_merges(tok: Tokenizer) -> None:
+    """Raise ValueError if ``tok``'s ignore_merges (a piece that is a token is that token)
+    changes an encoding: GPT-2 files keep no such option, and are read back merging every
+    piece. It does when some token is not what its own bytes merge into (Llama 3 has many)."""
+    model, added = tok.model, {t.id for t in tok.added_tokens}
+    if not model.ignore_merges:
+        return
+    for text, i in model.vocab.items():
+        merged = [] if i in added else model.merge(model.symbols(text))
+        if merged and merged != [i]:
+            parts = " + ".join(repr(tok.display(j)) for j in merged)
+            raise ValueError(
+                f"GPT-2 vocab.json/merges.txt files keep no ignore_merges, and without it token "
+                f"{i} ({tok.display(i)!r}) would be {parts} (its merges alone); save this "
+                f"tokenizer in the native or Hugging Face format")
 
 
 def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",
