@@ -109,6 +109,20 @@ def test_a_big_corpus_is_trained_in_a_worker_and_replayed_exactly(busy_pool):
     assert progress(at).startswith("Merge 10 of ")  # a big run plays from the first merge
 
 
+def test_training_a_small_corpus_stops_the_big_run_under_way(busy_pool):
+    at = open_train()  # the English essays: trained in a worker (queued: the pool is busy)
+    at.button(key="train_start").click().run()
+    job = at.session_state[background.JOB][0]
+    assert job.state == jobs.QUEUED
+    small = make_corpus("Toy", documents=("hug pug hug hugs bun",), source="paste")
+    at.session_state["corpora"] = {**at.session_state["corpora"], small.name: small}
+    at.session_state["corpus"] = small.name
+    at.run()
+    at = click(at, "train_start")  # trained here, merge by merge: the big run is replaced
+    assert run_of(at).corpus.name == "Toy"
+    assert job.state == jobs.CANCELLED and job not in busy_pool.jobs()
+
+
 def test_superbpe_on_a_big_corpus_runs_both_stages_in_the_worker():
     at = open_train()
     at.checkbox(key="train_superbpe").check().run()

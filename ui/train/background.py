@@ -24,7 +24,9 @@ def start(corpus: SessionCorpus, settings: dict, *, at: int | None) -> None:
     reloaded page). Raises ``ValueError`` with a message for the user if training cannot start
     (for a big corpus, :func:`follow` says so when the worker finds it)."""
     if train_jobs.is_small(corpus):
-        st.session_state.pop(JOB, None)
+        held = st.session_state.pop(JOB, None)
+        if held is not None:  # a big corpus's run under way is replaced: its worker stops
+            work.cancel(held[0])
         view.begin(runs.start(corpus, settings), at=at)
         return
     job = work.start("train", train_jobs.train, corpus.training_input, settings)
