@@ -508,3 +508,19 @@ def test_the_wide_table_keeps_tokenizer_and_language_pinned():
     stay in view."""
     columns = json.loads(open_page().dataframe[0].proto.columns)
     assert {n for n, c in columns.items() if c.get("pinned")} == {"Tokenizer", "Language"}
+
+
+def test_a_language_named_in_markdown_is_named_as_it_is_in_captions_and_help():
+    # An uploaded column's header names its language: as the baseline, its name went into the
+    # bar chart's caption and the dearest language's help raw, so "**" made bold and "$" maths.
+    name = "Zq**b** $m$ :red[r]"
+    data = f'en,"{name}"\nHello there friends.,Zzzz qqqq xxxxx yyyyyy zzzz qqqq.\n'.encode()
+    at = upload(open_page(), ("named.csv", data, "text/csv"))
+    at.selectbox(key="lang_baseline").set_value(name).run()
+    assert not at.exception
+    shown = r"Zq\*\*b\*\* \$m\$ \:red\[r\]"
+    caption = next(c.value for c in at.caption if c.value.startswith("Tokens each language"))
+    assert caption.startswith("Tokens each language needs with **English byte\\-level 1k**, "
+                              f"divided by {shown}'s, for the same 1 sentences.")
+    helps = [m.proto.help for m in at.metric if m.label == "Most expensive"]
+    assert helps == [f"English needs 0.28 times the tokens {shown} needs."]

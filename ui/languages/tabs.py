@@ -54,7 +54,7 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
             list(wide.index), langs, wide.to_dict(), baseline=base,
             title=f"Tokenization premium of {n} tokenizers (baseline {base})"),
             key="lang_bars_all")
-        st.caption(f"Tokens each language needs with each tokenizer, divided by {base}'s, for "
+        st.caption(f"Tokens each language needs with each tokenizer, divided by {md(base)}'s, for "
                    f"the same {source.n_sentences} sentences; languages sorted by their mean "
                    "premium.")
         return
@@ -63,7 +63,7 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
         list(rows.Code), langs, dict(zip(rows.Code, rows.Premium)), baseline=base,
         title=f"Tokenization premium with {choice.focus} (baseline {base})"), key="lang_bars")
     st.caption(f"Tokens each language needs with **{md(choice.focus)}**, divided by "
-               f"{base}'s, for the same {source.n_sentences} sentences. Colours are scripts.")
+               f"{md(base)}'s, for the same {source.n_sentences} sentences. Colours are scripts.")
 
 
 def _by_language(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:

@@ -251,7 +251,8 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     plain = {"delta_color": "off", "delta_arrow": "off"}  # the delta names a language
     cards = metrics.row()
     cards.metric("Most expensive", f"{dear.Premium:.2f}×", dear.Language, **plain,
-                 help=f"{dear.Language} needs {dear.Premium:.2f} times the tokens {base} needs.")
+                 help=f"{md(dear.Language)} needs {dear.Premium:.2f} times the tokens "
+                      f"{md(base)} needs.")
     cards.metric("Cheapest", f"{cheap.Premium:.2f}×", cheap.Language, **plain)
     cards.metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
                  f"over {len(rows)} languages", **plain)
@@ -264,7 +265,7 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     unknown = rows[rows["Fallback share"] >= UNKNOWN_WARNING]
     unk = unknown_token(choice.focus_tokenizer)
     if unk is not None and not unknown.empty:
-        named = ", ".join(f"{r.Language} {r['Fallback share']:.0%}" for _, r in
+        named = ", ".join(f"{md(r.Language)} {r['Fallback share']:.0%}" for _, r in
                           unknown.sort_values("Fallback share", ascending=False).head(4).iterrows())
         many = wording.plural(len(unknown), "language")
         more = ", …" if len(unknown) > 4 else ""
