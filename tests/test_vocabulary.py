@@ -245,3 +245,30 @@ def test_figures_count_every_token(hug):
     assert list(counts.data[0].x) == [0, 1, 2, 3, 4]
     assert list(counts.data[0].y) == [m.count for m in hug.merges]
     assert counts.layout.yaxis.type == "log"
+
+
+def test_html_and_templates_in_tokens_and_names_show_as_typed_in_charts():
+    # Plotly reads <b>, <br> and <a href> in a chart's text as markup, and %{...} in a hover
+    # template as a value: a token "<br" (any vocabulary learned from web pages) broke its
+    # hover line, and a language named "<i>x</i>" was drawn in italics as "x".
+    from bpe_core.analysis.parallel import Language
+    from ui.languages import charts as lang_charts
+    tok = bpe_core.train("<br> <br> <br> <i>a</i> <i>a</i> 50%{y}", unit="char",
+                         pretokenizer="whitespace", min_frequency=1, max_merges=3)
+    df = vocabulary_frame(tok)
+    assert list(df[df["kind"] == "merge"]["shown"]) == ["i>", "<b", "<br"]
+    assert list(count_figure(df).data[0].text) == ["i&gt;", "&lt;b", "&lt;br"]
+    hostile = Language("<i>x</i>", "<i>x</i>", "Latin", True)
+    langs = {"en": Language("en", "English", "Latin", True), "zz": hostile}
+    fig = lang_charts.premium_bars(["en", "zz"], langs, {"en": 1.0, "zz": 2.0},
+                                   baseline="50%{y} \u202e", title="t")
+    assert list(fig.data[0].x) == ["English", "&lt;i&gt;x&lt;/i&gt;"]
+    assert fig.data[0].hovertemplate == ("<b>%{x}</b>: %{y:.2f}× the tokens of 50&#37;{y} "
+                                         "⟨U+202E⟩<br>Latin script<extra></extra>")
+    heat = lang_charts.premium_heatmap(["<b>A</b>"], ["<a href='https://e.example'>t</a>"],
+                                       [[1.5]], baseline="B", title="t")
+    assert (list(heat.data[0].x), list(heat.data[0].y)) == (
+        ["&lt;a href='https://e.example'&gt;t&lt;/a&gt;"], ["&lt;b&gt;A&lt;/b&gt;"])
+    groups = lang_charts.premium_groups(["en"], langs, {"<br>": {"en": 1.0}}, baseline="B",
+                                        title="t")
+    assert groups.data[0].name == "&lt;br&gt;"

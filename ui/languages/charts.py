@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 
 from bpe_core.analysis.parallel import Language
 
-from ..shared.charts import script_colour, titled
+from ..shared.charts import plot_text, script_colour, titled
 
 _LAYOUT = dict(margin=dict(l=10, r=10, t=30, b=10), plot_bgcolor="rgba(0,0,0,0)",
                legend=dict(title="Script"), hoverlabel=dict(align="left"))
@@ -29,7 +29,7 @@ _BASELINE_LINE = dict(line_dash="dash", line_color="#6b7280", annotation_positio
 
 
 def _names_scripts(languages: Mapping[str, Language]) -> tuple[dict[str, str], dict[str, str]]:
-    return ({c: lang.label for c, lang in languages.items()},
+    return ({c: plot_text(lang.label) for c, lang in languages.items()},
             {c: lang.script for c, lang in languages.items()})
 
 
@@ -37,6 +37,7 @@ def premium_bars(order: Sequence[str], languages: Mapping[str, Language],
                  premiums: Mapping[str, float], *, baseline: str, title: str) -> go.Figure:
     """One bar per language (in ``order``), a trace per script so the legend names the scripts."""
     names, scripts = _names_scripts(languages)
+    baseline = plot_text(baseline)
     fig = go.Figure()
     for script in dict.fromkeys(scripts[c] for c in order):
         codes = [c for c in order if scripts[c] == script]
@@ -64,12 +65,12 @@ def premium_groups(order: Sequence[str], languages: Mapping[str, Language],
     >>> [(t.name, list(t.y)) for t in fig.data], fig.layout.barmode
     ([('A', [1.0, 4.8]), ('B', [1.0, 2.1])], 'group')
     """
-    names = [languages[c].label for c in order]
+    names, baseline = [plot_text(languages[c].label) for c in order], plot_text(baseline)
     # A figure over each bar only while they stay few enough to read; hovering shows it anyway.
     labelled = len(order) * len(premiums) <= 30
     fig = go.Figure()
     for tokenizer, values in premiums.items():
-        fig.add_bar(x=names, y=[values[c] for c in order], name=tokenizer,
+        fig.add_bar(x=names, y=[values[c] for c in order], name=plot_text(tokenizer),
                     text=[f"{values[c]:.2f}×" for c in order] if labelled else None,
                     textposition="outside", cliponaxis=False,
                     hovertemplate="<b>%{x}</b> with %{fullData.name}: %{y:.2f}× the tokens of "
@@ -91,8 +92,10 @@ def premium_heatmap(languages: Sequence[str], tokenizers: Sequence[str],
     z = [[math.log2(p) if p > 0 else None for p in row] for row in premiums]
     top = max((v for row in z for v in row if v is not None and math.isfinite(v)), default=0)
     ticks = [1, 2, 4, 8, 16, 32]
+    baseline = plot_text(baseline)
     fig = go.Figure(go.Heatmap(
-        z=z, x=list(tokenizers), y=list(languages), texttemplate="%{text}",
+        z=z, x=[plot_text(t) for t in tokenizers], y=[plot_text(n) for n in languages],
+        texttemplate="%{text}",
         text=[[f"{p:.2f}×" for p in row] for row in premiums],
         colorscale="YlOrRd", zmin=0, zmax=max(2.0, top),
         colorbar=dict(title="premium", tickvals=[math.log2(t) for t in ticks],
@@ -112,6 +115,7 @@ def sentence_boxes(order: Sequence[str], languages: Mapping[str, Language],
     """The spread of per-sentence premiums: a box (with every sentence as a dot) per language;
     ``numbers`` are the sentences' numbers in the corpus (shown on hover)."""
     names, scripts = _names_scripts(languages)
+    baseline = plot_text(baseline)
     fig = go.Figure()
     for code in order:
         values = list(per_sentence[code])
@@ -132,6 +136,7 @@ def curve_figure(order: Sequence[str], languages: Mapping[str, Language],
                  *, baseline: str, title: str) -> go.Figure:
     """Premium against vocabulary size: a line per language, one point per merge count."""
     names, scripts = _names_scripts(languages)
+    baseline = plot_text(baseline)
     fig = go.Figure()
     for code in order:
         fig.add_scatter(x=list(vocab_sizes), y=list(curve[code]), mode="lines+markers",

@@ -22,6 +22,8 @@ import plotly.colors
 import plotly.graph_objects as go
 import regex
 
+from .tokens import readable
+
 BLUE, ORANGE, GREEN, GREY = "#2f6fdb", "#e8833a", "#2e9e6b", "#9aa3b2"
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
 GRID = "#eef1f6"
@@ -110,6 +112,18 @@ def titled(fig: go.Figure, title: str, *, share: float = 1.0) -> go.Figure:
                                  pad=dict(t=10), font=dict(size=15)),
                       margin=dict(t=top))
     return fig
+
+
+def plot_text(text: str) -> str:
+    """``text`` (a name, a token) shown as it is in a chart's labels, legend and hover text,
+    where Plotly reads ``<b>``, ``<br>`` and ``<a href>`` as markup, and a hover template reads
+    ``%{x}`` as a value: those characters as entities, which Plotly shows as typed; bidi and
+    control characters in the notation, as everywhere (an RLO would turn the rest round).
+
+    >>> plot_text("<br>50%{y} & \u202e")
+    '&lt;br&gt;50&#37;{y} &amp; ⟨U+202E⟩'
+    """
+    return html.escape(readable(text, whitespace=False), quote=False).replace("%", "&#37;")
 
 
 def chart_config(fig: go.Figure) -> dict:

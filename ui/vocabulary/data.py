@@ -27,7 +27,7 @@ from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, NOT_SCRIPT
                                                SPECIAL, SYMBOLS, UNASSIGNED, WHITESPACE)
 from bpe_core.gc_pause import gc_paused
 
-from ..shared.charts import BLUE, length_histogram, script_colour
+from ..shared.charts import BLUE, length_histogram, plot_text, script_colour
 from ..shared.bidi import cell
 from ..shared.tokens import readable_token
 
@@ -354,7 +354,7 @@ def count_figure(df: pd.DataFrame) -> go.Figure:
     # Plain arrays (not a list of tuples), which plotly packs as binary: fast at 200k merges.
     fig = go.Figure(go.Scattergl(
         x=merges["rank"].to_numpy("int64"), y=merges["count"].to_numpy("int64"),
-        text=merges["shown"].to_numpy(object), customdata=merges["id"].to_numpy("int64"),
+        text=merges["shown"].map(plot_text).to_numpy(object), customdata=merges["id"].to_numpy("int64"),
         mode="markers", marker=dict(color=BLUE, size=5 if len(merges) < 5000 else 3, opacity=0.7),
         hovertemplate="merge #%{x:,}: <b>%{text}</b> (id %{customdata})"
                       "<br>pair count %{y:,}<extra></extra>"))
