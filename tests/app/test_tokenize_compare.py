@@ -156,3 +156,35 @@ def test_a_comparison_whose_text_above_was_cancelled_shows_its_other_columns() -
     assert not any("they show with the tokens above" in c.value for c in at.caption)
     assert [w.value for w in at.warning] == [view.NOT_TOKENIZED]  # the active one's column
     assert any(f"**{len(tiny.encode(text)):,} tokens**" in c.value for c in at.caption)
+
+
+def test_a_short_text_or_no_comparison_stops_the_long_texts_work() -> None:
+    from tests.app.test_train_long_work import asleep
+    from ui.shared import work
+    from ui.tokenize import background
+
+    pool = work.pool()  # every worker busy with another tab's job: this tab's jobs wait queued
+    busy = [pool.submit(f"hold{k}", "another tab", asleep) for k in range(pool.workers)]
+    try:
+        at = open_page()
+        text = "The lowest price is lower than the last one. " * 2_400  # 108,000 characters
+        at.session_state["tokenizers"]["tiny char"] = bpe_core.train(
+            text[:2_000], unit="char", pretokenizer="whitespace", max_merges=20,
+            min_frequency=1, name="tiny char")
+        at.run()
+        at.multiselect(key="tok_compare").set_value(["tiny char"]).run()
+        type_text(at, text)
+        _, main = at.session_state[background.JOB]
+        _, compared = at.session_state[background.COMPARE_JOB]
+        assert main.state == compared.state == "queued"
+        type_text(at, "the lowest price")  # replaced by a sentence, tokenized inline
+        assert not at.exception
+        assert main.state == compared.state == "cancelled"
+        assert main not in pool.jobs() and compared not in pool.jobs()
+        type_text(at, text)
+        _, compared = at.session_state[background.COMPARE_JOB]
+        at.multiselect(key="tok_compare").set_value([]).run()  # nothing to compare any more
+        assert compared.state == "cancelled" and compared not in pool.jobs()
+    finally:
+        for job in busy:
+            pool.cancel(job)

@@ -14,7 +14,7 @@ from typing import Sequence
 
 from bpe_core import PatternError, Tokenizer, TokenSpan
 
-from ..shared.background import outcome
+from ..shared.background import forget, outcome
 from ..shared.jobs import Reporter
 from ..shared.slow_regex import sentence
 from .jobs import Spans, encode, encode_each
@@ -31,6 +31,7 @@ def spans(tok: Tokenizer, text: str, upto: int | None, method: str) -> Spans | N
     stopped, is drawn here). Inline, a regex of the tokenizer's file that is stopped raises
     ``PatternError``."""
     if len(text) < BACKGROUND_CHARS:
+        forget(JOB)  # a long text's work under way is replaced: its worker stops
         return encode(tok, text, upto, method, report=Reporter(None))
     key = (tok.fingerprint(), _digest(text), upto, method)
     return outcome(JOB, key, "tokenize", encode, tok, text, upto, method,
@@ -45,6 +46,7 @@ def compared(toks: Sequence[Tokenizer], text: str,
     past it from one worker for them all, None until it is done (its progress, or why it
     stopped, is drawn here)."""
     if len(text) * len(toks) < BACKGROUND_CHARS:
+        forget(COMPARE_JOB)  # (a long text's, replaced)
         encoded = encode_each(toks, text, method, report=Reporter(None))
     else:
         key = (tuple(t.fingerprint() for t in toks), _digest(text), method)
@@ -54,6 +56,11 @@ def compared(toks: Sequence[Tokenizer], text: str,
                                        f"tokenizer{'s' * (n > 1)}")
     return None if encoded is None else [
         sentence(found) if isinstance(found, PatternError) else found for found in encoded]
+
+
+def not_compared() -> None:
+    """Nothing is compared any more: the compared tokenizers' work under way stops."""
+    forget(COMPARE_JOB)
 
 
 def _digest(text: str) -> bytes:

@@ -44,6 +44,7 @@ def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
         placeholder="Pick up to three more tokenizers…",
         help="This session's trained and loaded tokenizers; references download when picked.")
     if not choices:
+        background.not_compared()
         st.caption("Pick tokenizers to see how differently they cut the same text.")
         return
     spans, window = shown.spans, shown.window
