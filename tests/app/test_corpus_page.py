@@ -558,3 +558,30 @@ def test_a_hostile_corpus_name_in_a_link_is_shown_as_typed():
     assert "\\*\\*bold\\*\\*" in shown  # the name is on the page, escaped
     assert "**bold**" not in shown.replace("\\*\\*bold\\*\\*", "")  # escaped wherever it shows
     assert "](javascript:" not in shown.replace("\\](javascript:", "")
+
+
+def test_a_bidi_override_in_a_corpus_name_does_not_turn_the_page_round():
+    # An RLO (U+202E) in a name, escaped for Markdown only, reversed the rest of every sentence
+    # that names the corpus: "...kcab ti gnikaT :ti no krow yna dna **" on the Corpus page.
+    at = open_app()
+    at.radio(key="corpus_source").set_value("paste").run()
+    at.text_area(key="corpus_paste_text").set_value("some words here")
+    at.text_input(key="corpus_paste_name").set_value("my\u202enotes\x00")
+    at.button(key="corpus_paste_use").click().run()
+    assert not at.exception and active_corpus(at).name == "my\u202enotes\x00"
+    shown = [m.value for m in [*at.markdown, *at.caption, *at.subheader, *at.success]]
+    assert any("my⟨U+202E⟩notes⟨NUL⟩" in s for s in shown)
+    assert not [s for s in shown if "\u202e" in s or "\x00" in s]
+
+
+def test_switching_to_another_corpus_stops_the_count_under_way():
+    from tests.test_jobs import gone
+
+    text = words(300_000)  # 2.3 MB, counted in a worker
+    hold = Hold("corpus-stats")
+    at = finish(load(upload(open_app(), ("big.txt", text.encode()))), view.READ_JOB)
+    job = hold.held()
+    at.radio(key="corpus_source").set_value("sample").run()
+    at = pick_sample(at, "hug-pug")  # counted at once: nothing would show the other count
+    assert job.state == "cancelled" and gone(hold.pid, within=1.0)
+    assert view.STATS_JOB not in at.session_state

@@ -414,7 +414,10 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
                       for line in lines) + "</div>")
 
 
-_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"})
+# Markdown's special characters escaped; bidi controls and control characters in the notation, as
+# readable writes them: an RLO in a name turned the rest of its sentence round.
+_MARKDOWN_SPECIAL = str.maketrans({**{c: "\\" + c for c in "\\`*_{}[]()<>#+-.!|~:$"},
+                                   **_ALWAYS})
 #: Where Streamlit's markdown would turn plain text into a link (GitHub's autolinks: a web or
 #: mail address), escaped or not: a word joiner (U+2060, invisible) goes in there. Addresses
 #: of the two sites the app downloads from stay links: messages point there (a gated model's
@@ -426,11 +429,14 @@ _AUTOLINK = re.compile(r"(?i)(?:https?(?!://(?:huggingface\.co|openaipublic\.blo
 def md_escape(text: str) -> str:
     r"""``text`` shown literally inside Streamlit markdown (names, file names, tokens): no
     markup, and no address drawn as a link (a shared link's ``?corpus=https://…`` or a search
-    for ``www.example.com`` must not offer the user a link).
+    for ``www.example.com`` must not offer the user a link); bidi and control characters in the
+    notation, as :func:`readable` writes them (an RLO turned the rest of the sentence round).
 
     >>> md_escape("**x** [a](b)")
     '\\*\\*x\\*\\* \\[a\\]\\(b\\)'
     >>> md_escape("https://e.example a@b.co https://huggingface.co/x")
     'https\u2060\\://e\\.example a\u2060@b\\.co https\\://huggingface\\.co/x'
+    >>> md_escape("my\u202enotes\x00.txt")
+    'my⟨U+202E⟩notes⟨NUL⟩\\.txt'
     """
     return _AUTOLINK.sub("\\g<0>\u2060", text).translate(_MARKDOWN_SPECIAL)
