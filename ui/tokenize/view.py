@@ -17,7 +17,7 @@ from ..shared.annotate import coloured_html, legend, md_literal
 from ..shared.background import pending
 from ..shared.merge_tree import caption, recipe, recipe_table, tree_dot, why_no_tree
 from ..shared.columns import fit_columns
-from ..shared.tokens import NOTATION_HELP
+from ..shared.tokens import NOTATION_HELP, md_escape
 from ..shared.wording import WHITESPACE_WORDS, plural
 from . import background, browser
 from .address import TEXT_KEY, VIEWS, merges_key
@@ -334,8 +334,8 @@ def explain_panel(tok: Tokenizer, shown: Shown) -> None:
                 f"{at + 1:,} of {len(spans):,}, characters {span.start:,}–{span.end:,}")
     tree = tok.merge_tree(token_id)
     if tree.rank is None:
-        st.caption(why_no_tree(tok, token_id))
+        st.caption(md_escape(why_no_tree(tok, token_id)))
         return
-    st.caption(caption(tok, token_id, tree))
+    st.caption(md_escape(caption(tok, token_id, tree)))
     st.graphviz_chart(tree_dot(tree))
     st.dataframe(recipe_table(recipe(tree)), hide_index=True)

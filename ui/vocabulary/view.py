@@ -22,7 +22,7 @@ from ..shared.merge_tree import caption, recipe, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, titled
 from ..shared.columns import PAGE_PX, PICK_PX, fit_columns
-from ..shared.tokens import NOTATION_HELP
+from ..shared.tokens import NOTATION_HELP, md_escape
 from ..shared.wording import plural
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
                    default_token, frequencies_known, length_figure, longest, orders,
@@ -255,10 +255,10 @@ def _merge_tree(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
     st.markdown("**How it was built**")
     tree = tok.merge_tree(token_id)
     if tree.rank is None:
-        st.caption(why_no_tree(tok, token_id))
+        st.caption(md_escape(why_no_tree(tok, token_id)))
         return
     steps = recipe(tree)
-    st.caption(caption(tok, token_id, tree))
+    st.caption(md_escape(caption(tok, token_id, tree)))
     st.graphviz_chart(tree_dot(tree))
     with st.expander(f"The {len(steps)} merge{'s' * (len(steps) != 1)} in training order"):
         st.dataframe(_merges_frame([tok.merges[s.rank] for s in steps], shown), hide_index=True)
