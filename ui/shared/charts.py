@@ -90,18 +90,20 @@ TITLE_LINE_PX = 20  # the height of a line of a title, or of a row of legend
 
 
 def titled(fig: go.Figure, title: str, *, share: float = 1.0) -> go.Figure:
-    """``fig`` with ``title`` (plain text: a name such as ``<b>`` shows as typed) above it, kept
-    in exported images, room made for it; wrapped to fit a figure in a column that takes
-    ``share`` of the page's width.
+    """``fig`` with ``title`` (plain text: a name such as ``<b>`` shows as typed, a bidi control
+    in the notation, as :func:`plot_text` writes them) above it, kept in exported images, room
+    made for it; wrapped to fit a figure in a column that takes ``share`` of the page's width.
 
     >>> titled(go.Figure(), "Vocabulary of <script>x</script>").layout.title.text
     'Vocabulary of &lt;script&gt;x&lt;/script&gt;'
+    >>> titled(go.Figure(), "Vocabulary of my\u202eBPE by script").layout.title.text
+    'Vocabulary of my⟨U+202E⟩BPE by script'
     >>> titled(go.Figure(), "The vocabulary of English byte-level 1k by script",
     ...        share=2 / 5).layout.title.text
     'The vocabulary of English<br>byte-level 1k by script'
     """
-    lines = textwrap.wrap(title, int(TITLE_CHARS * share), break_long_words=False,
-                          break_on_hyphens=False) or [""]
+    lines = textwrap.wrap(readable(title, whitespace=False), int(TITLE_CHARS * share),
+                          break_long_words=False, break_on_hyphens=False) or [""]
     top = max(fig.layout.margin.t or 0, 50) + TITLE_LINE_PX * (len(lines) - 1)
     legend = fig.layout.legend
     if legend.orientation == "h" and legend.yanchor == "bottom" and (legend.y or 0) >= 1:
