@@ -139,8 +139,13 @@ def inline_code(text: str) -> str:
 
     >>> inline_code("ing"), inline_code("a`b")
     ('`ing`', '`` a`b ``')
+    >>> inline_code(" [a-z]+ ")  # a regex with a space at each end keeps them
+    '`  [a-z]+  `'
     """
     runs = re.findall("`+", text)
     fence = "`" * (max(map(len, runs), default=0) + 1)
-    pad = " " if runs else ""  # Markdown strips one space each side: `` `x `` shows `x
+    # Markdown strips one space each side when both sides have one: `` `x `` shows `x, and
+    # ` [a-z]+ ` showed [a-z]+ (a custom regex named in a download's help).
+    spaced = text[:1] == text[-1:] == " " and text.strip(" ")
+    pad = " " if runs or spaced else ""
     return f"{fence}{pad}{text}{pad}{fence}"
