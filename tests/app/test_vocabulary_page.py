@@ -720,6 +720,24 @@ def test_one_byte_token_is_counted_in_the_singular(tmp_path) -> None:
                             "alone: it decodes only next to") for c in captions)
 
 
+def test_a_small_corpus_stops_the_count_of_a_large_one_under_way():
+    from tests.test_jobs import gone
+
+    docs = made_up_documents(11_000, seed=4)  # 1.2 million characters, not counted before
+    tok = bpe_core.train(docs[:200], max_merges=40, name="made-up", **CHAR)
+    hold = Hold("vocabulary-frequencies")
+    at = open_page(tok, corpus=make_corpus("made-up words", documents=docs))
+    job = hold.held()
+    small = make_corpus("a few of them", documents=docs[:100])  # counted at once
+    at.session_state["corpora"] = {**at.session_state["corpora"], small.name: small}
+    at.session_state["corpus"] = small.name
+    at.run()
+    assert not at.exception
+    assert job.state == "cancelled" and gone(hold.pid, within=1.0)
+    assert FREQUENCY_JOB not in at.session_state
+    assert not table(at)["frequency"].isna().any()
+
+
 def test_a_token_named_in_markdown_is_named_as_it_is_under_its_merge_tree():
     # A token's own text went raw into the caption that says why it has no tree: a special
     # token "$x$ **b**" showed as maths and bold, not as the token it is.

@@ -60,6 +60,7 @@ def stats_of(corpus: state.SessionCorpus, pretokenizer: str) -> CorpusStats | No
     pre-tokenizer). Counted at once, with a progress bar, below :data:`BACKGROUND_SIZE`
     characters; above, by a worker (None while it counts, its progress drawn here)."""
     key = (corpus.digest, pretokenizer)
+    background.replaced(STATS_JOB, key)
     store = background.kept("corpus stats", size=64)
     stats = store.get(key)
     if stats is not None:
@@ -296,6 +297,7 @@ def render_stats(corpus: state.SessionCorpus) -> None:
         st.caption("A word-count corpus: each word comes with how often it occurs, so there is "
                    "no running text to split, and no pre-tokenizer to choose.")
         stats, pretokenizer = counts_stats(corpus.counts), None
+        background.replaced(STATS_JOB, None)  # a text corpus's count under way stops
     else:
         pretokenizer = st.selectbox("Split the text into words with the pre-tokenizer",
                                     list(PRESETS), index=list(PRESETS).index("whitespace"),

@@ -156,6 +156,7 @@ def measured(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer]) -> b
                if _kept().get((tok.fingerprint(), source.digest)) is None}
     size = jobs.characters(source)
     if size * len(missing) < jobs.BACKGROUND_CHARACTERS:
+        background.replaced(COUNTS_JOB, None)  # (another corpus's or tokenizers', replaced)
         return all(attempt(counts, tok, source) is not None for tok in missing.values())
     key = (source.digest, tuple(tok.fingerprint() for tok in missing.values()))
     labels = [md_escape(lang.name) for lang in source.languages]
@@ -179,6 +180,7 @@ def curve(tok, source: ParallelCorpus, baseline: str,
     when a regex of the tokenizer's file was stopped (the sentence drawn here)."""
     merge_counts = tuple(merge_counts)
     key = (tok.fingerprint(), source.digest, baseline, merge_counts)
+    background.replaced(CURVE_JOB, key)
     done = _kept().get(key)
     if done is not None:
         return done

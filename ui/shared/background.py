@@ -95,6 +95,16 @@ def pending(slot: str) -> bool:
     return held is not None and not held[1].finished
 
 
+def replaced(slot: str, key: Hashable) -> None:
+    """Stop the job held under ``slot`` if it still works for another ``key`` than the one the
+    page needs now (a small input done at once, a result kept from before): nothing would show
+    its progress or its result, and its worker would go on to the end. A finished job is kept,
+    for the page to find its result when it comes back to it."""
+    held = st.session_state.get(slot)
+    if held is not None and held[0] != key and not held[1].finished:
+        forget(slot)
+
+
 def forget(slot: str) -> None:
     """Drop the job held under ``slot``, stopping it if it still runs: the next
     :func:`outcome` for it starts a new one."""

@@ -100,6 +100,7 @@ def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object]) -> N
 
 
 def _tables(run: runs.Run, k: int, playing: bool) -> None:
+    background.replaced(TABLES_JOB, (id(run), k))  # another step's or run's count stops
     if playing and not run.is_small():
         st.caption("The step tables of this big corpus appear when you pause.")
         return

@@ -50,6 +50,7 @@ def frequencies(tok: Tokenizer, corpus: SessionCorpus) -> Counter | None:
     digest). Counted at once below :data:`jobs.BACKGROUND_CHARS` characters; above, by a
     worker (None while it counts: its progress, or why it stopped, is drawn here)."""
     key = (tok.fingerprint(), corpus.digest)
+    background.replaced(FREQUENCY_JOB, key)
     store = background.kept("token frequencies", size=16)
     found = store.get(key)
     if found is not None:
