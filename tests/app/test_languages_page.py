@@ -524,3 +524,23 @@ def test_a_language_named_in_markdown_is_named_as_it_is_in_captions_and_help():
                               f"divided by {shown}'s, for the same 1 sentences.")
     helps = [m.proto.help for m in at.metric if m.label == "Most expensive"]
     assert helps == [f"English needs 0.28 times the tokens {shown} needs."]
+
+
+def test_training_on_a_small_corpus_stops_a_large_ones_training_under_way():
+    from tests.app.test_train_long_work import asleep
+
+    pool = work.pool()  # every worker busy with another tab's job: this tab's jobs wait queued
+    busy = [pool.submit(f"hold{k}", "another tab", asleep) for k in range(pool.workers)]
+    try:
+        _, tsv = random_corpus(12, ["en", "de", "fr", "es"], words=5_000, per_sentence=120)
+        at = upload(open_page(), ("big.tsv", tsv.encode(), "text/tab-separated-values"))
+        at.button(key="lang_train").click().run()
+        _, job = at.session_state[view.TRAIN_JOB]
+        assert job.state == "queued"
+        at.button(key="lang_back").click().run()  # the bundled sample: trained at once
+        at.button(key="lang_train").click().run()
+        assert not at.exception
+        assert job.state == "cancelled" and job not in pool.jobs()
+    finally:
+        for held in busy:
+            pool.cancel(held)

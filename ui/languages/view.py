@@ -188,6 +188,7 @@ def _train(source: ParallelCorpus) -> None:
     follows it)."""
     sentences, size = data.balanced_sentences(source), int(st.session_state.lang_train_size)
     if sum(map(len, sentences)) < jobs.TRAIN_CHARACTERS:
+        background.forget(TRAIN_JOB)  # a large corpus's training under way is replaced
         with st.spinner("Training…"):
             tok = jobs.train_balanced(sentences, size, report=Reporter(None))
         _compare(data.add_balanced(tok, source))
