@@ -118,7 +118,8 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
 
 
 def _frequency_caption(t: StepTables) -> str:
-    text = f"How often each token occurs in the corpus: {wording.plural(t.total_tokens, 'token')} in all."
+    text = (f"How often each token occurs in the corpus: "
+            f"{wording.plural(t.total_tokens, 'token')} in all.")
     gained = [f for f in t.frequencies if f.change > 0]
     if gained:
         new = gained[0]

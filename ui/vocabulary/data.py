@@ -354,7 +354,8 @@ def count_figure(df: pd.DataFrame) -> go.Figure:
     # Plain arrays (not a list of tuples), which plotly packs as binary: fast at 200k merges.
     fig = go.Figure(go.Scattergl(
         x=merges["rank"].to_numpy("int64"), y=merges["count"].to_numpy("int64"),
-        text=merges["shown"].map(plot_text).to_numpy(object), customdata=merges["id"].to_numpy("int64"),
+        text=merges["shown"].map(plot_text).to_numpy(object),
+        customdata=merges["id"].to_numpy("int64"),
         mode="markers", marker=dict(color=BLUE, size=5 if len(merges) < 5000 else 3, opacity=0.7),
         hovertemplate="merge #%{x:,}: <b>%{text}</b> (id %{customdata})"
                       "<br>pair count %{y:,}<extra></extra>"))

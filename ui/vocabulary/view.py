@@ -357,8 +357,8 @@ def render_bytes(tok: Tokenizer, df: pd.DataFrame) -> None:
         lacking = (f" It lacks {len(missing)}: "
                    + ", ".join(f"<0x{b:02X}>" for b in missing[:16])
                    + (" …" if len(missing) > 16 else "") + "." if missing else "")
-        st.caption(f"{plural(len(fallback), 'byte-fallback token')}, written <0x00> to <0xFF> in the "
-                   "file: a character the vocabulary lacks is spelled as its UTF-8 bytes, one "
+        st.caption(f"{plural(len(fallback), 'byte-fallback token')}, written <0x00> to <0xFF> in "
+                   "the file: a character the vocabulary lacks is spelled as its UTF-8 bytes, one "
                    f"token each, instead of becoming unknown.{lacking}")
         listed = fallback.assign(raw=[tok.view.raw(i) for i in fallback["id"]])
         order = ["id", "raw", "shown", "hex", "frequency"]
