@@ -133,6 +133,24 @@ def test_search_ug_lists_exactly_the_tokens_containing_ug() -> None:
     assert any(c.value.startswith(f"3 of {tok.vocab_size} tokens.") for c in at.caption)
 
 
+def test_a_cut_table_says_its_headers_sort_only_the_rows_it_lists(monkeypatch) -> None:
+    # The grid sorts the rows it was sent: with Gemma 3's 262,145 tokens, clicking "frequency"
+    # ranked ids 0 to 9,999 alone, while the caption invited it as the way to sort.
+    from ui.vocabulary import view
+
+    monkeypatch.setattr(view, "MAX_ROWS", 4)
+    tok = hug_tokenizer()
+    at = open_page(tok)
+    assert list(table(at)["id"]) == [0, 1, 2, 3]
+    assert f"{tok.vocab_size} of {tok.vocab_size} tokens; the table lists the first 4 in this " \
+           "order (search, filter or change the order to reach the others). Clicking a column " \
+           f"header sorts only these 4; the Order menu sorts all {tok.vocab_size}. Click a row " \
+           "to see how that token was built." in [c.value for c in at.caption]
+    search(at, "ug")
+    assert "3 of 13 tokens. Click a column header to sort, a row to see how that token was " \
+           "built." in [c.value for c in at.caption]
+
+
 def test_a_search_spelled_as_files_spell_spaces_says_how_to_search() -> None:
     # Hugging Face's .tokens and the files write " the" as "Ġthe" (byte-level) or "▁the"
     # (SentencePiece); the table shows and searches the text the token stands for.

@@ -186,10 +186,13 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
     if view.empty and not use_regex and _FILE_SPELLING.intersection(query):
         st.info(FILE_SPELLING_HINT)
     listed = view.head(MAX_ROWS)
-    more = (f"; the table lists the first {MAX_ROWS:,} in this order (search, filter or change "
-            "the order to reach the others)" if len(view) > MAX_ROWS else "")
-    st.caption(f"{len(view):,} of {len(df):,} tokens{more}. Click a column header to sort, a row "
-               "to see how that token was built.")
+    if len(view) > MAX_ROWS:  # the grid sorts what it holds: a header would rank these alone
+        more = (f"; the table lists the first {MAX_ROWS:,} in this order (search, filter or "
+                "change the order to reach the others). Clicking a column header sorts only "
+                f"these {MAX_ROWS:,}; the Order menu sorts all {len(view):,}. Click a row")
+    else:
+        more = ". Click a column header to sort, a row"
+    st.caption(f"{len(view):,} of {len(df):,} tokens{more} to see how that token was built.")
     # Lengths in characters aside (Longest tokens lists them): all ten columns are too wide.
     ids, order = listed["id"].tolist(), _columns(df, [c for c in COLUMNS if c != "chars"])
     st.dataframe(listed, hide_index=True, height=420, column_order=order,
