@@ -45,13 +45,14 @@ def corpus_stats(
 ) -> CorpusStats:
     """Count bytes, characters, lines, words and scripts of ``documents``, one at a time.
 
-    A line is a run of text ended by "\\n" or by the end of a document, so documents cut after
-    newlines (as :func:`bpe_core.analysis.uploads.iter_upload` cuts text files) count like one text.
+    A line is a run of text ended by "\\n", "\\r\\n", a lone "\\r" (old Mac files) or the end of a
+    document, so documents cut after newlines (as :func:`bpe_core.analysis.uploads.iter_upload`
+    cuts text files) count like one text.
     ``progress(bytes, characters)`` receives how much has been read so far, in UTF-8 bytes and
     in characters.
 
-    >>> corpus_stats(["a b", "b\\nc\\n"], top=1).lines
-    3
+    >>> corpus_stats(["a b", "b\\nc\\n"], top=1).lines, corpus_stats(["a\\r\\nb\\rc\\r"]).lines
+    (3, 3)
     """
     _, pattern = resolve(pretokenizer)  # a bad custom regex fails here, before any reading
     findall = piece_finder(pattern)
@@ -63,7 +64,7 @@ def corpus_stats(
     for document in documents:
         if not document:
             continue
-        if preview_left > 0 and preview and not preview[-1].endswith("\n"):
+        if preview_left > 0 and preview and not preview[-1].endswith(("\n", "\r")):
             preview.append("\n")
             preview_left -= 1
         # A long document (a whole uploaded file) is read in parts, so that it never has all its
@@ -72,7 +73,8 @@ def corpus_stats(
             # surrogatepass: a lone surrogate (possible from JSON "\ud800") must not stop the count
             n_bytes += len(part.encode("utf-8", "surrogatepass"))
             n_characters += len(part)
-            n_lines += part.count("\n")
+            # Parts are never cut between "\r" and "\n", so a CRLF counts once.
+            n_lines += part.count("\n") + part.count("\r") - part.count("\r\n")
             words.update(findall(part))  # Counter's C loop over findall's list
             scripts.update(script_counts(part))
             if preview_left > 0:
@@ -81,7 +83,7 @@ def corpus_stats(
             if progress is not None and n_bytes - reported >= PROGRESS_EVERY:
                 progress(n_bytes, n_characters)
                 reported = n_bytes
-        n_lines += not document.endswith("\n")
+        n_lines += not document.endswith(("\n", "\r"))
     if progress is not None:
         progress(n_bytes, n_characters)
     words.pop("", None)  # a pattern such as \w* also matches the empty string between words

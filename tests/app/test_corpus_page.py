@@ -208,6 +208,16 @@ def test_upload_a_text_file():
     assert any("Loaded notes from notes.txt" in plain(s.value) for s in at.success)
 
 
+def test_a_file_with_old_mac_line_ends_counts_and_shows_its_lines():
+    # Carriage returns alone end the lines (classic Mac OS); the corpus keeps them as they are.
+    at = load(upload(open_app(), ("mac.txt", b"one two\rthree four\rfive\r"),
+                     ("dos.txt", b"six\r\nseven\r\n")))
+    assert active_corpus(at).documents == ("one two\rthree four\rfive\r", "six\r\nseven\r\n")
+    assert metrics(at)["Lines"] == "5"
+    # (st.code drops the last line end)
+    assert [c.value for c in at.code] == ["one two\nthree four\nfive\nsix\r\nseven\r"]
+
+
 def test_upload_a_csv_and_pick_its_text_column():
     csv = b"title,review,stars\nA walk,Lovely lovely walk in the rain,5\nStorms,Too wet,1\n"
     at = upload(open_app(), ("reviews.csv", csv))

@@ -7,6 +7,7 @@ process (:mod:`ui.corpus.jobs`).
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 from typing import Sequence
 
@@ -33,6 +34,7 @@ READ_JOB, READ_ASKED, STATS_JOB = "corpus_read_job", "corpus_read_asked", "corpu
 #: Pixels the most frequent words' columns have in a 1280-px window (two fifths of the page,
 #: less the rank column): a long word would push count and share out of sight.
 WORDS_ROOM = 242
+LONE_CR = re.compile(r"\r(?!\n)")
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -332,8 +334,10 @@ def render_stats(corpus: state.SessionCorpus) -> None:
     else:
         with st.expander(f"Preview (the first {PREVIEW_CHARS:,} characters)"):
             # Bidi overrides and control characters as markers: raw, an override would
-            # reverse the rest of the preview.
-            st.code(readable(stats.preview, whitespace=False), language=None, wrap_lines=True)
+            # reverse the rest of the preview. A lone carriage return (an old Mac file's line
+            # end) is drawn as nothing by the browser, running its lines together: a line break.
+            preview = LONE_CR.sub("\n", readable(stats.preview, whitespace=False))
+            st.code(preview, language=None, wrap_lines=True)
 
 
 def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pieces: wording.Units) -> None:
