@@ -154,7 +154,7 @@ def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
     if curve is None:
         return  # encoded in the background, or stopped by a regex: said above
     langs = dict(zip(source.codes, source.languages))
-    sizes = [tok.n_base + k for k in merge_counts]
+    sizes = premium.vocabulary_sizes(tok, merge_counts)
     base = source.language(choice.baseline).label
     _chart(st, charts.curve_figure(
         list(source.codes), langs, curve, sizes, baseline=base,
