@@ -116,6 +116,8 @@ def _cmd_decode(args) -> int:
         ids = [int(x) for x in raw]
     except ValueError as exc:
         raise ValueError(f"token ids must be whole numbers ({exc})") from None
+    for i in ids:  # the library skips unknown ids, as tokenizers does; a script wants to know
+        tok.view.check(i)
     sys.stdout.write(tok.decode(ids) + "\n")
     return 0
 

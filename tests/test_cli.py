@@ -148,3 +148,14 @@ def test_colour_keeps_the_spaces_and_shows_where_words_end(tmp_path, capsys, mon
         shown[name] = re.sub(r"(\x1b\[[0-9;]*m)+", "|", out)
     assert shown["native"] == shown["hf"] == "|low</w>|  |low|e|r|!|</w>|\n"
     assert shown["charbpe"] == "|low</w>|  |lower</w>|!</w>|\n"
+
+
+def test_decode_refuses_ids_the_vocabulary_does_not_hold(tmp_path, capsys, monkeypatch):
+    # They were skipped without a word: "decode tok.json 104 99999 -1" printed "h", exit 0.
+    path = tmp_path / "tok.json"
+    bpe_core.save(bpe_core.train("hello hello", max_merges=2), path)
+    for bad in ("99999", "-1", "260"):
+        code, out, err = _main(capsys, monkeypatch, "decode", str(path), "104", bad)
+        assert (code, out) == (2, "")
+        assert err == f"error: token id {bad} is not in this vocabulary (0 to 257)\n"
+    assert _main(capsys, monkeypatch, "decode", str(path), "104", "257") == (0, "hhel\n", "")
