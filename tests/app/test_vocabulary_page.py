@@ -124,6 +124,25 @@ def test_ids_that_name_no_token_are_not_counted_as_tokens() -> None:
     assert f"run from 0 to {size + 3:,}, but 3 of them name no token" in card.help
 
 
+def test_one_of_a_kind_is_counted_in_the_singular_on_the_cards() -> None:
+    # 'but 1 of them name no token', 'They make 1 tokens'
+    from bpe_core.formats import tiktoken_file
+
+    trained = bpe_core.train("hug pug", unit="byte", pretokenizer="gpt2", max_merges=2,
+                             min_frequency=1)
+    size = trained.vocab_size
+    gap = tiktoken_file.loads(tiktoken_file.dumps(trained), pretokenizer="gpt2",
+                              special_tokens={"<|end|>": size + 1}).renamed("one gap")
+    [card] = [m for m in open_page(gap).metric if m.label == "Tokens"]
+    assert f"run from 0 to {size + 1:,}, but 1 of them names no token (" in card.help
+    # 'abc' split two ways, from 'ab' and 'bc' that no merge makes: two merges, one token
+    twice = bpe_core.Tokenizer(bpe_core.BPE.from_vocab(
+        {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5}, [("a", "bc"), ("ab", "c")]),
+        name="abc two ways")
+    [card] = [m for m in open_page(twice).metric if m.label == "Merges learned"]
+    assert card.value == "2" and card.help.startswith("They make 1 token: the file lists ")
+
+
 def test_search_ug_lists_exactly_the_tokens_containing_ug() -> None:
     tok = hug_tokenizer()
     at = search(open_page(tok), "ug")
@@ -599,6 +618,8 @@ def test_longest_tokens_in_characters_and_bytes() -> None:
     assert set(frame_with(at, "chars")["script"]) == {"Han"}
     at.number_input(key="vocab_longest_n").set_value(1).run()
     assert len(frame_with(at, "chars")) == 1
+    assert ("The longest token in bytes, learned or base (special and added tokens left out: they "
+            "are written by hand). Longest first, then by id.") in [c.value for c in at.caption]
 
 
 def test_byte_tokens_of_a_fallback_model_and_of_a_byte_level_one(tmp_path) -> None:

@@ -103,7 +103,8 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
     cards = metrics.row()
     unused = tok.vocab_size - len(df)
     metrics.count(cards, "Tokens", len(df), help=(
-        f"The ids run from 0 to {tok.vocab_size - 1:,}, but {unused:,} of them name no token "
+        f"The ids run from 0 to {tok.vocab_size - 1:,}, but {unused:,} of them "
+        f"{'names' if unused == 1 else 'name'} no token "
         f"(the vocabulary size of tiktoken and Hugging Face counts them)") if unused else None)
     kinds = df["kind"].value_counts()
     base = int(kinds.reindex(["byte", "char", "unk", "eow"]).fillna(0).sum())
@@ -111,8 +112,8 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
                   "<0xNN> too), plus [UNK] or </w> where the tokenizer has them")
     made = len(tok.view.made_by)
     metrics.count(cards, "Merges learned", len(tok.merges), help=(
-        f"They make {made:,} tokens: the file lists several merges for some tokens, each a way "
-        "to split it (a file converted from SentencePiece or tiktoken lists every split its "
+        f"They make {plural(made, 'token')}: the file lists several merges for some tokens, "
+        "each a way to split it (a file converted from SentencePiece or tiktoken lists every split its "
         "merges allow)") if made < len(tok.merges) else None)
     added = int(kinds.get("added", 0))
     if added:
@@ -327,8 +328,9 @@ def render_longest(tok: Tokenizer, df: pd.DataFrame) -> None:
         st.info("No token to list: special and added tokens are left out, and pieces of a "
                 "character (partial UTF-8, byte fallback) have a length in bytes only.")
         return
-    st.caption(f"The {len(rows):,} longest tokens in {unit}, learned or base (special and added "
-               "tokens left out: they are written by hand). Longest first, then by id.")
+    listed = "longest token" if len(rows) == 1 else f"{len(rows):,} longest tokens"
+    st.caption(f"The {listed} in {unit}, learned or base (special and added tokens left out: "
+               "they are written by hand). Longest first, then by id.")
     order = _columns(df, ["id", "shown", "chars", "n_bytes", "script", "kind", "rank", "count",
                           "frequency"])
     st.dataframe(rows, hide_index=True, height=420, placeholder="—", key="vocab_longest_table",
