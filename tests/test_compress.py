@@ -66,6 +66,17 @@ def test_no_free_byte_value_leaves_data_unchanged():
     assert result.ratio == 1.0
 
 
+def test_what_stopped_it_when_the_byte_values_ran_out():
+    # 159 byte values of its own and 97 symbols fill all 256 while pairs still repeat.
+    text = "".join(map(chr, range(0x21, 0x7F))) + "".join(map(chr, range(0xC0, 0x100)))
+    result = compress((text * 2).encode("utf-8"))
+    assert len(result.table) == 97 and result.table[-1].symbol == 0
+    assert result.repeated == ((0, 0xC3), 2)
+    assert compress(bytes(range(256)) * 2).repeated == ((0, 1), 2)  # none free from the start
+    assert compress(b"aaabdaaabac").repeated is None  # it ran out of repeated pairs instead
+    assert compress(b"").repeated is None and compress(b"a").repeated is None
+
+
 def test_empty_input():
     result = compress(b"")
     assert result == Compression(b"", (), (), 0)

@@ -72,6 +72,19 @@ class Compression:
             return 1.0
         return len(self.data) / self.original_size
 
+    @property
+    def repeated(self) -> tuple[tuple[int, int], int] | None:
+        """The most frequent pair left in ``data`` if it occurs twice or more, with its count:
+        then compression stopped because no byte value was left unused, not for want of pairs.
+
+        >>> compress(bytes(range(256)) * 2).repeated
+        ((0, 1), 2)
+        >>> compress(b"aaabdaaabac").repeated is None
+        True
+        """
+        best = _most_frequent(self.data)
+        return best if best is not None and best[1] >= 2 else None
+
 
 def compress(data: bytes) -> Compression:
     """Compress ``data`` by repeated byte-pair replacement (see the module docstring).
@@ -87,20 +100,27 @@ def compress(data: bytes) -> Compression:
     table: list[Replacement] = []
     steps: list[bytes] = []
     while free:
-        # zip(data, data[1:]) walks every adjacent pair, so overlapping pairs are all counted.
-        counts = Counter(zip(data, data[1:]))
-        if not counts:
-            break
-        # Highest count first; among equals, the smallest pair, so the result is reproducible.
-        pair = min(counts, key=lambda p: (-counts[p], p))
-        if counts[pair] < 2:
+        best = _most_frequent(data)
+        if best is None or best[1] < 2:
             break  # replacing a pair seen once saves one byte but costs a table entry
+        pair, count = best
         symbol = free.pop()
         # bytes.replace scans left to right and never overlaps: exactly the rule we want.
         data = data.replace(bytes(pair), bytes([symbol]))
-        table.append(Replacement(symbol, pair, counts[pair]))
+        table.append(Replacement(symbol, pair, count))
         steps.append(data)
     return Compression(data, tuple(table), tuple(steps), original_size)
+
+
+def _most_frequent(data: bytes) -> tuple[tuple[int, int], int] | None:
+    """The pair to replace next and its count, or None when ``data`` has no pair at all."""
+    # zip(data, data[1:]) walks every adjacent pair, so overlapping pairs are all counted.
+    counts = Counter(zip(data, data[1:]))
+    if not counts:
+        return None
+    # Highest count first; among equals, the smallest pair, so the result is reproducible.
+    pair = min(counts, key=lambda p: (-counts[p], p))
+    return pair, counts[pair]
 
 
 def decompress(data: bytes, table: Iterable[Replacement]) -> bytes:

@@ -410,6 +410,21 @@ def test_gage_mode_on_typed_text_and_on_nothing_to_compress():
     assert not at.exception and any("Type some text" in i.value for i in at.info)
 
 
+def test_gage_mode_says_it_stopped_because_every_byte_value_was_taken():
+    # Printable ASCII and U+00C0..U+00FF twice: 159 byte values of the text's and 97 symbols
+    # take all 256 while pairs still repeat; the page said only "until no pair occurs twice".
+    text = "".join(map(chr, range(0x21, 0x7F))) + "".join(map(chr, range(0xC0, 0x100)))
+    at = open_train("aaabdaaabac")
+    at.text_area(key="train_gage_text").set_value(text * 2).run()
+    assert {m.label: m.value for m in at.metric}["Table entries"] == "97"
+    shown = [i.value.replace("\\", "") for i in at.info]  # as Markdown shows it
+    assert shown == ["It stopped with pairs still repeated (⟨97⟩<C3> occurs 2 times): all 256 "
+                     "byte values are in use, the text's own 159 and 97 new symbols, so none is "
+                     "left to stand for another pair."]
+    at.text_area(key="train_gage_text").set_value("aaabdaaabac").run()
+    assert not at.info  # it stopped for want of a repeated pair: nothing more to say
+
+
 # --- the kit: token colouring, figures, module examples ----------------------------------
 
 

@@ -8,10 +8,10 @@ import streamlit as st
 from bpe_core.analysis.compress import Compression, compress, decompress, symbol_names
 from bpe_core.analysis.compress import render as show
 
-from ..shared import metrics
+from ..shared import metrics, wording
 from ..shared.columns import fitted_columns
 from ..shared.state import SessionCorpus
-from ..shared.tokens import readable_token
+from ..shared.tokens import md_escape, readable_token
 
 TEXT = "train_gage_text"
 TEXT_FOR = TEXT + "_for"  # the digest of the corpus the text was given for
@@ -37,8 +37,9 @@ def render(corpus: SessionCorpus) -> None:
     st.markdown(
         "Philip Gage's 1994 compressor is where BPE comes from: find the most frequent pair of "
         "adjacent bytes, replace it everywhere by a byte value the data does not use, write the "
-        "replacement in a table, and repeat until no pair occurs twice. Tokenizers keep the "
-        "idea but never run out of symbols: each merge adds a new token instead.")
+        "replacement in a table, and repeat until no pair occurs twice or no byte value is left "
+        "unused. Tokenizers keep the idea but never run out of symbols: each merge adds a new "
+        "token instead.")
     ss = st.session_state
     if ss.get(TEXT_FOR) != corpus.digest:
         ss[TEXT], ss[TEXT_FOR] = default_text(corpus), corpus.digest
@@ -63,6 +64,13 @@ def render(corpus: SessionCorpus) -> None:
     if not result.table:
         st.info("No pair of bytes occurs twice, so there is nothing to replace.")
         return
+    if result.repeated:  # (a long text: the symbols ran out before the repeated pairs did)
+        pair, count = result.repeated
+        st.info(md_escape(
+            f"It stopped with pairs still repeated ({_shown(bytes(pair), names)} occurs "
+            f"{wording.times(count)}): all 256 byte values are in use, the text's own "
+            f"{len(set(data))} and {len(result.table)} new symbols, so none is left to stand "
+            f"for another pair."))
     if len(data) <= STEPS_BYTES:
         st.markdown("**Step by step**")
         st.code(steps_text(data, result, names), language=None, wrap_lines=True)
