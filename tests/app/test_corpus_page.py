@@ -375,6 +375,22 @@ def test_a_text_cut_at_an_unquoted_comma_is_refused_not_read_in_part():
     assert fixed.documents == ("Hello, world", "Fine, ok")  # a trailing empty cell is no text
 
 
+def test_a_quote_that_is_never_closed_is_refused_not_read_as_the_rest_of_the_file():
+    # Read before as two documents, 'ok' and 'Unclosed and on\n3,fine\n4,last\n' (rows 3 and
+    # 4 taken in), and 'Quoted, she said' with its quotes dropped.
+    table = b'id,text\n1,ok\n2,"Unclosed and on\n3,fine\n4,last\n'
+    at = upload(open_app(), ("notes.csv", table), ("said.csv", b'text\n"Quoted," she said\n'))
+    advice = ('A text that holds double quotes goes in double quotes as a whole, each of its '
+              'own quotes doubled ("She said ""hi"""), as spreadsheets save it.')
+    assert errors(at) == [
+        "notes.csv: lines 3 to 5: a double quote opens a text that is never closed, so every line "
+        f"after it would be read as part of that text. {advice}",
+        f"said.csv: line 2: a text in double quotes goes on after its closing quote. {advice}"]
+    assert not [b for b in at.button if b.key == "corpus_upload_load"]
+    fixed = read_uploads([("said.csv", b'text\n"""Quoted,"" she said"\n')])
+    assert fixed.documents == ('"Quoted," she said',)
+
+
 def test_png_bytes_get_a_clear_error_and_nothing_to_load():
     at = upload(open_app(), ("cat.png", PNG), ("cat.txt", PNG))
     shown = errors(at)
