@@ -28,3 +28,26 @@ def test_the_vocabulary_size_axis_counts_the_tokens_merges_make_not_the_merges()
     assert merge_counts(at).value == [0, 4]
     curve = chart(at, "lang_curve")
     assert [trace["x"] for trace in curve["data"]] == [[3, 6], [3, 6]]
+
+
+def test_one_sentence_one_script_and_one_token_are_said_in_the_singular():
+    # The page said "1 sentences in 2 languages (1 scripts)", "over 1 languages", "for the same
+    # 1 sentences", "1 tokens" and "at 1 merge counts".
+    at = upload(open_page(), ("one.csv", b"en,fr\nThe,de\n", "text/csv"))
+    assert at.expander[0].label == ("**Parallel corpus:** one.csv — 1 sentence in 2 languages "
+                                    "(1 script)")
+    assert [m.proto.delta for m in at.metric][2] == "over 1 language"
+    captions = [c.value for c in at.caption]
+    assert ("Tokens each language needs with **English byte\\-level 1k**, divided by English's, "
+            "for the same 1 sentence. Colours are scripts.") in captions
+    at.multiselect(key="lang_side_langs").set_value(["en", "fr"]).run()
+    assert [m.value for m in at.markdown if m.value.startswith("**")] == [
+        "**English** · 1 token · 1.00× · 3 characters",
+        "**French — français** · 2 tokens · 2.00× · 2 characters"]
+    merge_counts(at).set_value([0]).run()
+    assert any(c.value.startswith("**English byte\\-level 1k** at 1 merge count. With no merges")
+               for c in at.caption)
+    at = upload(at, ("long.csv", b"en,fr\n" + b"The,de\n" * 501, "text/csv"))
+    assert [i.value for i in at.info] == [
+        "Measuring the first 500 sentences of each language; 1 more was left out to keep the "
+        "page quick."]

@@ -521,7 +521,7 @@ def test_a_language_named_in_markdown_is_named_as_it_is_in_captions_and_help():
     shown = r"Zq\*\*b\*\* \$m\$ \:red\[r\]"
     caption = next(c.value for c in at.caption if c.value.startswith("Tokens each language"))
     assert caption.startswith("Tokens each language needs with **English byte\\-level 1k**, "
-                              f"divided by {shown}'s, for the same 1 sentences.")
+                              f"divided by {shown}'s, for the same 1 sentence.")
     helps = [m.proto.help for m in at.metric if m.label == "Most expensive"]
     assert helps == [f"English needs 0.28 times the tokens {shown} needs."]
 

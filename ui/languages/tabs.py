@@ -17,7 +17,7 @@ from bpe_core.analysis.parallel import ParallelCorpus
 from ..shared.annotate import coloured_html
 from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
-from ..shared.wording import WHITESPACE_WORDS
+from ..shared.wording import WHITESPACE_WORDS, plural
 from ..shared.slow_regex import attempt
 from . import charts, data
 from .view import Choice, keep
@@ -55,15 +55,16 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
             title=f"Tokenization premium of {n} tokenizers (baseline {base})"),
             key="lang_bars_all")
         st.caption(f"Tokens each language needs with each tokenizer, divided by {md(base)}'s, for "
-                   f"the same {source.n_sentences} sentences; languages sorted by their mean "
-                   "premium.")
+                   f"the same {plural(source.n_sentences, 'sentence')}; languages sorted by their "
+                   "mean premium.")
         return
     rows = _focus_rows(table, choice)
     _chart(st, charts.premium_bars(
         list(rows.Code), langs, dict(zip(rows.Code, rows.Premium)), baseline=base,
         title=f"Tokenization premium with {choice.focus} (baseline {base})"), key="lang_bars")
     st.caption(f"Tokens each language needs with **{md(choice.focus)}**, divided by "
-               f"{md(base)}'s, for the same {source.n_sentences} sentences. Colours are scripts.")
+               f"{md(base)}'s, for the same {plural(source.n_sentences, 'sentence')}. Colours "
+               "are scripts.")
 
 
 def _by_language(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:
@@ -122,8 +123,8 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
         if spans is None:  # a regex of the tokenizer's file was stopped after all: said here
             break
         fallback = premium.fallback_tokens(tok, [s.id for s in spans])
-        st.markdown(f"**{md(source.language(code).label)}** · {len(spans)} tokens · "
-                    f"{len(spans) / base_tokens:.2f}× · {len(sentence)} characters"
+        st.markdown(f"**{md(source.language(code).label)}** · {plural(len(spans), 'token')} · "
+                    f"{len(spans) / base_tokens:.2f}× · {plural(len(sentence), 'character')}"
                     + (f" · {fallback} byte-fallback" if fallback else ""))
         st.html(coloured_html(tok, spans, sentence))
 
@@ -163,8 +164,8 @@ def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
     start = ("a byte-level tokenizer spends a token per UTF-8 byte, so the premium is the "
              "ratio of bytes" if tok.unit == "byte" else "a character-level tokenizer spends a "
              "token per character (per byte for characters it lacks)")
-    st.caption(f"**{md(choice.focus)}** at {len(merge_counts)} merge counts. With no merges "
-               f"{start}; watch which languages the merges then serve.")
+    st.caption(f"**{md(choice.focus)}** at {plural(len(merge_counts), 'merge count')}. With no "
+               f"merges {start}; watch which languages the merges then serve.")
 
 
 def _add_count(key: str, add_key: str) -> None:

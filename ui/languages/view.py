@@ -66,8 +66,10 @@ def corpus_picker() -> ParallelCorpus:
     """The parallel corpus to measure: the bundled sample, or one uploaded here."""
     source = data.corpus()
     scripts = len({lang.script for lang in source.languages})
-    title = (f"**Parallel corpus:** {source.name} — {source.n_sentences:,} sentences in "
-             f"{len(source.languages)} languages ({scripts} scripts)")
+    title = (f"**Parallel corpus:** {source.name} — "
+             f"{wording.plural(source.n_sentences, 'sentence')} in "
+             f"{wording.plural(len(source.languages), 'language')} "
+             f"({wording.plural(scripts, 'script')})")
     with st.expander(title, expanded=False, key="lang_corpus_box"):
         # A new key empties the uploader, so going back to the sample does not re-read the files.
         key = f"lang_upload_{st.session_state.get('lang_upload_round', 0)}"
@@ -88,7 +90,8 @@ def corpus_picker() -> ParallelCorpus:
         st.rerun()
     if source.dropped:
         st.info(f"Measuring the first {MAX_SENTENCES:,} sentences of each language; "
-                f"{source.dropped:,} more were left out to keep the page quick.")
+                f"{source.dropped:,} more {'was' if source.dropped == 1 else 'were'} left out to "
+                "keep the page quick.")
     if source.skipped:
         names = ", ".join(md(repr(label)) for label in source.skipped)
         st.info(f"Left out {names}: no letters in {'it' if len(source.skipped) == 1 else 'them'}"
@@ -256,7 +259,7 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
                       f"{md(base)} needs.")
     cards.metric("Cheapest", f"{cheap.Premium:.2f}×", cheap.Language, **plain)
     cards.metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
-                 f"over {len(rows)} languages", **plain)
+                 f"over {wording.plural(len(rows), 'language')}", **plain)
     # With no fallback anywhere, no language is named: any would be picked at random.
     label, meaning = fallback_kind(choice.focus_tokenizer)
     cards.metric(label, f"{worst['Fallback share']:.0%}",
