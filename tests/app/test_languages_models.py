@@ -8,6 +8,7 @@ from tokenizers import pre_tokenizers as P
 
 from tests.app.test_languages_page import chart, merge_counts, open_page, upload
 from tests.app.test_loaded_models_page import load
+from tests.model_files import char_bpe_file
 
 
 def made_twice_file() -> bytes:
@@ -51,3 +52,21 @@ def test_one_sentence_one_script_and_one_token_are_said_in_the_singular():
     assert [i.value for i in at.info] == [
         "Measuring the first 500 sentences of each language; 1 more was left out to keep the "
         "page quick."]
+
+
+def side_by_side(at) -> list[str]:
+    """The line above each sentence of the Side by side tab."""
+    return [m.value for m in at.markdown if m.value.startswith("**")]
+
+
+def test_side_by_side_names_the_fallback_tokens_the_tokenizer_has():
+    # Every tokenizer's were "byte-fallback": the first GPT's <unk> and the pieces of a
+    # character a byte-level vocabulary lacks too.
+    at = upload(open_page(), ("cat.csv", "en,ru\nThe,кот\n".encode(), "text/csv"))
+    at.multiselect(key="lang_side_langs").set_value(["en", "ru"]).run()
+    assert side_by_side(at)[1] == ("**Russian — русский** · 6 tokens · 6.00× · 3 characters · "
+                                   "6 partial\\-character tokens")
+    load(at, char_bpe_file(), key="lang_load")
+    at.multiselect(key="lang_side_langs").set_value(["en", "ru"]).run()
+    assert side_by_side(at)[1] == ("**Russian — русский** · 3 tokens · 3.00× · 3 characters · "
+                                   "3 \\<unk\\> tokens")

@@ -20,7 +20,7 @@ from ..shared.tokens import md_escape as md
 from ..shared.wording import WHITESPACE_WORDS, plural
 from ..shared.slow_regex import attempt
 from . import charts, data
-from .view import Choice, keep
+from .view import Choice, fallback_kind, keep
 
 TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × languages",
         ":material/candlestick_chart: Per sentence", ":material/compare: Side by side",
@@ -103,6 +103,7 @@ def sentences_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -
 
 def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -> None:
     tok = choice.focus_tokenizer
+    noun = fallback_kind(tok)[2]  # what the tokens it counts as fallback are
     order = list(_focus_rows(table, choice).Code)
     picks = [choice.baseline] + [order[i] for i in (1, len(order) // 2, -1) if len(order) > 1]
     keep("lang_side_langs", list(source.codes), list(dict.fromkeys(picks)))
@@ -125,7 +126,7 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
         fallback = premium.fallback_tokens(tok, [s.id for s in spans])
         st.markdown(f"**{md(source.language(code).label)}** · {plural(len(spans), 'token')} · "
                     f"{len(spans) / base_tokens:.2f}× · {plural(len(sentence), 'character')}"
-                    + (f" · {fallback} byte-fallback" if fallback else ""))
+                    + (f" · {md(plural(fallback, noun))}" if fallback else ""))
         st.html(coloured_html(tok, spans, sentence))
 
 

@@ -261,7 +261,7 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     cards.metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
                  f"over {wording.plural(len(rows), 'language')}", **plain)
     # With no fallback anywhere, no language is named: any would be picked at random.
-    label, meaning = fallback_kind(choice.focus_tokenizer)
+    label, meaning, _ = fallback_kind(choice.focus_tokenizer)
     cards.metric(label, f"{worst['Fallback share']:.0%}",
                  worst.Language if worst["Fallback share"] > 0 else "in no language", **plain,
                  help=f"The share of {md(choice.focus)}'s tokens that {meaning}, in the language "
@@ -291,14 +291,14 @@ def unknown_token(tok: bpe_core.Tokenizer) -> str | None:
     return tok.model.unk_token or "[UNK]"
 
 
-def fallback_kind(tok: bpe_core.Tokenizer) -> tuple[str, str]:
+def fallback_kind(tok: bpe_core.Tokenizer) -> tuple[str, str, str]:
     """What a tokenizer's fallback tokens are (premium.fallback_tokens counts them): the card's
-    label, and what its tokens then are, in words."""
+    label, what its tokens then are, in words, and what one is called in a count."""
     if tok.unit == "byte":
         return ("Most partial characters", "hold only part of a character (the vocabulary "
-                "spells a character it has no token for in its bytes)")
+                "spells a character it has no token for in its bytes)", "partial-character token")
     if tok.model.byte_fallback:
         return ("Most byte fallback", "are <0xNN> bytes (a character the vocabulary lacks, "
-                "spelled in its bytes)")
+                "spelled in its bytes)", "byte-fallback token")
     unk = unknown_token(tok)
-    return f"Most {unk}", f"are {unk} (characters the vocabulary lacks)"
+    return f"Most {unk}", f"are {unk} (characters the vocabulary lacks)", f"{unk} token"
