@@ -9,6 +9,7 @@ from tokenizers import pre_tokenizers as P
 from tests.app.test_languages_page import chart, merge_counts, open_page, upload
 from tests.app.test_loaded_models_page import load
 from tests.model_files import char_bpe_file
+from ui.shared.tokens import md_escape
 
 
 def made_twice_file() -> bytes:
@@ -70,3 +71,21 @@ def test_side_by_side_names_the_fallback_tokens_the_tokenizer_has():
     at.multiselect(key="lang_side_langs").set_value(["en", "ru"]).run()
     assert side_by_side(at)[1] == ("**Russian — русский** · 3 tokens · 3.00× · 3 characters · "
                                    "3 \\<unk\\> tokens")
+
+
+def test_a_baseline_the_tokenizer_spells_with_no_tokens_is_said_not_a_traceback():
+    # A tokenizer with no unknown token drops what it cannot spell: Russian cost 0 tokens, and
+    # taking it as the baseline raised "ValueError: Encountered all NA values" (the cards), and
+    # ZeroDivisionError (the Side by side tab).
+    at = upload(open_page(), ("abc.csv", "en,ru\nabc,кот\n".encode(), "text/csv"))
+    name = load(at, made_twice_file(), key="lang_load")
+    at.selectbox(key="lang_baseline").set_value("ru").run()
+    assert not at.exception and not at.metric
+    assert [w.value for w in at.warning] == [
+        f"{md_escape(name)} encodes Russian — русский's sentences "
+        "as 0 tokens (a tokenizer with no unknown token and no byte fallback drops the characters "
+        "it has no token for), so no premium can be taken against them: pick another baseline "
+        "language."]
+    at.multiselect(key="lang_side_langs").set_value(["ru", "en"]).run()
+    assert side_by_side(at) == ["**Russian — русский** · 0 tokens · no premium · 3 characters",
+                                "**English** · 1 token · no premium · 3 characters"]

@@ -70,8 +70,9 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
 def _by_language(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:
     """The premiums with a row per language code, sorted by their mean over the tokenizers
     (ties in the corpus's order), and a column per tokenizer, in the order chosen."""
+    # (dropna=False: a tokenizer with no premiums, its baseline spelled with no tokens, stays.)
     wide = table.pivot_table(index="Code", columns="Tokenizer", values="Premium",
-                             sort=False)[list(choice.tokenizers)]
+                             sort=False, dropna=False)[list(choice.tokenizers)]
     return wide.loc[wide.mean(axis=1).sort_values(kind="stable").index]
 
 
@@ -124,8 +125,10 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
         if spans is None:  # a regex of the tokenizer's file was stopped after all: said here
             break
         fallback = premium.fallback_tokens(tok, [s.id for s in spans])
+        # (A tokenizer that drops what it cannot spell may leave the baseline's sentence none.)
+        ratio = f"{len(spans) / base_tokens:.2f}×" if base_tokens else "no premium"
         st.markdown(f"**{md(source.language(code).label)}** · {plural(len(spans), 'token')} · "
-                    f"{len(spans) / base_tokens:.2f}× · {plural(len(sentence), 'character')}"
+                    f"{ratio} · {plural(len(sentence), 'character')}"
                     + (f" · {md(plural(fallback, noun))}" if fallback else ""))
         st.html(coloured_html(tok, spans, sentence))
 

@@ -248,10 +248,16 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     rows = table[(table.Tokenizer == choice.focus) & (table.Code != choice.baseline)]
     if rows.empty:
         return
+    base = source.language(choice.baseline).label
+    if rows.Premium.isna().all():  # (measure's premium when the baseline has no tokens)
+        st.warning(f"{md(choice.focus)} encodes {md(base)}'s sentences as 0 tokens (a tokenizer "
+                   "with no unknown token and no byte fallback drops the characters it has no "
+                   "token for), so no premium can be taken against them: pick another baseline "
+                   "language.", icon=":material/warning:")
+        return
     dear = rows.loc[rows.Premium.idxmax()]
     cheap = rows.loc[rows.Premium.idxmin()]
     worst = rows.loc[rows["Fallback share"].idxmax()]
-    base = source.language(choice.baseline).label
     plain = {"delta_color": "off", "delta_arrow": "off"}  # the delta names a language
     cards = metrics.row()
     cards.metric("Most expensive", f"{dear.Premium:.2f}×", dear.Language, **plain,
