@@ -73,6 +73,17 @@ def test_side_by_side_names_the_fallback_tokens_the_tokenizer_has():
                                    "3 \\<unk\\> tokens")
 
 
+def test_an_uploaded_corpus_is_shown_side_by_side_in_its_own_languages():
+    # Only English was left: the picks made for the bundled sample (Indonesian, Korean, Tamil) were
+    # kept where the upload had them, so none of its other languages showed.
+    at = open_page()
+    assert at.multiselect(key="lang_side_langs").value == ["en", "id", "ko", "ta"]
+    at = upload(at, ("three.csv", "en,de,ja\nThe cat.,Die Katze.,猫。\n".encode(), "text/csv"))
+    assert at.multiselect(key="lang_side_langs").value == ["en", "ja", "de"]  # by premium
+    assert [line.split(" · ")[0] for line in side_by_side(at)] == [
+        "**English**", "**Japanese — 日本語**", "**German — Deutsch**"]
+
+
 def test_a_baseline_the_tokenizer_spells_with_no_tokens_is_said_not_a_traceback():
     # A tokenizer with no unknown token drops what it cannot spell: Russian cost 0 tokens, and
     # taking it as the baseline raised "ValueError: Encountered all NA values" (the cards), and

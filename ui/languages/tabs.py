@@ -107,6 +107,9 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
     noun = fallback_kind(tok)[2]  # what the tokens it counts as fallback are
     order = list(_focus_rows(table, choice).Code)
     picks = [choice.baseline] + [order[i] for i in (1, len(order) // 2, -1) if len(order) > 1]
+    if st.session_state.get("lang_side_codes") != source.codes:  # another corpus: its picks,
+        st.session_state.pop("lang_side_langs", None)  # not what is left of the last one's
+        st.session_state.lang_side_codes = source.codes
     keep("lang_side_langs", list(source.codes), list(dict.fromkeys(picks)))
     keep("lang_side_sentence", list(range(source.n_sentences)), 0)
     base = source.sentences(choice.baseline)
