@@ -168,6 +168,17 @@ def test_identify():
     assert identify("ko").spaces is True and identify("ja").spaces is False
 
 
+def test_a_tag_naming_a_script_takes_the_script_and_spacing_from_the_text():
+    # Romanized Hindi and Japanese were drawn and listed as Devanagari and Japanese (and
+    # romaji given no tokens per word), the usual script of their language.
+    corpus = read_table("roman.csv", "hi-Latn,ja-Latn,zh-Hant\nMain ghar ja raha hoon.,"
+                                     "Watashi wa gakusei desu.,我是學生。\n".encode())
+    assert [(lang.label, lang.script, lang.spaces) for lang in corpus.languages] == [
+        ("Hindi (Latin)", "Latin", True),
+        ("Japanese (Latin) — 日本語 (ラテン文字)", "Latin", True),
+        ("Chinese (Traditional) — 中文（繁體）", "Han", False)]
+
+
 # --- measurements --------------------------------------------------------------------------------
 
 

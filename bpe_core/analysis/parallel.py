@@ -193,10 +193,14 @@ def identify(label: str, texts: Sequence[str] = ()) -> Language:
     ('zh-CN', 'Chinese (China) — 中文（中国）', 'Han')
     >>> identify("qaa", ["Some text"]).label  # a well-formed code naming no language
     'qaa'
+    >>> romanized = identify("hi-Latn", ["Main ghar ja raha hoon."])
+    >>> romanized.label, romanized.script, identify("hi").script
+    ('Hindi (Latin)', 'Latin', 'Devanagari')
     """
     label = label.strip()
     lang = _recognise(label)
-    traits = _traits().get(lang.language) if lang else None
+    # A script the tag names (hi-Latn: Hindi in Latin letters) is not the language's usual one.
+    traits = _traits().get(lang.language) if lang and not lang.script else None
     if traits is None:
         text = " ".join(texts)
         script, words = dominant_script(text), len(text.split())
