@@ -100,3 +100,17 @@ def test_a_baseline_the_tokenizer_spells_with_no_tokens_is_said_not_a_traceback(
     at.multiselect(key="lang_side_langs").set_value(["ru", "en"]).run()
     assert side_by_side(at) == ["**Russian — русский** · 0 tokens · no premium · 3 characters",
                                 "**English** · 1 token · no premium · 3 characters"]
+
+
+def test_one_held_out_sentence_is_named_in_the_singular():
+    # A two-sentence corpus was split into "sentences 1" and "sentences 2 are held out".
+    at = upload(open_page(), ("two.csv", b"en,fr\nThe cat.,Le chat.\nThe dog.,Le chien.\n",
+                              "text/csv"))
+    assert any(m.value.endswith("It learns from sentence 1 of each language; sentence 2 is "
+                                "held out to score it.") for m in at.markdown)
+    at.number_input(key="lang_train_size").set_value(300).run()
+    at.button(key="lang_train").click().run()
+    name = at.selectbox(key="lang_focus").value
+    assert [i.value for i in at.info] == [
+        f"Every tokenizer is scored on the held-out sentence 2 (1 of 2): **{md_escape(name)}** "
+        "learned from sentence 1, so scoring it on that one would flatter it."]

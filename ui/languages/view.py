@@ -159,8 +159,9 @@ def train_panel(source: ParallelCorpus) -> None:
         st.markdown("Byte-level BPE with the GPT-2 pre-tokenizer, trained on all "
                     f"{len(source.languages)} languages together, so every script gets merges "
                     "of its own. Compare its premiums with a tokenizer trained on English alone. "
-                    + (f"It learns from sentences {_numbers(parts.train)} of each language; "
-                       f"sentences {_numbers(parts.held_out)} are held out to score it."
+                    + (f"It learns from {_numbers(parts.train)} of each language; "
+                       f"{_numbers(parts.held_out)} "
+                       f"{'is' if parts.held_out.n_sentences == 1 else 'are'} held out to score it."
                        if parts.disjoint else "The corpus has one sentence, so it is trained "
                        "and scored on the same one."))
         size_col, button_col = st.columns([2, 1], vertical_alignment="bottom")
@@ -220,9 +221,9 @@ def _compare(name: str) -> None:
 
 
 def _numbers(part: ParallelCorpus) -> str:
-    """Sentence numbers as a range: "25–32", or "7" for one."""
+    """Sentence numbers as a range: "sentences 25–32", or "sentence 7" for one."""
     first, last = part.numbers[0], part.numbers[-1]
-    return f"{first}–{last}" if last > first else f"{first}"
+    return f"sentences {first}–{last}" if last > first else f"sentence {first}"
 
 
 def scoring_note(source: ParallelCorpus, scored: ParallelCorpus, choice: Choice) -> None:
@@ -237,9 +238,10 @@ def scoring_note(source: ParallelCorpus, scored: ParallelCorpus, choice: Choice)
                 icon=":material/info:")
         return
     learned = parallel.split(source).train
-    st.info(f"Every tokenizer is scored on the held-out sentences {_numbers(scored)} "
-            f"({scored.n_sentences} of {source.n_sentences}): {names} learned from sentences "
-            f"{_numbers(learned)}, so scoring it on those would flatter it.",
+    st.info(f"Every tokenizer is scored on the held-out {_numbers(scored)} "
+            f"({scored.n_sentences} of {source.n_sentences}): {names} learned from "
+            f"{_numbers(learned)}, so scoring it on "
+            f"{'that one' if learned.n_sentences == 1 else 'those'} would flatter it.",
             icon=":material/rule:")
 
 
