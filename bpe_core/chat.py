@@ -73,8 +73,8 @@ def special_tokens(config: Mapping[str, Any]) -> dict[str, str]:
 
 
 def render(template: str, messages: Sequence[Mapping[str, str]], *,
-           add_generation_prompt: bool = True,
-           special_tokens: Mapping[str, str] | None = None,
+           add_generation_prompt: bool = True, tools: list | None = None,
+           documents: list | None = None, special_tokens: Mapping[str, str] | None = None,
            seconds: float = RENDER_SECONDS, max_chars: int = MAX_PROMPT_CHARS) -> str:
     """The prompt a model receives for ``messages``; raises :class:`ChatTemplateError` with the
     template's own message when it refuses them (a role it does not know, an order it forbids)
@@ -86,7 +86,10 @@ def render(template: str, messages: Sequence[Mapping[str, str]], *,
                                 f"than the {MAX_TEMPLATE_CHARS:,} a template may have here")
     env = _environment(seconds=seconds, max_chars=max_chars)
     try:
-        return env.render(template, dict(messages=list(messages),
+        # tools and documents are None unless given, as transformers passes them: a template's
+        # `tools is not none` is false and its `tools is defined` true, there too.
+        return env.render(template, dict(messages=list(messages), tools=tools,
+                                         documents=documents,
                                          add_generation_prompt=add_generation_prompt,
                                          **dict(special_tokens or {})))
     except ChatTemplateError:
@@ -103,18 +106,23 @@ def _raise(message: str) -> None:
     raise ChatTemplateError(f"the chat template refuses these messages: {message}")
 
 
-#: The widest indent ``tojson`` takes: templates indent by 2 or 4; a wide one is written at every
-#: line and every level of nesting (a list of 1,500 numbers at 900,000 spaces: 1.3 GB).
+#: The widest indent ``tojson`` takes, and its longest separator: templates indent by 2 or 4 and
+#: separate by ', ' or ':'; a wide one is written at every line (or item) and every level of
+#: nesting (a list of 1,500 numbers at 900,000 spaces: 1.3 GB).
 MAX_JSON_INDENT = 16
 
 
-def _tojson(value: Any, indent: int | None = None, ensure_ascii: bool = False,
-            sort_keys: bool = False) -> str:
+def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None,
+            separators: tuple[str, str] | None = None, sort_keys: bool = False) -> str:
+    """transformers' ``tojson``, with its arguments in its order, within the size limits."""
     if indent is not None and type(indent) is not int:  # (a text would be written per line)
         raise TypeError("tojson's indent is a number of spaces")
     if indent is not None and indent > MAX_JSON_INDENT:
         raise ValueError(f"tojson's indent is at most {MAX_JSON_INDENT} spaces here")
-    return json.dumps(value, indent=indent, ensure_ascii=ensure_ascii, sort_keys=sort_keys)
+    if separators is not None and any(len(str(s)) > MAX_JSON_INDENT for s in separators):
+        raise ValueError(f"tojson's separators are at most {MAX_JSON_INDENT} characters here")
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators,
+                      sort_keys=sort_keys)
 
 
 class _Generation(Extension):

@@ -48,6 +48,19 @@ def test_tojson_keeps_text_as_it_is_and_the_date_helper_exists():
     assert len(render("{{ strftime_now('%Y') }}", [])) == 4
 
 
+def test_tools_documents_and_tojson_are_as_transformers_gives_them():
+    # transformers passes tools=None and documents=None when there are none (Mistral's and
+    # Llama 3.1's templates test `tools is not none`, Hermes's `tools is defined`), and its
+    # tojson takes (ensure_ascii, indent, separators, sort_keys).
+    template = ("{% if tools is not none %}T{% endif %}{% if tools is defined %}D{% endif %}"
+                "{{ documents | tojson }}|{{ messages[1] | tojson(separators=(',', ':')) }}"
+                "|{{ messages[1] | tojson(true) }}")
+    assert render(template, MESSAGES) == (
+        'Dnull|{"role":"user","content":"Héllo?"}|{"role": "user", "content": "H\\u00e9llo?"}')
+    with pytest.raises(ChatTemplateError, match="separators are at most 16 characters"):
+        render("{{ messages | tojson(separators=(',' * 17, ':')) }}", MESSAGES)
+
+
 def test_a_config_gives_its_templates_and_special_tokens():
     config = {"chat_template": [{"name": "default", "template": CHATML},
                                 {"name": "tool_use", "template": "{{ tools }}"}],

@@ -285,3 +285,19 @@ def test_the_sidebar_loads_a_model_on_any_page(cache) -> None:
     assert at.session_state["tokenizer"] == "Qwen/Qwen3-8B"
     assert at.sidebar.selectbox(key="sidebar_tokenizer").value == "Qwen/Qwen3-8B"
     assert any("Qwen/Qwen3-8B" in s.value.replace("\\", "") for s in at.sidebar.success)
+
+
+def test_named_templates_get_tools_as_transformers_passes_them(cache) -> None:
+    # Command R's kind: a default template and named ones for tools and documents. The default
+    # is rendered as transformers renders it with no tools given (None), a named one as it
+    # renders it with some (here none: an empty list).
+    template = "{{ tools | tojson }} {{ documents | tojson }} {{ messages | length }}"
+    config = {"chat_template": [{"name": "default", "template": "default: " + template},
+                                {"name": "tool_use", "template": "tool_use: " + template}]}
+    put_model(cache, "CohereForAI/c4ai-like", {"tokenizer.json": llama3_file(),
+                                               "tokenizer_config.json": config_file(config)})
+    at = load_model(open_hub_form(), "CohereForAI/c4ai-like")
+    assert at.selectbox(key="tok_chat_template").options == ["default", "tool_use"]
+    assert chat_prompt(at) == "default: null null 2"
+    at.selectbox(key="tok_chat_template").set_value("tool_use").run()
+    assert chat_prompt(at) == "tool_use: [] [] 2"

@@ -108,9 +108,12 @@ def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
                            help="What comes after the last message when the model is to "
                                 "answer: the start of an assistant turn "
                                 "(add_generation_prompt=True).")
+    # A named template beside the default is for tools or documents (Command R's tool_use and
+    # rag), which transformers renders only when given some: here, an empty list of each.
+    given = {} if which == "default" else {"tools": [], "documents": []}
     try:
         prompt = render(found[which], messages, add_generation_prompt=generation,
-                        special_tokens=special_tokens(config))
+                        special_tokens=special_tokens(config), **given)
     except ChatTemplateError as exc:
         said = str(exc)
         # Jinja's words, or the template's own, may end their sentence already ("No filter
