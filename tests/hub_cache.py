@@ -30,14 +30,14 @@ CHAT_TEMPLATE = ("{{ bos_token }}{% for m in messages %}<|{{ m['role'] }}|>{{ m[
 
 
 def put_model(cache: Path, repo_id: str, files: dict[str, bytes],
-              absent: tuple[str, ...] = ()) -> Path:
-    """Put ``files`` (name -> bytes) in ``cache`` as the Hub cache keeps ``repo_id``'s files,
-    and the cache's note that the repository has none of ``absent`` (``.no_exist``, written
-    when the Hub answered 404); the snapshot folder."""
+              absent: tuple[str, ...] = (), ref: str = "main") -> Path:
+    """Put ``files`` (name -> bytes) in ``cache`` as the Hub cache keeps ``repo_id``'s files at
+    the branch or tag ``ref``, and the cache's note that the repository has none of ``absent``
+    (``.no_exist``, written when the Hub answered 404); the snapshot folder."""
     folder = cache / f"models--{repo_id.replace('/', '--')}"
-    revision = hashlib.sha1(repo_id.encode()).hexdigest()  # any 40 hex digits do
+    revision = hashlib.sha1(f"{repo_id}@{ref}".encode()).hexdigest()  # any 40 hex digits do
     (folder / "refs").mkdir(parents=True, exist_ok=True)
-    (folder / "refs" / "main").write_text(revision)
+    (folder / "refs" / ref).write_text(revision)
     snapshot = folder / "snapshots" / revision
     snapshot.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():

@@ -85,6 +85,50 @@ def test_what_is_no_model_id_says_how_ids_look(cache, repo_id) -> None:
                                 "for example Qwen/Qwen3-8B.")
 
 
+@pytest.mark.parametrize("text", [
+    "https://huggingface.co/Qwen/Qwen3-8B", "https://huggingface.co/Qwen/Qwen3-8B/",
+    "huggingface.co/Qwen/Qwen3-8B/tree/main", "https://hf.co/Qwen/Qwen3-8B#model-card",
+    "https://huggingface.co/Qwen/Qwen3-8B/blob/main/tokenizer_config.json?plain=1",
+    "https://huggingface.co/Qwen/Qwen3-8B/discussions/12", " Qwen/Qwen3-8B/ ",
+    "Qwen/Qwen3-8B@main"])
+def test_a_models_page_address_or_its_id_with_a_slash_loads_the_model(cache, text) -> None:
+    put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": llama3_file(),
+                                       "tokenizer_config.json": config_file()})
+    model = load_model(text)
+    assert model.repo_id == model.tokenizer.name == "Qwen/Qwen3-8B"
+    assert model.config == CHAT_CONFIG
+
+
+def test_a_revision_in_the_address_or_after_an_at_loads_that_revision(cache) -> None:
+    put_model(cache, "org/m", {"tokenizer.json": llama3_file(),
+                               "tokenizer_config.json": config_file()})
+    put_model(cache, "org/m", {"tokenizer.json": llama2_file()}, ref="v1.0",
+              absent=("tokenizer_config.json", "chat_template.jinja"))
+    for text in ("https://huggingface.co/org/m/tree/v1.0", "org/m@v1.0",
+                 "https://huggingface.co/org/m/blob/v1.0/tokenizer.json"):
+        old = load_model(text)
+        assert old.repo_id == old.tokenizer.name == "org/m@v1.0" and old.config == {}
+        assert old.tokenizer.encode("Hello wörld") == HFTokenizer.from_str(
+            llama2_file().decode()).encode("Hello wörld", add_special_tokens=False).ids
+    assert load_model("org/m").config == CHAT_CONFIG
+    assert refusal("https://huggingface.co/org/m/tree/v2") == (
+        f"org/m@v2 is not in the Hugging Face cache ({cache}) and cannot be downloaded "
+        "(offline: huggingface.co cannot be reached, ConnectionError); download its "
+        "tokenizer.json once with internet, or upload the file under “Upload a file”.")
+    assert refusal("org/m@../../x") == ("'../../x' is not a revision of a model: a branch, a "
+                                        "tag or a commit, such as main.")
+
+
+@pytest.mark.parametrize("text, what", [
+    ("https://huggingface.co/datasets/org/corpus", "a data set on the Hugging Face Hub, not of "
+                                                   "a model"),
+    ("https://huggingface.co/spaces/org/demo", "a Space on the Hugging Face Hub, not of a model"),
+    ("https://huggingface.co/", "no model on the Hugging Face Hub")])
+def test_an_address_that_is_no_models_page_says_what_it_is(cache, text, what) -> None:
+    assert refusal(text) == (f"{text} is the address of {what}: give a model's id (org/name, "
+                             "for example Qwen/Qwen3-8B) or the address of its page.")
+
+
 def online_hub(monkeypatch, fails: dict[str, Exception],
                found: dict[str, str] | None = None) -> list[tuple[str, bool]]:
     """The Hub answers; nothing is in the cache; ``hf_hub_download`` of a file named in
@@ -145,6 +189,27 @@ def test_a_gated_model_says_accept_the_licence_and_set_hf_token(cache, monkeypat
 def test_each_download_error_is_one_sentence(cache, monkeypatch, exc, said) -> None:
     online_hub(monkeypatch, {"tokenizer.json": exc})
     assert refusal("org/nothing") == said.format(cache=cache)
+
+
+def test_a_revision_is_asked_of_the_hub_and_named_when_it_fails(cache, monkeypatch) -> None:
+    asked = []
+    monkeypatch.setattr(hub, "unreachable", lambda: None)
+
+    def download(repo_id, filename, *, revision=None, local_files_only=False, **_):
+        asked.append((repo_id, revision))
+        if local_files_only:
+            raise hub_exception(errors.LocalEntryNotFoundError, "not in the cache")
+        raise hub_exception(errors.RevisionNotFoundError, "404 Revision Not Found")
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    assert refusal("https://huggingface.co/org/nothing/tree/v9") == (
+        "org/nothing has no revision v9 on the Hugging Face Hub.")
+    assert asked == [("org/nothing", "v9")] * 2
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    online_hub(monkeypatch, {"tokenizer.json": gated()})
+    assert refusal("meta-llama/Llama-3.2-1B-Instruct@v2").startswith(
+        "meta-llama/Llama-3.2-1B-Instruct is a gated model and HF_TOKEN is not set: accept its "
+        "licence on https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct, then ")
 
 
 def test_a_downloaded_model_without_a_config_loads(cache, monkeypatch) -> None:

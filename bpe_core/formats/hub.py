@@ -17,9 +17,11 @@ a gated model, an unknown id, no ``tokenizer.json``, a file over the size limit
 from __future__ import annotations
 
 import os
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 from dataclasses import dataclass, field
 from typing import Any
+
+import regex
 
 from ..json_text import loads as json_loads
 from ..tokenizer import Tokenizer
@@ -47,6 +49,13 @@ TOKENIZER_FILE, CONFIG_FILE = "tokenizer.json", "tokenizer_config.json"
 #: it there rather than in tokenizer_config.json.
 TEMPLATE_FILE = "chat_template.jinja"
 _EXAMPLE = "Qwen/Qwen3-8B"
+#: A model page's address as the browser shows it: the Hub's host, then org/name, perhaps seen
+#: at a revision (/tree/v1.0, /blob/main/tokenizer.json) or on a tab of its page (/discussions).
+_PAGE = regex.compile(r"(?:https?://)?(?:www\.)?(?:huggingface\.co|hf\.co)(/.*)?", regex.I)
+_AT_REVISION = frozenset({"tree", "blob", "resolve", "raw", "commit"})
+#: A branch, tag or commit: what the Hub's revisions are written with (no '..', which the cache
+#: would read as a folder above its own).
+_REVISION = regex.compile(r"(?!.*\.\.)[\w.\-/]+")
 
 
 @dataclass(frozen=True)
@@ -71,12 +80,51 @@ def cache_dir() -> str:
     return str(constants.HF_HUB_CACHE)
 
 
-def load_model(repo_id: str) -> HubModel:
-    """The tokenizer of the Hub model ``repo_id``, from the Hub cache or downloaded into it.
+def model_name(text: str) -> str:
+    """The model ``text`` names, as it is called here: its id, then ``@`` and its revision
+    unless that is main. ``text`` is an id as typed (spaces around it and a trailing slash
+    left out, ``@revision`` after it), or a model page's address copied from the browser.
+
+    >>> model_name(" https://huggingface.co/Qwen/Qwen3-8B "), model_name("Qwen/Qwen3-8B/")
+    ('Qwen/Qwen3-8B', 'Qwen/Qwen3-8B')
+    >>> model_name("https://huggingface.co/Qwen/Qwen3-8B/blob/v1.0/tokenizer.json?x=1")
+    'Qwen/Qwen3-8B@v1.0'
+    >>> model_name("Qwen/Qwen3-8B@main"), model_name("hf.co/gpt2/tree/main")
+    ('Qwen/Qwen3-8B', 'gpt2')
+    >>> model_name("https://huggingface.co/datasets/org/corpus")
+    Traceback (most recent call last):
+    bpe_core.formats.hub.HubError: https://huggingface.co/datasets/org/corpus is the address of a \
+data set on the Hugging Face Hub, not of a model: give a model's id (org/name, for example \
+Qwen/Qwen3-8B) or the address of its page.
+    """
+    text = text.strip()
+    page = _PAGE.fullmatch(text)
+    if page:  # (its path split before its escapes are read: a revision may hold a %2F)
+        parts = [unquote(p) for p in urlsplit("//hub" + (page[1] or "")).path.split("/") if p]
+        if not parts or parts[0] in ("datasets", "spaces"):
+            what = {"datasets": "a data set", "spaces": "a Space"}.get(parts[0] if parts else "")
+            raise HubError(f"{text} is the address of {what or 'no model'} on the Hugging Face "
+                           f"Hub{', not of a model' if what else ''}: give a model's id "
+                           f"(org/name, for example {_EXAMPLE}) or the address of its page.")
+        view = next((k for k, p in enumerate(parts[:3]) if p in _AT_REVISION), len(parts))
+        repo_id, revision = "/".join(parts[:min(view, 2)]), ([*parts[view + 1:], ""])[0]
+    else:
+        repo_id, _, revision = text.rstrip("/").partition("@")
+    if revision in ("", "main"):
+        return repo_id
+    if not _REVISION.fullmatch(revision):
+        raise HubError(f"{revision!r} is not a revision of a model: a branch, a tag or a "
+                       f"commit, such as main.")
+    return f"{repo_id}@{revision}"
+
+
+def load_model(text: str) -> HubModel:
+    """The tokenizer of the Hub model ``text`` names (``model_name``: an id, an id@revision or
+    the address of its page), from the Hub cache or downloaded into it, called by that name.
 
     Raises :class:`HubError` with one sentence for the user when it cannot be had.
     """
-    repo_id = repo_id.strip()
+    repo_id = model_name(text)
     path, cached = _download(repo_id, TOKENIZER_FILE)
     try:
         # The file says what it is: a WordPiece or Unigram model is refused here, with why.
@@ -124,6 +172,12 @@ def _read_config(data: bytes | None) -> dict[str, Any]:
     return config if isinstance(config, dict) else {}
 
 
+def _repo(name: str) -> tuple[str, str | None]:
+    """The repository and revision (None: main) of a model called ``name`` here."""
+    repo_id, _, revision = name.partition("@")
+    return repo_id, revision or None
+
+
 def _download(repo_id: str, filename: str) -> tuple[str, bool]:
     """``(path, True)`` for a file already in the cache, else ``(path, False)`` once downloaded.
 
@@ -133,8 +187,9 @@ def _download(repo_id: str, filename: str) -> tuple[str, bool]:
     from huggingface_hub import constants, hf_hub_download
     from huggingface_hub.errors import LocalEntryNotFoundError
 
+    repo, revision = _repo(repo_id)
     try:
-        return hf_hub_download(repo_id, filename, local_files_only=True), True
+        return hf_hub_download(repo, filename, revision=revision, local_files_only=True), True
     except LocalEntryNotFoundError:
         pass
     except Exception as exc:  # an id that is no id, before any file is looked for
@@ -144,7 +199,7 @@ def _download(repo_id: str, filename: str) -> tuple[str, bool]:
         raise HubError(f"{repo_id} is not in the Hugging Face cache ({cache_dir()}) and cannot "
                        f"be downloaded ({why}); {_INSTEAD}")
     try:
-        return hf_hub_download(repo_id, filename), False
+        return hf_hub_download(repo, filename, revision=revision), False
     except Exception as exc:  # every failure of the download says why in one sentence
         raise HubError(hub_error(repo_id, exc)) from None
 
@@ -174,9 +229,9 @@ def _beside(repo_id: str, *, downloaded: bool) -> dict[str, str | None]:
     """
     from huggingface_hub import constants, try_to_load_from_cache
 
-    found, unknown = {}, []
+    (repo, revision), found, unknown = _repo(repo_id), {}, []
     for name in (CONFIG_FILE, TEMPLATE_FILE):
-        where = try_to_load_from_cache(repo_id, name)
+        where = try_to_load_from_cache(repo, name, revision=revision)
         if where is None:
             unknown.append(name)
         found[name] = where if isinstance(where, str) else None  # else: known to be absent
@@ -192,8 +247,9 @@ def _download_beside(repo_id: str, filename: str) -> str | None:
     has access): the tokenizer, already in hand, works without it."""
     from huggingface_hub import hf_hub_download
 
+    repo, revision = _repo(repo_id)
     try:
-        return hf_hub_download(repo_id, filename)
+        return hf_hub_download(repo, filename, revision=revision)
     except Exception:  # noqa: BLE001 - not in the repository (the cache remembers it), or not now
         return None
 
@@ -206,17 +262,19 @@ def hub_error(repo_id: str, exc: Exception) -> str:
     """The one sentence telling a user why ``huggingface_hub`` failed with ``exc``."""
     from huggingface_hub import errors
 
+    repo, revision = _repo(repo_id)
     if isinstance(exc, errors.GatedRepoError):
         token = ("the account of your HF_TOKEN has no access yet" if os.environ.get("HF_TOKEN")
                  else "HF_TOKEN is not set")
-        return (f"{repo_id} is a gated model and {token}: accept its licence on "
-                f"https://huggingface.co/{repo_id}, then start the app with HF_TOKEN set to a "
+        return (f"{repo} is a gated model and {token}: accept its licence on "
+                f"https://huggingface.co/{repo}, then start the app with HF_TOKEN set to a "
                 f"token of that account.")
     if isinstance(exc, errors.RepositoryNotFoundError):
-        return (f"There is no model {repo_id} on the Hugging Face Hub (or it is private): check "
+        return (f"There is no model {repo} on the Hugging Face Hub (or it is private): check "
                 f"the id, which looks like org/name, for example {_EXAMPLE}.")
     if isinstance(exc, errors.RevisionNotFoundError):
-        return f"{repo_id} has no such revision on the Hugging Face Hub."
+        return (f"{repo} has no {'revision ' + revision if revision else 'such revision'} on "
+                f"the Hugging Face Hub.")
     if isinstance(exc, errors.LocalEntryNotFoundError):  # the Hub could not be reached
         return (f"The Hugging Face Hub cannot be reached (offline?) and {repo_id} is not in the "
                 f"Hugging Face cache ({cache_dir()}); {_INSTEAD}")

@@ -109,6 +109,20 @@ def test_any_model_id_loads_from_the_box_and_sessions_share_it_unchanged(cache) 
     assert list(first.session_state["tokenizers"]).count("someone/tiny-bpe") == 1
 
 
+def test_a_models_page_address_pasted_in_the_box_loads_it_under_its_id(cache) -> None:
+    put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": llama3_file(),
+                                       "tokenizer_config.json": config_file()})
+    at = load_model(open_hub_form(), "https://huggingface.co/Qwen/Qwen3-8B/tree/main")
+    assert not at.error and at.session_state["tokenizer"] == "Qwen/Qwen3-8B"
+    assert any("“Qwen/Qwen3-8B”" in s.value.replace("\\", "") for s in at.success)
+    assert chat_prompt(at).startswith("<|start|>system\nYou are a helpful assistant.<|end|>")
+    load_model(at, "Qwen/Qwen3-8B/")  # the same model: made active, not loaded twice
+    assert list(at.session_state["tokenizers"]).count("Qwen/Qwen3-8B") == 1
+    load_model(at, "https://huggingface.co/datasets/org/corpus")
+    assert the_error(at).startswith("https://huggingface.co/datasets/org/corpus is the address "
+                                    "of a data set on the Hugging Face Hub, not of a model")
+
+
 def test_offline_and_not_cached_names_the_cache_and_the_upload(cache) -> None:
     at = load_model(open_hub_form(), "google/gemma-3-1b-it")
     assert the_error(at) == (

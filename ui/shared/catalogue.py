@@ -12,7 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 import bpe_core
-from bpe_core.formats.hub import CATALOGUE, HubError, HubModel, cache_dir, load_model
+from bpe_core.formats.hub import CATALOGUE, HubError, HubModel, cache_dir, load_model, model_name
 
 from . import state
 from .annotate import md_literal
@@ -45,18 +45,22 @@ def hub_config(tok: bpe_core.Tokenizer) -> dict | None:
     return _configs().get((tok.fingerprint(), tok.name))
 
 
-def load_into_session(repo_id: str, *, activate: bool = True) -> str | None:
-    """Load the Hub model ``repo_id`` into the session under its id; None, or a message."""
-    repo_id = repo_id.strip()
+def load_into_session(text: str, *, activate: bool = True) -> tuple[str, str | None]:
+    """Load the Hub model ``text`` names (its id, or its page's address: ``model_name``) into
+    the session under its name; that name, and None or the message saying why it cannot be."""
+    try:
+        repo_id = model_name(text)
+    except HubError as exc:
+        return text.strip(), str(exc)
     if repo_id not in state.tokenizers():
         try:
             model = hub_model(repo_id)
         except HubError as exc:
-            return str(exc)
+            return repo_id, str(exc)
         state.add_tokenizer(model.tokenizer, activate=activate)  # the id is free: it stays
     elif activate:
         state.set_active_tokenizer(repo_id)
-    return None
+    return repo_id, None
 
 
 def title(repo_id: str) -> str:
@@ -76,7 +80,8 @@ def hub_form(key: str) -> str | None:
                                "Hub. Llama and Gemma are gated: accept the licence on the "
                                "model's Hub page and set HF_TOKEN before starting the app.")
     repo_id = choice or st.text_input("Model id on the Hugging Face Hub", key=f"{key}_hub_id",
-                                      placeholder="org/name, for example Qwen/Qwen3-8B").strip()
+                                      placeholder="org/name, for example Qwen/Qwen3-8B, or "
+                                                  "the address of its page").strip()
     st.caption("The model's tokenizer.json, tokenizer_config.json and chat_template.jinja are "
                "downloaded the first time and kept in the Hugging Face cache "
                f"(`{cache_dir()}`); from there they load without internet. A gated model needs "
@@ -84,8 +89,8 @@ def hub_form(key: str) -> str | None:
                "read.")
     if not st.button("Load model", key=f"{key}_hub_load", disabled=not repo_id):
         return None
-    message = load_into_session(repo_id)
+    name, message = load_into_session(repo_id)
     if message:
         st.error(md_literal(message))
         return None
-    return repo_id
+    return name
