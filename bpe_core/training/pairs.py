@@ -152,6 +152,10 @@ class PairState:
         """Whether some word still has two tokens (some pair is left, however rare)."""
         return bool(self.counts) or any(len(w) > 1 for w in self.words)
 
+    def top_count(self) -> int:
+        """The highest count of a pair left, on the heap or not (0 when none is counted)."""
+        return max(self.counts.values(), default=0)
+
     def segments(self) -> list[tuple[int, ...]]:
         """Each word's token ids as training has them now."""
         return [tuple(map(ord, w)) for w in self.words]

@@ -3,21 +3,23 @@ then *superwords* that cross spaces.
 
 Stage 1 is ordinary byte-level BPE with a whitespace-aware pre-tokenizer, up to the
 ``transition`` vocabulary size. Stage 2 goes on from there over larger pieces: words joined by
-single spaces, so tokens such as " of the" can form. Newlines, other whitespace and runs of three
-or more punctuation marks still separate pieces (the paper's safeguards against tokens that run
-across lines or separators).
+single spaces, so tokens such as " of the" can form. As in the paper's trainer, a stage-2 token
+holds at most four words and never a colon followed by a space ("Answer: yes" stays two tokens
+at least). Newlines, other whitespace and runs of three or more punctuation marks still separate
+pieces here (this module's own guard against tokens that run across lines or separators; the
+paper's trainer splits stage 2's text at digits only).
 
 >>> text = "the cat sat on the mat\\nthe dog sat on the log\\n" * 5
 >>> tok = train_superbpe(text, 275, transition=270)
 >>> tok.config["transition"], tok.config["stage1_merges"], len(tok.merges)
 (270, 14, 19)
->>> [m.token for m in tok.merges[14:17]]  # stage 2 starts at rank 14
-[' sat on', ' sat on the', 'the cat']
+>>> [m.token for m in tok.merges[14:]]  # stage 2 starts at rank 14; never five words
+[' sat on', ' sat on the', 'the cat', ' sat on the mat', 'the d']
 >>> [tok.display(i) for i in tok.encode("the dog sat on the mat")]
-['the', ' d', 'og', ' sat on the', ' mat']
+['the d', 'og', ' sat on the mat']
 >>> report = stage_report(tok, "the dog sat on the mat")
 >>> report.stage1_tokens, report.tokens
-(7, 5)
+(7, 3)
 
 Encoding with the final tokenizer reproduces training's segmentation: its pattern yields stage 2's
 pieces, and in each piece rank priority applies every stage-1 merge (all ranked before stage 2)
@@ -59,6 +61,9 @@ def superword_pattern(stage1_pattern: str) -> str:
     return f"{SUPERWORD}|{stage1_pattern}"
 
 
+#: The most words (runs of bytes between spaces) a stage-2 token may hold, as in the paper's
+#: trainer (alisawuffles/tokenizers-superbpe: "limit to 4-word tokens").
+MAX_WORDS = 4
 #: The SuperBPE paper's main models switch at 180k of a 200k vocabulary: 90 %.
 TRANSITION_RATIO = 0.9
 #: How many of stage 2's pieces are read between two progress reports.
@@ -147,7 +152,16 @@ class Stage2:
         self.target = vocab_size - stage1.vocab_size
         self.words: dict[str, int] | None = None
         self.trainer = Trainer(max_merges=self.target, unit="char", pretokenizer="whitespace",
-                               min_frequency=min_frequency, tie_break=tie_break, max_ties=0)
+                               min_frequency=min_frequency, tie_break=tie_break, max_ties=0,
+                               allow=self._allowed)
+
+    def _allowed(self, symbols: bytes) -> bool:
+        """Whether stage 2 may make a token of these stage-1 tokens (each one of its symbols,
+        in UTF-8): as the paper's trainer, no token of more than MAX_WORDS words, and none
+        holding a colon and then a space."""
+        data = b"".join(self.stage1.token_bytes(ord(c) - _SYMBOL_BASE)
+                        for c in symbols.decode("utf-8"))
+        return b": " not in data and len(list(filter(None, data.split(b" ")))) <= MAX_WORDS
 
     def read(self) -> Iterator[tuple[int, int]]:
         """Count stage 2's pieces and write each as stage-1 tokens: the slow part on a big

@@ -15,7 +15,7 @@ The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .. import recipes
 from ..alphabet import base_for
@@ -74,7 +74,8 @@ class Trainer:
     def __init__(self, vocab_size: int | None = None, *, max_merges: int | None = None,
                  min_frequency: int = 2, unit: str = "byte", pretokenizer: str = "gpt2",
                  tie_break: str = "first", special_tokens=(), byte_fallback: bool = False,
-                 processes: int | None = None, max_ties: int = 10, name: str = "bpe"):
+                 processes: int | None = None, max_ties: int = 10, name: str = "bpe",
+                 allow: Callable[[bytes], bool] | None = None):
         if unit not in UNITS:
             raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
         if tie_break not in TIE_BREAKS:
@@ -93,6 +94,9 @@ class Trainer:
             raise ValueError("special tokens must be non-empty strings")
         self.byte_fallback, self.processes, self.max_ties, self.name = (
             byte_fallback, processes, max_ties, name)
+        # Given the bytes of a merge's token, whether it may be made (SuperBPE's stage 2 rules
+        # out some); a pair it refuses is never merged.
+        self.allow = allow
         self.end_of_word = self.preset == "end-of-word"
         self.stop_reason: str | None = None
         self.word_counts: dict[str, int] = {}
@@ -173,9 +177,17 @@ class Trainer:
             self.stop_reason = "vocab_size" if self.vocab_size is not None else "max_merges"
             return None
         best = state.pop_best()
+        allow, data = self.allow, state.data
+        while best is not None and allow is not None and not allow(
+                data[best[0][0]] + data[best[0][1]]):
+            # Popped, it is gone for good: a pair enters the heap once, when it first occurs.
+            best = state.pop_best()
         if best is None:
-            # The heap holds only pairs that may still win; any pair left is too rare.
-            self.stop_reason = "min_frequency" if state.any_pair() else "no_pairs"
+            # The heap holds only pairs that may still win: a pair left at min_frequency or
+            # more was refused by `allow`, any other is too rare.
+            self.stop_reason = (
+                "not_allowed" if allow is not None and state.top_count() >= self.min_frequency
+                else "min_frequency" if state.any_pair() else "no_pairs")
             return None
         pair, count = best
         ties = state.ties(count, self.max_ties) if self.max_ties else []

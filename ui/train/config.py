@@ -11,7 +11,7 @@ import streamlit as st
 import bpe_core
 from bpe_core import TokenSpan
 from bpe_core.presets import iter_pieces, resolve
-from bpe_core.training.superbpe import TRANSITION_RATIO, default_transition
+from bpe_core.training.superbpe import MAX_WORDS, TRANSITION_RATIO, default_transition
 
 from ..shared.state import DEFAULT_SETTINGS, SessionCorpus
 from ..shared.tokens import md_escape, tokens_html
@@ -144,7 +144,8 @@ def _superbpe(corpus: SessionCorpus, unit: str, preset: str, stop_by: str) -> in
                      persist_state="session", disabled=bool(why_not),
                      help="SuperBPE (Liu et al. 2025) trains ordinary BPE up to the transition "
                           "vocabulary size, then goes on over pieces that cross single spaces, "
-                          "so tokens such as ·of·the can form."
+                          f"so tokens such as ·of·the can form (up to {MAX_WORDS} words a "
+                          "token)."
                           + (f" Here it {why_not}." if why_not else ""))
     if not on or why_not:
         return None

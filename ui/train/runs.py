@@ -40,6 +40,7 @@ import bpe_core
 from bpe_core.gc_pause import gc_paused
 from bpe_core.training.steps import StepTables, step_tables
 from bpe_core.training import Stage2, TrainingRecord
+from bpe_core.training.superbpe import MAX_WORDS
 
 from ..shared.state import SessionCorpus
 from . import jobs as train_jobs
@@ -61,6 +62,9 @@ STOP_REASONS = {
     "max_merges": "it made the number of merges you asked for",
     "min_frequency": "the most frequent pair left occurs fewer times than the minimum frequency",
     "no_pairs": "no adjacent pairs are left: every word is a single token",
+    "not_allowed": f"every pair left that is frequent enough would make a superword of more "
+                   f"than {MAX_WORDS} words, or one with a colon and then a space, which "
+                   "SuperBPE does not make",
 }
 
 

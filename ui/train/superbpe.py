@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 import bpe_core
+from bpe_core.training.superbpe import MAX_WORDS
 
 from ..shared import wording
 from ..shared.columns import fitted_columns
@@ -30,7 +31,8 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
     st.markdown(
         f"Above, ordinary BPE {stage1}. "
         "Stage 2 went on over bigger pieces, words joined by single spaces, and made "
-        f"{wording.plural(len(stage2), 'more merge')}: tokens may now span several words.")
+        f"{wording.plural(len(stage2), 'more merge')}: tokens may now span up to "
+        f"{MAX_WORDS} words, though never a colon and the space after it (the paper's limits).")
     left, right = st.columns([2, 3], gap="medium")
     with left:
         rows = stage2[:TOP_ROWS]
