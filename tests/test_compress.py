@@ -109,6 +109,46 @@ def test_render_escapes_unprintable_bytes():
     assert render(b"a b\n\x00\x7f\xe9", {}) == "a b\n<00><7F><E9>"
 
 
+def gage(data: bytes) -> tuple[bytes, list[tuple[int, tuple[int, int], int]]]:
+    """Gage's 1994 loop written out again, independently, for comparison: a list of byte values,
+    the highest unused value as the next code, every adjacent pair counted, a left-to-right
+    scan that replaces the winner without overlap."""
+    seq, table = list(data), []
+    taken = set(data)  # a byte of the input stays itself in the table: never a code
+    while True:
+        code = next((c for c in range(255, -1, -1) if c not in taken), None)
+        counts: dict[tuple[int, int], int] = {}
+        for i in range(len(seq) - 1):
+            counts[seq[i], seq[i + 1]] = counts.get((seq[i], seq[i + 1]), 0) + 1
+        best = max(sorted(counts), key=counts.__getitem__, default=None)  # the first of the most
+        if code is None or best is None or counts[best] < 2:
+            return bytes(seq), table
+        out, i = [], 0
+        while i < len(seq):
+            hit = tuple(seq[i:i + 2]) == best
+            out.append(code if hit else seq[i])
+            i += 2 if hit else 1
+        seq = out
+        taken.add(code)
+        table.append((code, best, counts[best]))
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"a", b"aa", b"aaa", b"aaaa", b"a" * 17, b"aaabdaaabac", b"abababab",
+    bytes(range(256)), bytes(range(256)) * 2, bytes(range(250)) + b"abababab",
+    "héllo héllo wörld wörld".encode(), "日本語の日本語".encode(), b"\x00\xff" * 9,
+])
+def test_the_same_replacements_as_gages_loop_written_out(data):
+    result = compress(data)
+    assert (result.data, [(r.symbol, r.pair, r.count) for r in result.table]) == gage(data)
+
+
+@given(st.lists(st.sampled_from(b"ab \x00\xff"), max_size=60).map(bytes))
+def test_the_same_replacements_as_gages_loop_on_repetitive_bytes(data):
+    result = compress(data)
+    assert (result.data, [(r.symbol, r.pair, r.count) for r in result.table]) == gage(data)
+
+
 def _check(data: bytes) -> None:
     result = compress(data)
     assert decompress(result.data, result.table) == data
