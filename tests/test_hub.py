@@ -72,6 +72,16 @@ def test_offline_and_not_cached_names_the_cache_and_the_upload(cache) -> None:
         "tokenizer.json once with internet, or upload the file under “Upload a file”.")
 
 
+def test_offline_a_model_the_hub_said_has_no_tokenizer_json_says_so(cache) -> None:
+    # As transformers leaves a model with only a SentencePiece tokenizer.model in the cache.
+    put_model(cache, "org/sentencepiece", {"tokenizer_config.json": config_file(),
+                                           "tokenizer.model": b"\x0a\x0b"},
+              absent=("tokenizer.json",))
+    assert refusal("org/sentencepiece") == (
+        "org/sentencepiece has no tokenizer.json (an older model may ship only a SentencePiece "
+        "tokenizer.model or a vocab file), so it cannot be read here.")
+
+
 def test_hub_offline_mode_is_named(cache, monkeypatch) -> None:
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     assert refusal("Qwen/Qwen3-8B").startswith(

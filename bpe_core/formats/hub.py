@@ -184,7 +184,7 @@ def _download(repo_id: str, filename: str) -> tuple[str, bool]:
     The cache is looked at first, without the network: a cached model loads offline at once,
     where asking the Hub first would retry an unreachable host for half a minute.
     """
-    from huggingface_hub import constants, hf_hub_download
+    from huggingface_hub import constants, hf_hub_download, try_to_load_from_cache
     from huggingface_hub.errors import LocalEntryNotFoundError
 
     repo, revision = _repo(repo_id)
@@ -195,6 +195,11 @@ def _download(repo_id: str, filename: str) -> tuple[str, bool]:
     except Exception as exc:  # an id that is no id, before any file is looked for
         raise HubError(hub_error(repo_id, exc)) from None
     why = "HF_HUB_OFFLINE is set" if constants.HF_HUB_OFFLINE else unreachable()
+    if why and try_to_load_from_cache(repo, filename, revision=revision) is not None:
+        # Not a path: the cache's note that the Hub said the repository has no such file (as
+        # transformers leaves it for a model with only a tokenizer.model). Downloading it once
+        # with internet, as said below, would not help.
+        raise HubError(_no_file(repo_id))
     if why:
         raise HubError(f"{repo_id} is not in the Hugging Face cache ({cache_dir()}) and cannot "
                        f"be downloaded ({why}); {_INSTEAD}")
@@ -258,6 +263,11 @@ _INSTEAD = ("download its tokenizer.json once with internet, or upload the file 
             "“Upload a file”.")
 
 
+def _no_file(repo_id: str) -> str:
+    return (f"{repo_id} has no tokenizer.json (an older model may ship only a SentencePiece "
+            f"tokenizer.model or a vocab file), so it cannot be read here.")
+
+
 def hub_error(repo_id: str, exc: Exception) -> str:
     """The one sentence telling a user why ``huggingface_hub`` failed with ``exc``."""
     from huggingface_hub import errors
@@ -279,8 +289,7 @@ def hub_error(repo_id: str, exc: Exception) -> str:
         return (f"The Hugging Face Hub cannot be reached (offline?) and {repo_id} is not in the "
                 f"Hugging Face cache ({cache_dir()}); {_INSTEAD}")
     if isinstance(exc, errors.EntryNotFoundError):
-        return (f"{repo_id} has no tokenizer.json (an older model may ship only a SentencePiece "
-                f"tokenizer.model or a vocab file), so it cannot be read here.")
+        return _no_file(repo_id)
     if isinstance(exc, (errors.HFValidationError, ValueError)):
         return (f"{repo_id!r} is not a model id: a Hub id looks like org/name, for example "
                 f"{_EXAMPLE}.")
