@@ -144,6 +144,18 @@ def load_model(text: str) -> HubModel:
     return HubModel(repo_id, tok.renamed(repo_id), config)
 
 
+def in_cache(name: str) -> bool:
+    """Whether the Hub cache holds the tokenizer.json of the model called ``name`` (as
+    :func:`model_name` calls it; False for a name that is no model's), asking no network."""
+    from huggingface_hub import try_to_load_from_cache
+
+    repo, revision = _repo(name)
+    try:
+        return isinstance(try_to_load_from_cache(repo, TOKENIZER_FILE, revision=revision), str)
+    except ValueError:  # not a model id: a trained or uploaded tokenizer's name
+        return False
+
+
 def _read(repo_id: str, filename: str, path: str | None) -> bytes | None:
     """The bytes of one of the model's files (None for no path), after its size is checked:
     a repository may hold anything under a tokenizer's name."""

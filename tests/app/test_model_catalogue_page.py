@@ -123,6 +123,24 @@ def test_a_models_page_address_pasted_in_the_box_loads_it_under_its_id(cache) ->
                                     "of a data set on the Hugging Face Hub, not of a model")
 
 
+def test_a_link_naming_a_hub_model_in_the_cache_opens_it(cache) -> None:
+    put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": llama3_file(),
+                                       "tokenizer_config.json": config_file()})
+    at = open_page({"tokenizer": "Qwen/Qwen3-8B", "text": "Hello wörld"})
+    assert not at.info and at.session_state["tokenizer"] == "Qwen/Qwen3-8B"
+    assert ids_shown(at) == hf(llama3_file()).encode("Hello wörld",
+                                                     add_special_tokens=False).ids
+    assert chat_prompt(at).startswith("<|start|>system\nYou are a helpful assistant.<|end|>")
+    at = open_page({"tokenizer": "Qwen/Qwen3-4B"})  # not in the cache: said, as before
+    assert at.info[0].value.startswith("The link asks for the tokenizer 'Qwen/Qwen3\\-4B'")
+    put_model(cache, "google-bert/bert-base-uncased", {"tokenizer.json": wordpiece_file()})
+    at = open_page({"tokenizer": "google-bert/bert-base-uncased"})  # one that cannot be read
+    assert [i.value.replace("\\", "") for i in at.info] == [
+        "google-bert/bert-base-uncased's tokenizer.json cannot be read as a Hugging Face BPE "
+        "tokenizer: the model is WordPiece, not BPE; bpe_core reads BPE models only (WordPiece "
+        "and Unigram tokenizers work differently)."]
+
+
 def test_offline_and_not_cached_names_the_cache_and_the_upload(cache) -> None:
     at = load_model(open_hub_form(), "google/gemma-3-1b-it")
     assert the_error(at) == (

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..shared import loaders, state
+from bpe_core.formats.hub import in_cache
+
+from ..shared import catalogue, loaders, state
+from ..shared.annotate import md_literal
 from ..shared.tokens import md_escape
 from . import browser
 from .data import Shared, from_url, url_params
@@ -55,6 +58,9 @@ def read_url() -> str | None:
         return None
     if name in loaders.reference_names():
         return loaders.fetch_into_session(name)
+    if in_cache(name):  # a Hub model the sender loaded, on this machine: offline, at once
+        refused = catalogue.load_into_session(name)[1]
+        return refused and md_literal(refused)
     # Markdown, with the link's text shown as it is: '[x](https://…)' is no link of ours.
     return (f"The link asks for the tokenizer {md_escape(repr(name))}, which this session does "
             f"not have; showing {md_escape(repr(ss.tokenizer))}. Train or load it, then pick it "
