@@ -65,6 +65,8 @@ def read_config(name: str, data: bytes) -> dict | str:
     'c.json is not a tokenizer_config.json: it holds a JSON list, not an object.'
     >>> read_config("chat_template.jinja", "{{ 'é' }}".encode())
     {'chat_template': "{{ 'é' }}"}
+    >>> read_config("tokenizer_config.json", b'\\xef\\xbb\\xbf{"chat_template": "x"}')  # a BOM
+    {'chat_template': 'x'}
     """
     if name.lower().endswith(".jinja"):
         try:
@@ -72,7 +74,8 @@ def read_config(name: str, data: bytes) -> dict | str:
         except UnicodeDecodeError:
             return f"{name} is not UTF-8 text. Upload the model's chat_template.jinja."
     try:
-        config = json_loads(data.decode("utf-8"))
+        # A byte-order mark, as Windows editors write one, is read past: as the Hub's copy is.
+        config = json_loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         return f"{name} is not valid JSON ({exc}). Upload the model's tokenizer_config.json."
     if not isinstance(config, dict):
