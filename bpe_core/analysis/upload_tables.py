@@ -15,6 +15,7 @@ import csv
 import io
 import itertools
 import json
+from collections import Counter
 from contextlib import contextmanager
 from functools import partial
 from typing import Callable, Iterable, Iterator, Mapping
@@ -124,10 +125,19 @@ def _csv_rows(data: bytes, name: str, *, extension: str) -> Iterator[list[str]]:
 
 
 def _csv_header(rows: Iterator[list[str]], name: str) -> list[str]:
+    """The column names on the first row, each naming one column, so that the one picked is
+    the one read: a blank name is the column's place, a name given twice gets its place.
+
+    >>> _csv_header(iter([["note", "", "note"]]), "n.csv")
+    ['note (column 1)', 'column 2', 'note (column 3)']
+    """
     header = next(rows, [])
     if not any(cell.strip() for cell in header):
         raise CorpusError(f"{name} has no header row. Put the column names on the first line.")
-    return header
+    twice = {cell for cell, n in Counter(header).items() if n > 1}
+    return [f"column {place}" if not cell.strip() else
+            f"{cell} (column {place})" if cell in twice else cell
+            for place, cell in enumerate(header, 1)]
 
 
 def _csv_fields(data: bytes, name: str, *, extension: str) -> tuple[list[str], list[str]]:

@@ -351,6 +351,15 @@ def test_reading_a_large_upload_can_be_cancelled_and_loaded_again():
     assert active_corpus(at).documents[-1] == "w249999"
 
 
+def test_a_column_name_given_twice_or_blank_names_the_column_that_is_read():
+    # Before: the picker offered 'note' (the second column, which holds words) and the corpus
+    # was the first column's numbers, ('1', '2'); a blank name was a blank option.
+    table = b"note,note,\n1,hello world,\n2,bye now,good night\n"
+    at = upload(open_app(), ("notes.csv", table))
+    assert field_picker(at, "notes.csv").options == ["note (column 2)", "column 3"]
+    assert active_corpus(load(at)).documents == ("hello world", "bye now")
+
+
 def test_a_table_without_text_is_refused_naming_its_columns():
     at = upload(open_app(), ("scores.csv", b"id,stars\n1,5\n2,3\n"),
                 ("n.jsonl", b'{"id": 1, "score": 4.5}\n'))
