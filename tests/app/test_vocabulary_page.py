@@ -788,3 +788,52 @@ def test_a_token_named_in_markdown_is_named_as_it_is_under_its_merge_tree():
     assert said == [r"'\$x\$·\*\*b\*\*' is a special token\: a marker put in the vocabulary "
                     r"whole and found in the text before BPE runs\. No merge builds it, so it "
                     r"has no merge tree\."]
+
+
+def test_the_downloads_hold_every_token_found_with_its_file_spelling_and_safe_cells(
+        monkeypatch, tmp_path) -> None:
+    # The grid's own CSV held only the rows it lists (Gemma 3: 10,000 of 262,145), in the
+    # notation ('·the'), and a spreadsheet ran a token '==' or '-1' as a formula.
+    from ui.vocabulary import export, view
+    from ui.vocabulary.data import select, vocabulary_frame, with_frequencies
+
+    monkeypatch.setattr(view, "MAX_ROWS", 2)
+    tok = bpe_core.train("== -1 @x == -1", unit="char", pretokenizer="whitespace",
+                         max_merges=3, min_frequency=1, name="code")
+    at = open_page(tok, corpus=make_corpus("code", documents=["== =="]))
+
+    def buttons() -> list[tuple[str, bool]]:
+        return [(b.proto.label, b.proto.disabled) for b in at.get("download_button")]
+
+    assert len(table(at)) == 2 and buttons() == [("Download CSV (9 tokens)", False),
+                                                 ("Download JSON (9 tokens)", False)]
+    search(at, "@")
+    assert buttons() == [("Download CSV (2 tokens)", False), ("Download JSON (2 tokens)", False)]
+    search(at, "no such token")
+    assert buttons() == [("Download CSV (0 tokens)", True), ("Download JSON (0 tokens)", True)]
+    # What they hold: every row found, in the page's order, as the page's callables make it.
+    df = with_frequencies(vocabulary_frame(tok), Counter(tok.encode("== ==")))
+    found = select(df, order="highest pair count")
+    data = export.as_csv(export.downloaded(tok, found))
+    assert data.startswith("\ufeffid,".encode("utf-8"))  # the mark by which Excel reads UTF-8
+    lines = data.decode("utf-8-sig").splitlines()
+    assert lines[:4] == [
+        "id,in the file,token,bytes (hex),bytes,chars,kind,rank,pair count,writing system,"
+        "frequency", "6,'==,'==,3D 3D,2,2,merge,0,2,Punctuation & symbols,2",
+        "7,'-1,'-1,2D 31,2,2,merge,1,2,Punctuation & symbols,0",
+        "8,'@x,'@x,40 78,2,2,merge,2,1,Latin,0"]
+    assert [int(line.split(",")[0]) for line in lines[1:]] == found["id"].tolist()
+    assert len(lines) == 1 + tok.vocab_size
+    # Base symbols alone still have the pair count column, empty: it follows the tokenizer.
+    [header, minus] = export.as_csv(export.downloaded(tok, select(df, query="-", order="id")
+                                                      .head(1))).decode("utf-8-sig").splitlines()
+    assert (header, minus) == (lines[0], "1,'-,'-,2D,1,1,char,,,Punctuation & symbols,0")
+    # A model file: each token as the file writes it, and the text it stands for, exactly.
+    llama = model_file_tokenizer(llama2_file(), "llama2-like", tmp_path)
+    rows = json.loads(export.as_json(export.downloaded(
+        llama, with_frequencies(vocabulary_frame(llama), None))))
+    newline = next(r for r in rows if r["in the file"] == "<0x0A>")
+    assert (newline["id"], newline["token"], newline["bytes (hex)"], newline["kind"]) == (
+        llama.model.vocab["<0x0A>"], "\n", "0A", "byte")
+    assert "frequency" not in newline and "pair count" not in newline  # unknown: left out
+    assert [r["id"] for r in rows] == llama.ids()

@@ -20,13 +20,14 @@ from ..shared import background, metrics
 from ..shared.annotate import how_made, inline_code, md_literal
 from ..shared.merge_tree import caption, recipe, tree_dot, why_no_tree
 from ..shared.state import SessionCorpus
-from ..shared.charts import chart_config, titled
+from ..shared.charts import chart_config, file_name, titled
 from ..shared.columns import PAGE_PX, PICK_PX, fit_columns
 from ..shared.tokens import NOTATION_HELP, md_escape
 from ..shared.wording import plural
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
                    default_token, frequencies_known, length_figure, longest, orders,
                    script_options, select, systems_table)
+from . import export
 from .tables import FREQUENCY_JOB
 
 #: Rows the table sends to the browser at most: a model's 262,000 tokens are some 30 MB on
@@ -113,8 +114,8 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
     made = len(tok.view.made_by)
     metrics.count(cards, "Merges learned", len(tok.merges), help=(
         f"They make {plural(made, 'token')}: the file lists several merges for some tokens, "
-        "each a way to split it (a file converted from SentencePiece or tiktoken lists every split its "
-        "merges allow)") if made < len(tok.merges) else None)
+        "each a way to split it (a file converted from SentencePiece or tiktoken lists every "
+        "split its merges allow)") if made < len(tok.merges) else None)
     added = int(kinds.get("added", 0))
     if added:
         cards.metric("Special + added", f"{int(kinds.get('special', 0)):,} + {added:,}",
@@ -200,6 +201,25 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
                  column_config=fit_columns(listed, COLUMNS, room=PAGE_PX - PICK_PX, order=order),
                  key=TABLE_KEY, on_select=partial(_pick_row, ids), selection_mode="single-row",
                  placeholder="—")
+    _downloads(tok, view)
+
+
+def _downloads(tok: Tokenizer, view: pd.DataFrame) -> None:
+    """Every token the search finds (the table lists the first MAX_ROWS), made when clicked:
+    the grid's own CSV holds only the rows listed, and spreadsheets ran its '==' as formulas."""
+    def rows() -> pd.DataFrame:
+        return export.downloaded(tok, view)
+
+    stem, what = file_name(f"Vocabulary of {tok.name}"), plural(len(view), "token")
+    common = dict(on_click="ignore", icon=":material/download:", width="stretch",
+                  disabled=view.empty)
+    left, right = st.columns(2)
+    left.download_button(f"Download CSV ({what})", lambda: export.as_csv(rows()),
+                         f"{stem}.csv", mime="text/csv", key="vocab_download_csv",
+                         help=export.CSV_HELP, **common)
+    right.download_button(f"Download JSON ({what})", lambda: export.as_json(rows()),
+                          f"{stem}.json", mime="application/json", key="vocab_download_json",
+                          help=export.JSON_HELP, **common)
 
 
 def render_browse(tok: Tokenizer, df: pd.DataFrame) -> None:
