@@ -72,7 +72,8 @@ def _open(source: str, pretokenizer: str | None) -> Tokenizer:
 def _read_input(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
-    with open(path, encoding="utf-8") as f:
+    # newline="": a file's CRLF stays one (text mode made it "\n", and so other ids).
+    with open(path, encoding="utf-8", newline="") as f:
         return f.read()
 
 

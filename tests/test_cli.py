@@ -159,3 +159,14 @@ def test_decode_refuses_ids_the_vocabulary_does_not_hold(tmp_path, capsys, monke
         assert (code, out) == (2, "")
         assert err == f"error: token id {bad} is not in this vocabulary (0 to 257)\n"
     assert _main(capsys, monkeypatch, "decode", str(path), "104", "257") == (0, "hhel\n", "")
+
+
+def test_an_input_file_is_encoded_with_its_own_line_ends(tmp_path, capsys, monkeypatch):
+    # A Windows file's "a\r\nb" was read as "a\nb": [97, 10, 98], not tokenizers' [97, 13, 10, 98].
+    tok = bpe_core.train("a b", max_merges=0)
+    path, text = tmp_path / "tok.json", tmp_path / "crlf.txt"
+    bpe_core.save(tok, path)
+    text.write_bytes(b"a\r\nb\rc")
+    code, out, _ = _main(capsys, monkeypatch, "encode", str(path), str(text))
+    assert code == 0 and out.split() == [str(i) for i in tok.encode("a\r\nb\rc")]
+    assert out == "97 13 10 98 13 99\n"
