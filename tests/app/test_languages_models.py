@@ -114,3 +114,14 @@ def test_one_held_out_sentence_is_named_in_the_singular():
     assert [i.value for i in at.info] == [
         f"Every tokenizer is scored on the held-out sentence 2 (1 of 2): **{md_escape(name)}** "
         "learned from sentence 1, so scoring it on that one would flatter it."]
+
+
+def test_a_long_sentence_is_drawn_side_by_side_up_to_its_first_tokens():
+    # Every token was drawn: a 95,000-character line took 10 s and 7.6 MB of HTML a language.
+    at = upload(open_page(), ("long.tsv", b"en\tfr\n" + b"The cat, " * 1200 + b"\tLe chat.\n",
+                              "text/tab-separated-values"))
+    at.multiselect(key="lang_side_langs").set_value(["en", "fr"]).run()
+    assert side_by_side(at)[0] == "**English** · 4,800 tokens · 1.00× · 10,799 characters"
+    drawn = [h.proto.body.count('data-i="') for h in at.get("html") if 'data-i="' in h.proto.body]
+    assert drawn == [2_000, 5]  # "Le chat." whole
+    assert "The first 2,000 of its 4,800 tokens are drawn." in [c.value for c in at.caption]
