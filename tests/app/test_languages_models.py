@@ -125,3 +125,12 @@ def test_a_long_sentence_is_drawn_side_by_side_up_to_its_first_tokens():
     drawn = [h.proto.body.count('data-i="') for h in at.get("html") if 'data-i="' in h.proto.body]
     assert drawn == [2_000, 5]  # "Le chat." whole
     assert "The first 2,000 of its 4,800 tokens are drawn." in [c.value for c in at.caption]
+
+
+def test_charts_write_a_dash_where_there_is_no_premium():
+    # They wrote "nan×" over the bars and in the heatmap's cells and hovers.
+    at = upload(open_page(), ("abc.csv", "en,ru\nabc,кот\n".encode(), "text/csv"))
+    load(at, made_twice_file(), key="lang_load")
+    at.selectbox(key="lang_baseline").set_value("ru").run()
+    assert [trace["text"] for trace in chart(at, "lang_bars")["data"]] == [["–"], ["–"]]
+    assert chart(at, "lang_heatmap")["data"][0]["text"] == [["0.33×", "–"], ["1.00×", "–"]]

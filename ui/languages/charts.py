@@ -28,6 +28,16 @@ _LAYOUT = dict(margin=dict(l=10, r=10, t=30, b=10), plot_bgcolor="rgba(0,0,0,0)"
 _BASELINE_LINE = dict(line_dash="dash", line_color="#6b7280", annotation_position="top left")
 
 
+def times(premium: float) -> str:
+    """A premium as the charts write it, or a dash where there is none (the baseline had no
+    tokens: ``premium.measure`` gives NaN).
+
+    >>> times(2.5), times(float("nan"))
+    ('2.50×', '–')
+    """
+    return f"{premium:.2f}×" if math.isfinite(premium) else "–"
+
+
 def _names_scripts(languages: Mapping[str, Language]) -> tuple[dict[str, str], dict[str, str]]:
     return ({c: plot_text(lang.label) for c, lang in languages.items()},
             {c: lang.script for c, lang in languages.items()})
@@ -42,7 +52,7 @@ def premium_bars(order: Sequence[str], languages: Mapping[str, Language],
     for script in dict.fromkeys(scripts[c] for c in order):
         codes = [c for c in order if scripts[c] == script]
         fig.add_bar(x=[names[c] for c in codes], y=[premiums[c] for c in codes], name=script,
-                    marker_color=script_colour(script), text=[f"{premiums[c]:.2f}×" for c in codes],
+                    marker_color=script_colour(script), text=[times(premiums[c]) for c in codes],
                     textposition="outside", cliponaxis=False,
                     hovertemplate="<b>%{x}</b>: %{y:.2f}× the tokens of " + baseline
                                   + f"<br>{script} script<extra></extra>")
@@ -71,7 +81,7 @@ def premium_groups(order: Sequence[str], languages: Mapping[str, Language],
     fig = go.Figure()
     for tokenizer, values in premiums.items():
         fig.add_bar(x=names, y=[values[c] for c in order], name=plot_text(tokenizer),
-                    text=[f"{values[c]:.2f}×" for c in order] if labelled else None,
+                    text=[times(values[c]) for c in order] if labelled else None,
                     textposition="outside", cliponaxis=False,
                     hovertemplate="<b>%{x}</b> with %{fullData.name}: %{y:.2f}× the tokens of "
                                   + baseline + "<extra></extra>")
@@ -96,7 +106,7 @@ def premium_heatmap(languages: Sequence[str], tokenizers: Sequence[str],
     fig = go.Figure(go.Heatmap(
         z=z, x=[plot_text(t) for t in tokenizers], y=[plot_text(n) for n in languages],
         texttemplate="%{text}",
-        text=[[f"{p:.2f}×" for p in row] for row in premiums],
+        text=[[times(p) for p in row] for row in premiums],
         colorscale="YlOrRd", zmin=0, zmax=max(2.0, top),
         colorbar=dict(title="premium", tickvals=[math.log2(t) for t in ticks],
                       ticktext=[f"{t:g}×" for t in ticks]),
