@@ -305,6 +305,21 @@ def test_superbpe_runs_stage_1_live_then_learns_superwords():
         "superbpe")
 
 
+def test_superbpe_with_the_transition_at_the_vocabulary_size_says_it_is_plain_bpe():
+    # It said stage 2 "made 0 more merges: tokens may now span several words", over an empty
+    # table of stage 2's merges.
+    at = open_train("spanish")  # byte-level, GPT-2 regex, 500 tokens
+    at.checkbox(key="train_superbpe").check().run()
+    at.number_input(key="train_transition").set_value(500).run()
+    at = click(click(at, "train_start"), "train_finish")
+    assert run_of(at).result().vocab_size == 500
+    assert "Above, ordinary BPE ran to the transition point (500 tokens, 244 merges). Stage 2 " \
+           "made no merges: the transition point is the vocabulary size, so the tokenizer is " \
+           "ordinary BPE; set a lower transition to learn superwords." in [m.value
+                                                                            for m in at.markdown]
+    assert not any(c.value.startswith("Stage 2's merges") for c in at.caption)
+
+
 @pytest.mark.skipif(not hasattr(bpe_core, "train_superbpe"), reason="no SuperBPE in bpe_core")
 def test_superbpe_needs_running_text_and_a_sane_transition():
     assert open_train("hug-pug").checkbox(key="train_superbpe").disabled  # word counts

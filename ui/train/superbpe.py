@@ -28,6 +28,13 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
               f"{wording.plural(n1, 'merge')})" if reached >= transition else
               f"stopped at {wording.plural(reached, 'token')} ({wording.plural(n1, 'merge')}), "
               f"short of the transition point of {transition:,}")
+    if not stage2:  # (a table, a slider and a passage of no superwords would teach nothing)
+        why = ("the transition point is the vocabulary size, so the tokenizer is ordinary BPE; "
+               "set a lower transition to learn superwords"
+               if reached >= run.settings["vocab_size"] else
+               "no pair of its pieces occurs often enough (see below)")
+        st.markdown(f"Above, ordinary BPE {stage1}. Stage 2 made no merges: {why}.")
+        return
     st.markdown(
         f"Above, ordinary BPE {stage1}. "
         "Stage 2 went on over bigger pieces, words joined by single spaces, and made "
@@ -45,19 +52,17 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
         more = f" (the first {TOP_ROWS} of {len(stage2):,})" if len(stage2) > TOP_ROWS else ""
         st.caption(f"Stage 2's merges in the order made{more}.")
     with right:
-        k = len(stage2)
-        if stage2:
-            # Merges are ranked stage 1 first, so the first n1 + k merges are the tokenizer as
-            # stage 2 had it after k merges (the key changes with the run: a new range).
-            k = st.slider("Stage-2 merges used", 0, len(stage2), len(stage2),
-                          key=f"superbpe_step::{tok.name}::{n1}::{len(stage2)}",
-                          help="Replay stage 2 on the passage: 0 is the segmentation at the "
-                               "transition point, the right end uses every superword merge.")
-            if k:
-                m = stage2[k - 1]
-                st.caption(f"Stage-2 merge {k:,} of {len(stage2):,}: "
-                           f"{md_escape(readable_pair(m.left, m.right))} → "
-                           f"{md_escape(readable_token(m.token))} (seen {wording.times(m.count)}).")
+        # Merges are ranked stage 1 first, so the first n1 + k merges are the tokenizer as
+        # stage 2 had it after k merges (the key changes with the run: a new range).
+        k = st.slider("Stage-2 merges used", 0, len(stage2), len(stage2),
+                      key=f"superbpe_step::{tok.name}::{n1}::{len(stage2)}",
+                      help="Replay stage 2 on the passage: 0 is the segmentation at the "
+                           "transition point, the right end uses every superword merge.")
+        if k:
+            m = stage2[k - 1]
+            st.caption(f"Stage-2 merge {k:,} of {len(stage2):,}: "
+                       f"{md_escape(readable_pair(m.left, m.right))} → "
+                       f"{md_escape(readable_token(m.token))} (seen {wording.times(m.count)}).")
         spans = tok.spans(run.passage, upto=n1 + k)
         st.html(tokens_html(spans, run.passage))
         report = bpe_core.stage_report(tok, run.passage)
