@@ -134,3 +134,18 @@ def test_charts_write_a_dash_where_there_is_no_premium():
     at.selectbox(key="lang_baseline").set_value("ru").run()
     assert [trace["text"] for trace in chart(at, "lang_bars")["data"]] == [["–"], ["–"]]
     assert chart(at, "lang_heatmap")["data"][0]["text"] == [["0.33×", "–"], ["1.00×", "–"]]
+
+
+def test_a_tokenizer_that_drops_what_it_cannot_spell_is_not_said_to_have_an_unknown_token():
+    # The fallback card read 'Most [UNK] 0%' for a file with no unknown token, naming a token
+    # it does not have, while Russian, dropped whole, passed for the cheapest language.
+    at = upload(open_page(), ("abc.csv", "en,ru,fr\nabc,кот,ab c\n".encode(), "text/csv"))
+    name = load(at, made_twice_file(), key="lang_load")
+    assert not at.exception
+    card = at.metric[3]
+    assert (card.label, card.value) == ("Unknown characters", "dropped")
+    assert [w.value for w in at.warning] == [
+        f"{md_escape(name)} has no unknown token and no byte fallback: it drops every character "
+        "its vocabulary has no token for, and a dropped character costs no token, so a language "
+        "it cannot spell looks cheap here: see the cheapest, Russian — русский at 0.00×, side "
+        "by side."]

@@ -268,6 +268,16 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     cards.metric("Cheapest", f"{cheap.Premium:.2f}×", cheap.Language, **plain)
     cards.metric("Median premium", f"{statistics.median(rows.Premium):.2f}×",
                  f"over {wording.plural(len(rows), 'language')}", **plain)
+    if drops_characters(choice.focus_tokenizer):
+        # No token stands for what it cannot spell: there is no share of such tokens to show.
+        cards.metric("Unknown characters", "dropped", "no unknown token", **plain,
+                     help=f"{md(choice.focus)} has no unknown token and no byte fallback.")
+        st.warning(f"{md(choice.focus)} has no unknown token and no byte fallback: it drops "
+                   "every character its vocabulary has no token for, and a dropped character "
+                   "costs no token, so a language it cannot spell looks cheap here: see the "
+                   f"cheapest, {md(cheap.Language)} at {cheap.Premium:.2f}×, side by side.",
+                   icon=":material/warning:")
+        return
     # With no fallback anywhere, no language is named: any would be picked at random.
     label, meaning, _ = fallback_kind(choice.focus_tokenizer)
     cards.metric(label, f"{worst['Fallback share']:.0%}",
@@ -289,6 +299,13 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
 
 #: From this share of unknown tokens in a language, the page warns that its premium says little.
 UNKNOWN_WARNING = 0.1
+
+
+def drops_characters(tok: bpe_core.Tokenizer) -> bool:
+    """Does the tokenizer drop a character it has no token for, with nothing in its place (a
+    model file with neither ``unk_token`` nor ``byte_fallback``; one trained here has
+    ``[UNK]``)?"""
+    return tok.unit != "byte" and not tok.model.byte_fallback and tok.model.unk_token is None
 
 
 def unknown_token(tok: bpe_core.Tokenizer) -> str | None:
