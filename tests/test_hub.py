@@ -82,6 +82,14 @@ def test_offline_a_model_the_hub_said_has_no_tokenizer_json_says_so(cache) -> No
         "tokenizer.model or a vocab file), so it cannot be read here.")
 
 
+def test_offline_an_id_spelt_in_other_case_names_the_model_the_cache_holds(cache) -> None:
+    put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": llama3_file()})
+    assert refusal("qwen/qwen3-8b@v1.0") == (
+        f"qwen/qwen3-8b@v1.0 is not in the Hugging Face cache ({cache}), which holds "
+        "Qwen/Qwen3-8B: give the id as the Hub writes it, capitals too.")
+    assert load_model("Qwen/Qwen3-8B").repo_id == "Qwen/Qwen3-8B"
+
+
 def test_hub_offline_mode_is_named(cache, monkeypatch) -> None:
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     assert refusal("Qwen/Qwen3-8B").startswith(

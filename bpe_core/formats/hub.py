@@ -212,6 +212,10 @@ def _download(repo_id: str, filename: str) -> tuple[str, bool]:
         # transformers leaves it for a model with only a tokenizer.model). Downloading it once
         # with internet, as said below, would not help.
         raise HubError(_no_file(repo_id))
+    spelt = _spelt_otherwise(repo_id) if why else None
+    if spelt:
+        raise HubError(f"{repo_id} is not in the Hugging Face cache ({cache_dir()}), which holds "
+                       f"{spelt}: give the id as the Hub writes it, capitals too.")
     if why:
         raise HubError(f"{repo_id} is not in the Hugging Face cache ({cache_dir()}) and cannot "
                        f"be downloaded ({why}); {_INSTEAD}")
@@ -219,6 +223,18 @@ def _download(repo_id: str, filename: str) -> tuple[str, bool]:
         return hf_hub_download(repo, filename, revision=revision), False
     except Exception as exc:  # every failure of the download says why in one sentence
         raise HubError(hub_error(repo_id, exc)) from None
+
+
+def _spelt_otherwise(repo_id: str) -> str | None:
+    """The id of a model in the cache that differs from ``repo_id``'s only in case, if there is
+    one: the Hub takes 'qwen/qwen3-8b' for Qwen/Qwen3-8B, its cache's folders do not."""
+    folder = "models--" + _repo(repo_id)[0].replace("/", "--")  # ('--' is in no id)
+    try:
+        held = os.listdir(cache_dir())
+    except OSError:
+        return None
+    return next((name.removeprefix("models--").replace("--", "/")
+                 for name in held if name.lower() == folder.lower() and name != folder), None)
 
 
 def unreachable(*, timeout: float = 3.0) -> str | None:
