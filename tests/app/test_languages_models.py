@@ -149,3 +149,17 @@ def test_a_tokenizer_that_drops_what_it_cannot_spell_is_not_said_to_have_an_unkn
         "its vocabulary has no token for, and a dropped character costs no token, so a language "
         "it cannot spell looks cheap here: see the cheapest, Russian — русский at 0.00×, side "
         "by side."]
+
+
+def test_the_vocabulary_size_tab_says_what_a_lacking_character_costs_this_tokenizer():
+    # Its caption said every character-level tokenizer spends 'per byte for characters it
+    # lacks', though one with no byte fallback spends an unknown token, or drops them.
+    at = upload(open_page(), ("abc.csv", b"en,fr\nabc ab,ab c bc\n", "text/csv"))
+    load(at, made_twice_file(), key="lang_load")
+    captions = [c.value for c in at.caption if "With no merges" in c.value]
+    assert len(captions) == 1
+    assert ("With no merges a character-level tokenizer spends a token per character (none for "
+            "characters it lacks: it drops them)") in captions[0]
+    layout = chart(at, "lang_curve")["layout"]
+    assert layout["xaxis"]["title"]["text"] == (
+        "vocabulary size (base symbols + the tokens the first k merges make)")

@@ -155,7 +155,9 @@ def curve_figure(order: Sequence[str], languages: Mapping[str, Language],
                         hovertemplate=f"<b>{names[code]}</b> ({scripts[code]}): %{{y:.2f}}× "
                                       "at %{x:,} tokens<extra></extra>")
     fig.add_hline(y=1, annotation_text=f"{baseline} = 1×", **_BASELINE_LINE)
-    fig.update_layout(height=470, xaxis_title="vocabulary size (base symbols + the first k merges)",
+    fig.update_layout(height=470,
+                      xaxis_title="vocabulary size (base symbols + the tokens the first k "
+                                  "merges make)",
                       yaxis_title=f"premium (tokens ÷ {baseline}'s)",
                       **{k: v for k, v in _LAYOUT.items() if k != "legend"})
     fig.update_xaxes(type="log")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from bpe_core import Tokenizer
 from bpe_core.analysis import premium
 from bpe_core.analysis.parallel import ParallelCorpus
 
@@ -20,7 +21,7 @@ from ..shared.tokens import md_escape as md
 from ..shared.wording import WHITESPACE_WORDS, plural
 from ..shared.slow_regex import attempt
 from . import charts, data
-from .view import Choice, fallback_kind, keep
+from .view import Choice, drops_characters, fallback_kind, keep, unknown_token
 
 TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × languages",
         ":material/candlestick_chart: Per sentence", ":material/compare: Side by side",
@@ -175,9 +176,18 @@ def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
         key="lang_curve")
     start = ("a byte-level tokenizer spends a token per UTF-8 byte, so the premium is the "
              "ratio of bytes" if tok.unit == "byte" else "a character-level tokenizer spends a "
-             "token per character (per byte for characters it lacks)")
+             f"token per character ({_lacking(tok)})")
     st.caption(f"**{md(choice.focus)}** at {plural(len(merge_counts), 'merge count')}. With no "
                f"merges {start}; watch which languages the merges then serve.")
+
+
+def _lacking(tok: Tokenizer) -> str:
+    """What a character-level tokenizer spends on a character its vocabulary lacks."""
+    if tok.model.byte_fallback:
+        return "per byte for characters it lacks"
+    if drops_characters(tok):
+        return "none for characters it lacks: it drops them"
+    return f"{md(unknown_token(tok))} for characters it lacks"
 
 
 def _add_count(key: str, add_key: str) -> None:
