@@ -187,7 +187,26 @@ def _json_objects(data: bytes, name: str) -> Iterator[tuple[int, dict]]:
 
 
 def _jsonl_fields(data: bytes, name: str) -> tuple[list[str], list[str]]:
-    return _rank_fields(value for _, value in _json_objects(data, name))
+    # Text one level down, as data sets give translations ({"translation": {"en": ...}}): the
+    # names hold words, only not as their values, and saying they have none would be untrue.
+    held: set[str] = set()  # the names holding a list or an object, seen in the same pass
+
+    def rows() -> Iterator[dict]:
+        for _, value in _json_objects(data, name):
+            held.update(k for k, v in value.items() if isinstance(v, (dict, list)))
+            yield value
+
+    fields, columns = _rank_fields(rows())
+    nested = [column for column in columns if column in held]
+    if not fields and nested:
+        raise CorpusError(
+            f"{name} has no text at the top level of its lines: {_names(nested)} "
+            + ("holds a list or a group of names and values, and text inside one"
+               if len(nested) == 1 else
+               "hold lists or groups of names and values, and text inside them")
+            + ' is not read. Put the text of each line under a name of its own, as in '
+              '{"text": "Great little book"}, or upload the text itself as a .txt file.')
+    return fields, columns
 
 
 # What JSON values other than strings are called, in words a newcomer knows.

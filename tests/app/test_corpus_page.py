@@ -373,6 +373,19 @@ def test_a_table_without_text_is_refused_naming_its_columns():
     assert not [b for b in at.button if b.key == "corpus_upload_load"]
 
 
+def test_jsonl_text_one_level_down_is_said_to_be_nested_not_missing():
+    # Before: "the names on its lines are 'id' and 'translation', and none of them has words
+    # as its value", of a line whose translation holds 'Hello there'.
+    line = b'{"id": 1, "translation": {"en": "Hello there", "fr": "Bonjour"}}\n'
+    at = upload(open_app(), ("wmt.jsonl", line))
+    assert errors(at) == [
+        "wmt.jsonl has no text at the top level of its lines: 'translation' holds a list or a "
+        "group of names and values, and text inside one is not read. Put the text of each "
+        'line under a name of its own, as in {"text": "Great little book"}, or upload the '
+        "text itself as a .txt file."]
+    assert not [b for b in at.button if b.key == "corpus_upload_load"]
+
+
 def test_a_text_cut_at_an_unquoted_comma_is_refused_not_read_in_part():
     # Read before, as 'Hello' alone: ' world' was dropped without a word.
     at = load(upload(open_app(), ("notes.csv", b"id,text\n1,Hello, world\n2,\"Fine, ok\",\n")))
