@@ -29,6 +29,12 @@ from .training.trainer import TIE_BREAKS, UNITS, Trainer
 _COLOURS = ["\x1b[48;5;153m", "\x1b[48;5;223m", "\x1b[48;5;194m", "\x1b[48;5;225m",
             "\x1b[48;5;230m"]
 _RESET = "\x1b[0m"
+# What a terminal acts on instead of showing, written as --show tokens writes it (\x1b): control
+# characters (ESC starts colour, cursor and title sequences; CR goes back over the line) and the
+# bidi embeddings, overrides and isolates (which turn round what follows). Tab and newline stay.
+_ACTING = str.maketrans({c: c.encode("unicode_escape").decode() for c in (
+    *map(chr, range(0x20)), *map(chr, range(0x7f, 0xa0)), *"\u202a\u202b\u202c\u202d\u202e",
+    *"\u2066\u2067\u2068\u2069") if c not in "\t\n"})
 SHOWN_SPECIAL = 12  # special tokens info lists by name (Llama 3 has 256)
 
 
@@ -101,13 +107,19 @@ def _coloured(tok: Tokenizer, spans, text: str) -> str:
     the end-of-word marker shown where a token ends a word, as the app draws it."""
     out, pos = [], 0
     for k, s in enumerate(spans):
-        out.append(text[pos:s.start])
+        out.append(_printable(text[pos:s.start]))
         shown = s.token if s.partial else text[max(pos, s.start):s.end]
         if tok.ends_word(s.id) and not s.partial:
             shown += END_OF_WORD
-        out.append(_COLOURS[k % len(_COLOURS)] + "\x1b[30m" + shown + _RESET)
+        out.append(_COLOURS[k % len(_COLOURS)] + "\x1b[30m" + _printable(shown) + _RESET)
         pos = max(pos, s.end)
-    return "".join(out) + text[pos:]
+    return "".join(out) + _printable(text[pos:])
+
+
+def _printable(text: str) -> str:
+    """``text`` as a terminal shows it, not acts on it: an ESC in the input or in a file's
+    token or name printed raw could recolour, clear or retitle the terminal."""
+    return text.translate(_ACTING)
 
 
 def _cmd_decode(args) -> int:
@@ -125,13 +137,14 @@ def _cmd_decode(args) -> int:
 
 def _cmd_info(args) -> int:
     tok = _open(args.tokenizer, args.pretokenizer)
-    print(f"name:          {tok.name}")
-    print(f"pipeline:      {tok.describe()}")
+    print(f"name:          {_printable(tok.name)}")
+    print(f"pipeline:      {_printable(tok.describe())}")
     print(f"vocab_size:    {tok.vocab_size:,} ({len(tok.merges):,} merges, "
           f"{len(tok.special_tokens)} special)")
     special = list(tok.special_tokens)
     more = f" and {len(special) - SHOWN_SPECIAL:,} more" if len(special) > SHOWN_SPECIAL else ""
-    print(f"special:       {', '.join(special[:SHOWN_SPECIAL]) or '(none)'}{more}")
+    listed = _printable(', '.join(special[:SHOWN_SPECIAL]))
+    print(f"special:       {listed or '(none)'}{more}")
     if tok.stop_reason:  # only a tokenizer trained here knows why its training stopped
         print(f"stop reason:   {tok.stop_reason}")
     if tok.ignore_merges:

@@ -170,3 +170,21 @@ def test_an_input_file_is_encoded_with_its_own_line_ends(tmp_path, capsys, monke
     code, out, _ = _main(capsys, monkeypatch, "encode", str(path), str(text))
     assert code == 0 and out.split() == [str(i) for i in tok.encode("a\r\nb\rc")]
     assert out == "97 13 10 98 13 99\n"
+
+
+def test_colour_and_info_print_no_terminal_escapes(tmp_path, capsys, monkeypatch):
+    # An ESC in the text, a token or a name went raw to the terminal: "\x1b[2J" cleared it,
+    # "\x1b]0;x\x07" retitled it, a CR wrote over the line and U+202E turned the rest round.
+    path = tmp_path / "tok.json"
+    text = "ab\x1b[2J\r\u202ec\td\n"
+    bpe_core.save(bpe_core.train(text, unit="char", max_merges=1, min_frequency=1,
+                                 name="n\x1b[2J", special_tokens=["<\x1b]0;x\x07>"]), path)
+    code, out, _ = _main(capsys, monkeypatch, "encode", str(path), "--show", "colour",
+                         stdin=text)
+    assert code == 0
+    import re
+    shown = re.sub(r"\x1b\[48;5;\d+m\x1b\[30m", "|", out).replace("\x1b[0m", "")
+    assert shown == r"|ab|\x1b|[|2|J|\r|\u202e|c|" + "\t|d|\n\n"
+    code, out, _ = _main(capsys, monkeypatch, "info", str(path))
+    assert code == 0 and "\x1b" not in out and "\x07" not in out
+    assert r"name:          n\x1b[2J" in out and r"special:       <\x1b]0;x\x07>" in out
