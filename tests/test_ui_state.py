@@ -46,3 +46,15 @@ def test_the_oldest_of_a_sessions_own_items_is_let_go_past_either_bound():
     # What is kept (the active item, the new one) is never let go, even when it alone is over.
     assert state.overflow(sizes, keep={"first", "fourth"}, most=1) == ["second", "third"]
     assert state.overflow({"huge": 500}, keep={"huge"}, most=1, most_size=100) == []
+
+
+def test_corpora_that_differ_only_where_a_document_ends_have_different_digests():
+    # The digest keys the cached statistics and trained tokenizers: a NUL ending one document
+    # hashed as the separator did, so these two corpora shared them (and word counts holding
+    # the separators of the counts' hash shared them too).
+    assert (state.make_corpus("a", documents=["hello\x00", "b"]).digest
+            != state.make_corpus("b", documents=["hello", "\x00b"]).digest)
+    assert (state.make_corpus("c", counts={"a\x005\x01b": 3}).digest
+            != state.make_corpus("d", counts={"a": 5, "b": 3}).digest)
+    assert (state.make_corpus("e", documents=["x"]).digest
+            == state.make_corpus("f", documents=["x"]).digest)

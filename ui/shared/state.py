@@ -62,13 +62,28 @@ class SessionCorpus:
 
 
 def digest_of(documents=(), counts=None) -> str:
+    """The content's fingerprint: each text hashed after its length, so that no separator a
+    document may hold itself (NUL, say) lets two corpora hash alike; sessions holding the
+    same digest share one copy of the text.
+
+    >>> digest_of(["hello\\x00", "b"]) == digest_of(["hello", "\\x00b"])
+    False
+    """
     h = hashlib.blake2b(digest_size=16)
+
+    def add(text: str) -> None:
+        data = text.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+
     if counts is not None:
+        h.update(b"counts")
         for w, n in counts.items():
-            h.update(f"{w}\x00{n}\x01".encode("utf-8", "surrogatepass"))
+            add(w)
+            add(str(n))
+    h.update(b"documents")
     for d in documents:
-        h.update(d.encode("utf-8", "surrogatepass"))
-        h.update(b"\x00")
+        add(d)
     return h.hexdigest()
 
 
