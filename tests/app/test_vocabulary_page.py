@@ -281,6 +281,24 @@ def test_the_selected_token_says_1_occurrence_not_1_occurrences() -> None:
         assert any(f" · {said} the active corpus" in c.value for c in at.caption), token
 
 
+def test_the_merge_in_a_tokens_line_is_text_not_markdown() -> None:
+    # The line under a token quoted its merge raw: '$a' + '$' drew maths, '**b' + '**' bold.
+    from ui.shared.tokens import md_escape
+
+    text = "$a$ $a$ $a$ **b** **b** **b**"
+    tok = bpe_core.train(text, unit="char", pretokenizer="whitespace", min_frequency=1,
+                         name="markdown")
+    at = open_page(tok, corpus=make_corpus("markdown", documents=[text]))
+    ids = {m.token: m.token_id for m in tok.merges}
+    for token, hex_, merge in (("$a$", "24 61 24", "merge 3 (rank 2): '$a' + '$'"),
+                               ("**b**", "2A 2A 62 2A 2A", "merge 5 (rank 4): '**b' + '**'")):
+        at.number_input(key=TOKEN_KEY).set_value(ids[token]).run()
+        [line] = [c.value for c in at.caption if c.value.startswith("id ")]
+        assert line == (f"id {ids[token]} · bytes {hex_} · script Latin · {md_escape(merge)}, "
+                        "pair seen 3× when learned · 3 occurrences in the active corpus")
+        assert "\\$a" in line or "\\*\\*b" in line
+
+
 def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None:
     tok = hug_tokenizer()
     at = open_page(tok)

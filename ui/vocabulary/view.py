@@ -245,7 +245,7 @@ def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
                    "gaps between ids.")
         return
     row = df.loc[df["id"] == token_id].iloc[0]
-    rank = f" · {how_made(tok, token_id)}"
+    rank = f" · {md_escape(how_made(tok, token_id))}"  # ('**b' + '**' was bold)
     if pd.notna(row["count"]):
         rank += f", pair seen {row['count']:,}× when learned"
     elif pd.notna(row["rank"]):  # a file made elsewhere: the order of merges, not their counts
