@@ -301,3 +301,18 @@ def test_vocabulary_use_counts_exclusive_entries(corpus, balanced):
     for code, (used, only) in use.items():
         others = set().union(*(ids for c, ids in counts.used.items() if c != code))
         assert used == len(counts.used[code]) and only == len(counts.used[code] - others)
+
+
+def test_a_quote_never_closed_in_the_last_column_is_refused_not_read_as_the_rows_after_it():
+    # Read loosely, the last column's open quote took in every row after it as one French
+    # sentence ('Bonjour\nBye,Au revoir\n...'): one sentence pair where there were three.
+    data = 'en,fr\nHello,"Bonjour\nBye,Au revoir\nYes,Oui\n'.encode()
+    with pytest.raises(ParallelCorpusError) as err:
+        read_table("pairs.csv", data)
+    assert str(err.value).startswith(
+        "pairs.csv: lines 2 to 4: a double quote opens a text that is never closed")
+    # And a quote closed before the end of its cell no longer loses its quotes silently.
+    with pytest.raises(ParallelCorpusError, match="goes on after its closing quote"):
+        read_table("pairs.csv", b'en,fr\n"Quoted," she said,"Cite," dit-elle\n')
+    assert read_table("pairs.csv", b'en,fr\n"She said ""hi""","Elle a dit ""salut"""\n'
+                      ).sentences("fr") == ('Elle a dit "salut"',)

@@ -35,6 +35,7 @@ from typing import Sequence
 import langcodes
 
 from .scripts import dominant_script
+from .upload_text import csv_rows
 from .uploads import CorpusError, decode_text
 
 #: Sentences per language the measurements take; longer uploads keep their first ones.
@@ -233,16 +234,15 @@ def read_table(file_name: str, data: bytes, *, name: str | None = None) -> Paral
     delimiter = "\t" if file_name.lower().endswith(".tsv") else max(",;\t", key=first.count)
     # TSV has no quoting: a quote inside a sentence is just a character.
     options = {"quoting": csv.QUOTE_NONE} if delimiter == "\t" else {}
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, **options)
-    rows: list[tuple[int, list[str]]] = []
+    lines = io.StringIO(text, newline="")
     try:
-        header = [cell.strip() for cell in next(reader, [])]
-        for row in reader:
-            if any(cell.strip() for cell in row):  # blank lines separate nothing: skip them
-                rows.append((reader.line_num, [cell.strip() for cell in row]))
-    except csv.Error as exc:
-        raise ParallelCorpusError(f"{file_name}, line {reader.line_num}: {exc}. Check the quotes "
-                                  f"on that line, or export the table again.") from None
+        read = [(line, [cell.strip() for cell in row])
+                for line, row in csv_rows(lines, file_name, delimiter=delimiter, **options)]
+    except CorpusError as exc:
+        raise ParallelCorpusError(str(exc)) from None
+    header = read[0][1] if read else []
+    # Blank lines separate nothing: skip them.
+    rows = [(line, row) for line, row in read[1:] if any(row)]
     if not rows:
         _check_header(file_name, header)
         raise ParallelCorpusError(f"{file_name} has a header but no sentences below it.")

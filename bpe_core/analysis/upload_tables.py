@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..json_text import loads as json_loads
-from .upload_text import CorpusError, decoded_chunks
+from .upload_text import CorpusError, csv_rows, decoded_chunks
 
 #: Field names that hold the text in most published data sets, most likely first.
 TEXT_FIELD_NAMES = ("text", "content", "sentence", "body")
@@ -90,38 +90,13 @@ def _rank_fields(rows: Iterable[Mapping[str, object]],
     return sorted(average, key=rank), list(totals)  # stable: equal fields keep column order
 
 
-# What the csv module's complaints about quotes mean, in words (any other is shown as it is).
-_QUOTE_ERRORS = {
-    "unexpected end of data": "a double quote opens a text that is never closed, so every line "
-                              "after it would be read as part of that text",
-    "expected after": "a text in double quotes goes on after its closing quote",
-}
-
-
 def _csv_rows(data: bytes, name: str, *, extension: str) -> Iterator[list[str]]:
     csv.field_size_limit(max(csv.field_size_limit(), _MAX_CSV_FIELD))
     # TSV (as IANA defines it) has no quoting, and quotes in its text are just characters.
     options = {"delimiter": "\t", "quoting": csv.QUOTE_NONE} if extension == ".tsv" else {}
     chunks = decoded_chunks(data, name)
     lines = (line for chunk in chunks for line in io.StringIO(chunk, newline=""))
-    # strict: a quote that opens a text and is never closed would otherwise take in every row
-    # after it as that one text, and text after a closing quote would lose its quotes.
-    reader = csv.reader(lines, strict=True, **options)
-    start = 1  # the line the row being read starts on
-    try:
-        for row in reader:
-            yield row
-            start = reader.line_num + 1
-    except csv.Error as exc:
-        # A quoted text may run over several lines: from the row's first to where it failed.
-        end = reader.line_num
-        where = f"line {start}" if end <= start else f"lines {start} to {end}"
-        what = next((said for key, said in _QUOTE_ERRORS.items() if key in str(exc)), str(exc))
-        raise CorpusError(
-            f"{name}: {where}: {what}. A text that holds double quotes goes in double "
-            f'quotes as a whole, each of its own quotes doubled ("She said ""hi"""), as '
-            f"spreadsheets save it."
-        ) from None
+    return (row for _, row in csv_rows(lines, name, **options))
 
 
 def _csv_header(rows: Iterator[list[str]], name: str) -> list[str]:

@@ -13,11 +13,12 @@ Everything a user can get wrong raises :class:`CorpusError` with a message sayin
 from __future__ import annotations
 
 import codecs
+import csv
 import gzip
 import io
 import zlib
 from pathlib import PurePosixPath
-from typing import AnyStr, Iterator
+from typing import AnyStr, Iterable, Iterator
 
 PLAIN_EXTENSIONS = (".txt", ".md")
 TABLE_EXTENSIONS = (".csv", ".tsv", ".jsonl", ".parquet")
@@ -57,6 +58,46 @@ _SIGNATURES = (
 
 class CorpusError(ValueError):
     """An upload that cannot be read as a corpus; the message says what is wrong and what to do."""
+
+
+# What the csv module's complaints about quotes mean, in words (any other is shown as it is).
+_QUOTE_ERRORS = {
+    "unexpected end of data": "a double quote opens a text that is never closed, so every line "
+                              "after it would be read as part of that text",
+    "expected after": "a text in double quotes goes on after its closing quote",
+}
+
+
+def csv_rows(lines: Iterable[str], name: str, **options) -> Iterator[tuple[int, list[str]]]:
+    """The rows of a CSV read strictly, each with the line it starts on; a quoting error raises
+    :class:`CorpusError` naming the lines and how a spreadsheet quotes a text.
+
+    >>> list(csv_rows(['a,"b\\n', 'c"\\n', "d,e\\n"], "t.csv"))
+    [(1, ['a', 'b\\nc']), (3, ['d', 'e'])]
+    >>> try:
+    ...     list(csv_rows(['a,"b\\n', "c,d\\n"], "t.csv"))
+    ... except CorpusError as exc:
+    ...     print(str(exc)[:55])
+    t.csv: lines 1 to 2: a double quote opens a text that i
+    """
+    # strict: a quote that opens a text and is never closed would otherwise take in every row
+    # after it as that one text, and text after a closing quote would lose its quotes.
+    reader = csv.reader(lines, strict=True, **options)
+    start = 1  # the line the row being read starts on
+    try:
+        for row in reader:
+            yield start, row
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        # A quoted text may run over several lines: from the row's first to where it failed.
+        end = reader.line_num
+        where = f"line {start}" if end <= start else f"lines {start} to {end}"
+        what = next((said for key, said in _QUOTE_ERRORS.items() if key in str(exc)), str(exc))
+        raise CorpusError(
+            f"{name}: {where}: {what}. A text that holds double quotes goes in double "
+            f'quotes as a whole, each of its own quotes doubled ("She said ""hi"""), as '
+            f"spreadsheets save it."
+        ) from None
 
 
 def unpack(name: str, data: bytes) -> tuple[str, bytes]:
