@@ -639,3 +639,13 @@ def test_switching_to_another_corpus_stops_the_count_under_way():
     job = hold.held()
     at = pick_sample(at, "hug-pug")  # word counts: nothing to count
     assert job.state == "cancelled" and gone(hold.pid, within=1.0)
+
+
+def test_the_preview_says_it_is_the_whole_corpus_when_the_corpus_is_shorter_than_its_cut():
+    # It said 'the first 2,000 characters' of an 18-character upload.
+    at = load(upload(open_app(), ("short.txt", b"eighteen chars ok\n")))
+    assert [e.label for e in at.expander if e.label.startswith("Preview")] == [
+        "Preview (the whole corpus)"]
+    at = load(upload(at, ("long.txt", b"word " * 1000)))
+    assert [e.label for e in at.expander if e.label.startswith("Preview")] == [
+        "Preview (the first 2,000 characters)"]

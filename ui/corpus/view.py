@@ -332,7 +332,10 @@ def render_stats(corpus: state.SessionCorpus) -> None:
                                   "count": list(corpus.counts.values())})
             st.dataframe(table, hide_index=True, column_config=fitted_columns(table, "word"))
     else:
-        with st.expander(f"Preview (the first {PREVIEW_CHARS:,} characters)"):
+        # (Shorter than the cut, the preview is the whole corpus.)
+        part = ("the whole corpus" if len(stats.preview) < PREVIEW_CHARS
+                else f"the first {PREVIEW_CHARS:,} characters")
+        with st.expander(f"Preview ({part})"):
             # Bidi overrides and control characters as markers: raw, an override would
             # reverse the rest of the preview. A lone carriage return (an old Mac file's line
             # end) is drawn as nothing by the browser, running its lines together: a line break.
