@@ -140,8 +140,10 @@ def decompress(data: bytes, table: Iterable[Replacement]) -> bytes:
 
 
 def symbol_names(result: Compression) -> dict[int, str]:
-    """Display names for the new symbols, in the order made: Z, Y, ..., A, then Z2, Y2, ...; a
+    """Display names for the new symbols, in the order made: Z, Y, ..., A, then Z₂, Y₂, ...; a
     letter the original data holds is left out, so that no name reads as the data's own text.
+    The round is a subscript, which no byte is drawn as: a symbol Y followed by the data's own
+    2 reads Y2, never the symbol Y₂.
 
     >>> symbol_names(compress(b"aaabdaaabac"))
     {255: 'Z', 254: 'Y', 253: 'X'}
@@ -156,7 +158,7 @@ def symbol_names(result: Compression) -> dict[int, str]:
     names = {}
     for i, replacement in enumerate(result.table):
         round_, offset = divmod(i, len(letters))
-        suffix = str(round_ + 1) if round_ else ""
+        suffix = str(round_ + 1).translate(_SUBSCRIPTS) if round_ else ""
         names[replacement.symbol] = letters[offset] + suffix
     return names
 
@@ -173,6 +175,7 @@ def render(data: bytes, names: dict[int, str]) -> str:
 
 
 _WHITESPACE = frozenset(b"\t\n\r")
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 def _as_bytes(data) -> bytes:
