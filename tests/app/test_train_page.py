@@ -415,6 +415,15 @@ def test_gage_mode_rewrites_aaabdaaabac_to_XdXac():
     # ZabdZabac holds Za and ab twice each: why Y is ab (61 62), not Za (FF 61), is said.
     assert any("Of pairs with the same count, the one of the smallest byte values is replaced "
                "first" in c.value for c in at.caption)
+    # The table of 3 pairs travels with it: 5 + 6 bytes, all that was saved.
+    assert shown["With the table (bytes)"] == "11"
+    assert [i.value for i in at.info] == [
+        "With its table, at two bytes a pair, the result takes 11 bytes, no fewer than the "
+        "input's 11: the pairs saved no more than the table costs. Byte-pair compression pays "
+        "on longer texts, where each pair repeats many times."]
+    at.text_area(key="train_gage_text").set_value("the cat sat on the mat " * 8).run()
+    shown = {m.label: m.value for m in at.metric}
+    assert int(shown["With the table (bytes)"]) < 184 and not at.info
 
 
 def test_gage_mode_on_typed_text_and_on_nothing_to_compress():
@@ -433,11 +442,12 @@ def test_gage_mode_says_it_stopped_because_every_byte_value_was_taken():
     at.text_area(key="train_gage_text").set_value(text * 2).run()
     assert {m.label: m.value for m in at.metric}["Table entries"] == "97"
     shown = [i.value.replace("\\", "") for i in at.info]  # as Markdown shows it
-    assert shown == ["It stopped with pairs still repeated (⟨97⟩<C3> occurs 2 times): all 256 "
+    assert shown[:1] == ["It stopped with pairs still repeated (⟨97⟩<C3> occurs 2 times): all 256 "
                      "byte values are in use, the text's own 159 and 97 new symbols, so none is "
                      "left to stand for another pair."]
     at.text_area(key="train_gage_text").set_value("aaabdaaabac").run()
-    assert not at.info  # it stopped for want of a repeated pair: nothing more to say
+    # It stopped for want of a repeated pair: nothing more to say of why it stopped.
+    assert not any("It stopped" in i.value for i in at.info)
 
 
 # --- the kit: token colouring, figures, module examples ----------------------------------

@@ -71,6 +71,17 @@ def render(corpus: SessionCorpus) -> None:
             f"{wording.times(count)}): all 256 byte values are in use, the text's own "
             f"{len(set(data))} and {len(result.table)} new symbols, so none is left to stand "
             f"for another pair."))
+    # The table travels with the data: at two bytes a pair at least (Gage's own file also says
+    # which byte values are codes), a short text often saves less than its table costs.
+    whole = len(result.data) + 2 * len(result.table)
+    metrics.count(cards, "With the table (bytes)", whole,
+                  help="The compressed data and its table, at two bytes a pair (Gage's file "
+                       "format also marks which byte values are codes: a little more).")
+    if whole >= len(data):
+        st.info(f"With its table, at two bytes a pair, the result takes {whole:,} bytes, no "
+                f"fewer than the input's {len(data):,}: the pairs saved no more than the table "
+                "costs. Byte-pair compression pays on longer texts, where each pair repeats "
+                "many times.")
     if len(data) <= STEPS_BYTES:
         st.markdown("**Step by step**")
         st.code(steps_text(data, result, names), language=None, wrap_lines=True)
