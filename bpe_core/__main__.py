@@ -13,8 +13,10 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import sys
 import time
+from pathlib import Path
 
 from . import formats, train_progress_line
 from .alphabet import END_OF_WORD
@@ -53,9 +55,15 @@ def _cmd_train(args) -> int:
             print(train_progress_line(step), file=sys.stderr)
     tok = trainer.tokenizer
     formats.save(tok, args.output, format=args.format)
+    written = args.output
+    if args.format == "gpt2":
+        written += f" and {formats.merges_candidates(Path(args.output))[0]}"
     print(f"done in {time.perf_counter() - started:.1f} s: {len(tok.merges):,} merges, "
-          f"vocab_size {tok.vocab_size:,}, stopped by {tok.stop_reason}; wrote {args.output}",
+          f"vocab_size {tok.vocab_size:,}, stopped by {tok.stop_reason}; wrote {written}",
           file=sys.stderr)
+    if args.format in ("tiktoken", "gpt2"):
+        print(f"it keeps no pre-tokenizer: encode with --pretokenizer "
+              f"{shlex.quote(args.pretokenizer)}", file=sys.stderr)
     return 0
 
 
@@ -189,7 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--processes", type=int, default=None,
                    help="processes for counting (default: one; a second rarely pays)")
     t.add_argument("--name", default="bpe", help="a name stored in the file")
-    t.add_argument("--format", default="native", choices=formats.FORMATS, help="file format")
+    t.add_argument("--format", default="native", choices=formats.FORMATS,
+                   help="file format; tiktoken and gpt2 (which writes merges.txt beside it) "
+                        "keep no pre-tokenizer: encode them with --pretokenizer")
     t.add_argument("-v", "--verbose", action="store_true", help="print every merge")
     t.set_defaults(func=_cmd_train)
 
@@ -216,8 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     i.set_defaults(func=_cmd_info)
     for sp in (e, d, i):
         sp.add_argument("--pretokenizer", default=None,
-                        help="for a .tiktoken file that stores no pattern: its pre-tokenizer "
-                             "(gpt2, cl100k or o200k)")
+                        help="for a .tiktoken or GPT-2 vocab.json file, which store no "
+                             "pattern: the pre-tokenizer it was made with, a preset or a regex "
+                             "(a GPT-2 file's default: gpt2)")
     return p
 
 

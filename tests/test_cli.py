@@ -188,3 +188,20 @@ def test_colour_and_info_print_no_terminal_escapes(tmp_path, capsys, monkeypatch
     code, out, _ = _main(capsys, monkeypatch, "info", str(path))
     assert code == 0 and "\x1b" not in out and "\x07" not in out
     assert r"name:          n\x1b[2J" in out and r"special:       <\x1b]0;x\x07>" in out
+
+
+def test_train_says_how_to_encode_a_file_that_keeps_no_pretokenizer(tmp_path):
+    # "wrote tok.json" alone: merges.txt was written unnamed, and the file, encoded without
+    # --pretokenizer whitespace, was read with gpt2's: "the end" gave ids with a space token.
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("the end the end then\n", encoding="utf-8")
+    native, vocab = tmp_path / "tok.json", tmp_path / "vocab.json"
+    for path, fmt in ((native, "native"), (vocab, "gpt2")):
+        r = run("train", str(corpus), "-o", str(path), "--pretokenizer", "whitespace",
+                "--format", fmt, "--max-merges", "3")
+        assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[-2].endswith(f"wrote {vocab} and {tmp_path / 'merges.txt'}")
+    assert lines[-1] == "it keeps no pre-tokenizer: encode with --pretokenizer whitespace"
+    want = run("encode", str(native), stdin="the end").stdout
+    assert run("encode", str(vocab), "--pretokenizer", "whitespace", stdin="the end").stdout == want

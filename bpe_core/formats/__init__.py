@@ -65,12 +65,12 @@ def save(tok: Tokenizer, path: str | os.PathLike, *, format: str = "native") -> 
     if format == "gpt2":
         vocab, merges = gpt2.gpt2_files(tok)
         path.write_bytes(vocab)
-        _merges_candidates(path)[0].write_bytes(merges)
+        merges_candidates(path)[0].write_bytes(merges)
     else:
         path.write_bytes(dumps(tok, format=format))
 
 
-def _merges_candidates(vocab_path: Path) -> list[Path]:
+def merges_candidates(vocab_path: Path) -> list[Path]:
     """Where a vocab file's merges live: ``x-vocab.json`` -> ``x-merges.txt``, ``encoder.json``
     -> ``vocab.bpe`` (OpenAI's names), else ``merges.txt`` in the same folder."""
     name = vocab_path.name
@@ -98,11 +98,11 @@ def load(path: str | os.PathLike, *, pretokenizer: str | None = None) -> Tokeniz
         tok = _read_prepared(data, str(path), pretokenizer, merges_beside=True)
     if tok is not None:
         return tok
-    found = [p for p in _merges_candidates(path) if p.is_file()]
+    found = [p for p in merges_candidates(path) if p.is_file()]
     if not found:
         raise TokenizerFileError(
             f"{path} is a GPT-2 vocab.json; its merges file is needed too. Put it beside "
-            f"it as {_merges_candidates(path)[0].name}, or call load_gpt2(vocab, merges)")
+            f"it as {merges_candidates(path)[0].name}, or call load_gpt2(vocab, merges)")
     return load_gpt2(path, found[0], pretokenizer=pretokenizer)
 
 
