@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models
 from tokenizers import pre_tokenizers as P
@@ -163,3 +166,15 @@ def test_the_vocabulary_size_tab_says_what_a_lacking_character_costs_this_tokeni
     layout = chart(at, "lang_curve")["layout"]
     assert layout["xaxis"]["title"]["text"] == (
         "vocabulary size (base symbols + the tokens the first k merges make)")
+
+
+def test_the_results_csv_writes_names_a_spreadsheet_would_run_as_text():
+    # A language headed '=HYPERLINK(...)' in an upload went raw into the table's CSV, which a
+    # spreadsheet runs as a formula.
+    from ui.languages import tabs
+
+    at = upload(open_page(), ("abc.csv", b"en,=1+2\nab,ab\n", "text/csv"))
+    shown = [r for r in at.dataframe if "Premium" in r.value.columns][0].value  # the table
+    rows = list(csv.DictReader(io.StringIO(tabs.table_csv(shown).decode("utf-8-sig"))))
+    assert [(r["Language"], r["Code"], r["Premium"]) for r in rows] == [
+        ("English", "en", "1.0"), ("'=1+2", "'=1+2", "1.0")]

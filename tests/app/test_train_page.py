@@ -10,6 +10,7 @@ import json
 import re
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -231,7 +232,8 @@ def test_download_files_load_back_and_the_csv_lists_the_merges():
     name, data = training_results.tokenizer_file(tok, "native", "hug")
     assert name == "hug.json"
     assert [m.token for m in bpe_core.loads(data).merges] == ["ug", "un", "hug"]
-    rows = list(csv.DictReader(io.StringIO(run.merge_log().to_csv(index=False))))
+    rows = list(csv.DictReader(io.StringIO(
+        training_results.merge_log_csv(run).decode("utf-8-sig"))))
     # Merge 1 has rank 0, as on the page and in the files ('rank' held 1, the merge's number).
     assert [(r["merge"], r["rank"], r["left"], r["right"], r["token"], r["count"])
             for r in rows] == [("1", "0", "u", "g", "ug", "20"), ("2", "1", "u", "n", "un", "16"),
@@ -542,3 +544,16 @@ def test_end_of_word_marker_shows_in_the_passage_and_the_merge_log():
     words = frame(at, "word")
     assert list(words["tokens"]) == ["low </w>", "low e r </w>", "n e w est</w>",
                                      "w i d est</w>"]
+
+
+def test_the_merge_log_csv_writes_tokens_a_spreadsheet_would_run_as_text():
+    # '=' + '=' -> '==' and '-' + '1' -> '-1' went raw into the CSV: a spreadsheet ran them as
+    # formulas (#NAME?) or read a number; and without a byte-order mark Excel misread UTF-8.
+    at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
+    log = run_of(at).merge_log().head(2).assign(left=["=", "-"], right=["=", "1"],
+                                                 token=["==", "-1"], tied_with=["+ + a", ""])
+    data = training_results.merge_log_csv(SimpleNamespace(merge_log=lambda: log))
+    assert data.startswith("\ufeff".encode("utf-8"))
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+    assert [(r["left"], r["right"], r["token"], r["tied_with"], r["count"]) for r in rows] == [
+        ("'=", "'=", "'==", "'+ + a", "20"), ("'-", "1", "'-1", "", "16")]

@@ -122,7 +122,7 @@ def test_the_table_downloads_as_csv_with_a_row_per_tokenizer_and_language(page: 
     with page.expect_download() as download:
         page.get_by_role("button", name="Download CSV").click()
     assert download.value.suggested_filename == "tokenization-premium.csv"
-    with open(download.value.path(), encoding="utf-8") as file:
+    with open(download.value.path(), encoding="utf-8-sig") as file:  # (a BOM, for Excel)
         rows = list(csv.DictReader(file))
     corpus = parallel_sample()
     assert [r["Code"] for r in rows] == list(corpus.codes)  # one tokenizer: the active one

@@ -15,6 +15,7 @@ from bpe_core import Tokenizer
 from bpe_core.analysis import premium
 from bpe_core.analysis.parallel import ParallelCorpus
 
+from ..shared import spreadsheet
 from ..shared.annotate import coloured_html
 from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
@@ -218,6 +219,12 @@ def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
                "spaces, digits and punctuation.")
 
 
+def table_csv(table: pd.DataFrame) -> bytes:
+    """The results table as CSV for a spreadsheet: names come from uploads, and a language or
+    tokenizer named '=...' would run as a formula (``ui/shared/spreadsheet.py``)."""
+    return spreadsheet.as_csv(table, texts=["Tokenizer", "Language", "Code", "Script"])
+
+
 def table_tab(table: pd.DataFrame) -> None:
     height = min(600, 35 * (len(table) + 1) + 3)  # every row up to 16, then scroll
     # Eleven columns are wider than the page: the table scrolls sideways, the tokenizer and
@@ -236,6 +243,6 @@ def table_tab(table: pd.DataFrame) -> None:
                                    "cannot spell whole: [UNK], <0xNN> byte fallback, or (byte-"
                                    "level) a token holding only part of a character"),
     })
-    st.download_button("Download CSV", table.to_csv(index=False).encode("utf-8"),
+    st.download_button("Download CSV", table_csv(table),
                        file_name="tokenization-premium.csv", mime="text/csv",
                        icon=":material/download:", on_click="ignore", key="lang_download")

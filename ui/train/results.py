@@ -13,7 +13,7 @@ import streamlit as st
 import bpe_core
 from bpe_core import formats as files
 
-from ..shared import charts, metrics, state
+from ..shared import charts, metrics, spreadsheet, state
 from ..shared.annotate import inline_code, md_literal
 from ..shared.loaders import CUSTOM, FILE_PATTERNS
 from ..shared.tokens import md_escape
@@ -182,6 +182,13 @@ def _default_name(run: runs.Run) -> str:
     return name.removesuffix(asked) + reached if name.endswith(asked) else name
 
 
+def merge_log_csv(run: runs.Run) -> bytes:
+    """The merge log as CSV for a spreadsheet: its pairs and tokens are text it could run as a
+    formula ('==', made of '=' + '=', or '-1'), so they are written safe
+    (``ui/shared/spreadsheet.py``)."""
+    return spreadsheet.as_csv(run.merge_log(), texts=["left", "right", "token", "tied_with"])
+
+
 def _downloads(run: runs.Run, name: str) -> None:
     st.markdown("**Download**")
     stem = slug(name)
@@ -195,6 +202,6 @@ def _downloads(run: runs.Run, name: str) -> None:
                            help=format_help(run.result(), fmt), on_click="ignore",
                            width="stretch",
                            icon=":material/download:")
-    st.download_button("Merge log (CSV)", run.merge_log().to_csv(index=False).encode("utf-8"),
+    st.download_button("Merge log (CSV)", merge_log_csv(run),
                        f"{stem}-merges.csv", mime="text/csv", key="train_download_csv",
                        on_click="ignore", width="stretch", icon=":material/download:")

@@ -26,17 +26,14 @@ id,in the file,token,bytes (hex),bytes,chars,kind,rank,pair count,writing system
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 import pandas as pd
 
 from bpe_core import Tokenizer
 
-#: What a spreadsheet reads as the start of a formula (OWASP's list: tab and carriage return
-#: too, which some programs drop before reading the rest).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+from ..shared import spreadsheet
+
 #: The table's columns, under the names the download gives them (the count column only when
 #: the tokenizer recorded counts, the frequency column only once counted).
 HEADERS = {"id": "id", "raw": "in the file", "token": "token", "hex": "bytes (hex)",
@@ -61,27 +58,10 @@ def downloaded(tok: Tokenizer, df: pd.DataFrame) -> pd.DataFrame:
     return out[[c for c in HEADERS if not unknown.get(c)]].rename(columns=HEADERS)
 
 
-def _columns(rows: pd.DataFrame) -> list[list]:
-    """Each column of ``rows`` as a list of Python values, None where the table is empty."""
-    return [rows[c].astype(object).where(rows[c].notna(), None).tolist() for c in rows.columns]
-
-
-def _safe(value):
-    """A cell a spreadsheet shows as text, not a formula it runs (see the module docstring)."""
-    return f"'{value}" if isinstance(value, str) and value.startswith(FORMULA_START) else value
-
-
 def as_csv(rows: pd.DataFrame) -> bytes:
-    """The rows as UTF-8 CSV, each text cell safe to open in a spreadsheet, with the byte-order
-    mark by which Excel knows UTF-8 (without it, Excel read 'Ġthe' as 'Ä the'). Written by the
-    csv module from plain lists: pandas took 9 s over Gemma 3's 262,145 rows."""
-    out = io.StringIO()
-    writer = csv.writer(out)  # (\r\n: a field holding \r or \n is quoted)
-    writer.writerow(rows.columns)
-    # Only a token's own text can start so: ids, counts, hex, kinds and scripts never do.
-    writer.writerows(zip(*(map(_safe, values) if name in TEXTS else values
-                           for name, values in zip(rows.columns, _columns(rows)))))
-    return out.getvalue().encode("utf-8-sig")
+    """The rows as CSV a spreadsheet opens safely (``ui/shared/spreadsheet.py``): only a
+    token's own text can start like a formula; ids, counts, hex, kinds and scripts never do."""
+    return spreadsheet.as_csv(rows, texts=TEXTS)
 
 
 def as_json(rows: pd.DataFrame) -> bytes:
@@ -89,5 +69,5 @@ def as_json(rows: pd.DataFrame) -> bytes:
     what the table leaves empty)."""
     keys = list(rows.columns)
     lines = ",\n".join(json.dumps(dict(zip(keys, values)), ensure_ascii=False)
-                       for values in zip(*_columns(rows)))
+                       for values in zip(*spreadsheet.columns(rows)))
     return f"[\n{lines}\n]\n".encode("utf-8")
