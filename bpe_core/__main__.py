@@ -84,11 +84,19 @@ def _open(source: str, pretokenizer: str | None) -> Tokenizer:
 
 
 def _read_input(path: str) -> str:
+    """The text of a file or of standard input ("-"), as its bytes say: a file's CRLF stays one
+    (text mode made it "\\n", and so other ids), and bytes that are no UTF-8 are named."""
     if path == "-":
-        return sys.stdin.read()
-    # newline="": a file's CRLF stays one (text mode made it "\n", and so other ids).
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read()
+        name, data = "standard input", sys.stdin.buffer.read()
+    else:
+        name = path
+        with open(path, "rb") as f:
+            data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{name} is not valid UTF-8: byte 0x{data[exc.start]:02x} at byte "
+                         f"offset {exc.start} ({exc.reason}); re-save it as UTF-8 text") from None
 
 
 def _cmd_encode(args) -> int:

@@ -1,5 +1,6 @@
 """The command line: train, encode, decode, info — and clear errors."""
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run(*args, stdin=""):
     return subprocess.run([sys.executable, "-m", "bpe_core", *args], input=stdin, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=isinstance(stdin, str), timeout=120)
 
 
 def test_train_encode_decode_info(tmp_path):
@@ -82,7 +83,8 @@ from tests.test_references import offline, online, rank_file  # noqa: E402,F401 
 
 def _main(capsys, monkeypatch, *args, stdin=""):
     """``main(args)`` in this process (where the stand-ins below apply): (code, out, err)."""
-    monkeypatch.setattr(sys, "stdin", __import__("io").StringIO(stdin))
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), "utf-8", newline=""))
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
@@ -205,3 +207,20 @@ def test_train_says_how_to_encode_a_file_that_keeps_no_pretokenizer(tmp_path):
     assert lines[-1] == "it keeps no pre-tokenizer: encode with --pretokenizer whitespace"
     want = run("encode", str(native), stdin="the end").stdout
     assert run("encode", str(vocab), "--pretokenizer", "whitespace", stdin="the end").stdout == want
+
+
+def test_input_that_is_not_utf8_is_named_with_where(tmp_path, capsys, monkeypatch):
+    # Standard input said "'utf-8' codec can't encode character '\udcff' in position 2:
+    # surrogates not allowed" (or, in a UTF-8 locale, named no input), a file not its name.
+    path, text = tmp_path / "tok.json", tmp_path / "latin1.txt"
+    bpe_core.save(bpe_core.train("ab", max_merges=0), path)
+    text.write_bytes(b"caf\xe9 ok")
+    code, out, err = _main(capsys, monkeypatch, "encode", str(path), stdin=b"ab\xff")
+    assert (code, out) == (2, "")
+    assert err == ("error: standard input is not valid UTF-8: byte 0xff at byte offset 2 "
+                   "(invalid start byte); re-save it as UTF-8 text\n")
+    code, out, err = _main(capsys, monkeypatch, "encode", str(path), str(text))
+    assert err == (f"error: {text} is not valid UTF-8: byte 0xe9 at byte offset 3 (invalid "
+                   "continuation byte); re-save it as UTF-8 text\n")
+    r = run("encode", str(path), "--show", "tokens", stdin=b"\xff")
+    assert r.returncode == 2 and r.stderr.startswith(b"error: standard input is not valid")
