@@ -182,6 +182,18 @@ def test_a_search_spelled_as_files_spell_spaces_says_how_to_search() -> None:
     assert not at.info and list(table(search(at, "▁t"))["token"]) == []
 
 
+def test_a_search_for_a_byte_fallback_token_as_its_file_writes_it_says_how_to_search(
+        tmp_path) -> None:
+    # Llama 2's file writes the newline byte as '<0x0A>'; the table shows it as '↵', and a
+    # search for '<0x0A>' said only '0 of 32,000 tokens'.
+    tok = model_file_tokenizer(llama2_file(), "llama2-like", tmp_path)
+    at = search(open_page(tok), "<0x0A>")
+    assert list(table(at)["id"]) == [] and [i.value for i in at.info] == [FILE_SPELLING_HINT]
+    assert "`<0x0A>` in Llama's, is the byte it stands for: `↵`" in FILE_SPELLING_HINT
+    newline = tok.model.vocab["<0x0A>"]
+    assert newline in set(table(search(at, "↵"))["id"]) and not at.info
+
+
 def test_regex_search_and_a_bad_pattern() -> None:
     at = open_page(hug_tokenizer())
     at.toggle(key="vocab_regex").set_value(True).run()

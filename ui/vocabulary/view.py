@@ -7,6 +7,7 @@ each rerun only filters it with pandas. The data side is ``ui.vocabulary.data``.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import pandas as pd
@@ -156,9 +157,13 @@ def _pick_row(ids: list[int]) -> None:
 #: How files spell a space or a newline inside a token (GPT-2's byte characters, SentencePiece's
 #: marker), which the table shows as text: a search spelled so finds nothing.
 _FILE_SPELLING = frozenset("ĠĊ▁")
+#: A byte-fallback token as Llama's, Mistral's and Gemma's files write it.
+_FALLBACK_SPELLING = re.compile(r"<0x[0-9A-Fa-f]{2}>")
 FILE_SPELLING_HINT = ("Tokens are searched as the text they stand for, as the table shows them: "
                       "where a file writes `Ġthe` or `▁the`, search for ` the` or `·the` (a "
-                      "newline, `Ċ` in GPT-2's files, is `↵`).")
+                      "newline, `Ċ` in GPT-2's files, is `↵`; a byte-fallback token, `<0x0A>` "
+                      "in Llama's, is the byte it stands for: `↵`, or `<E4>` for part of a "
+                      "character).")
 
 
 def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
@@ -185,7 +190,8 @@ def render_browser(tok: Tokenizer, df: pd.DataFrame) -> None:
     except VocabularySearchError as exc:
         st.error(md_literal(str(exc)))  # it quotes the query: '**x**(' is no bold x
         return
-    if view.empty and not use_regex and _FILE_SPELLING.intersection(query):
+    if view.empty and not use_regex and (_FILE_SPELLING.intersection(query)
+                                         or _FALLBACK_SPELLING.search(query)):
         st.info(FILE_SPELLING_HINT)
     listed = view.head(MAX_ROWS)
     if len(view) > MAX_ROWS:  # the grid sorts what it holds: a header would rank these alone
