@@ -177,6 +177,20 @@ def _cmd_info(args) -> int:
     return 0
 
 
+def _count(least: int):
+    """An argparse type: a whole number of at least ``least`` (a negative --merges listed all
+    but the last few under "merges 1–3 of 4", a negative --upto meant none)."""
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be {least} or more, got {value}")
+        return value
+    return read
+
+
 _SOURCE = (f"a tokenizer file, one of OpenAI's encodings ({', '.join(REFERENCE_ENCODINGS)}) or "
            f"a Hugging Face model id (owner/name)")
 
@@ -202,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a special token, e.g. '<|endoftext|>' (repeatable)")
     t.add_argument("--byte-fallback", action="store_true",
                    help="char unit: encode unseen characters as bytes instead of [UNK]")
-    t.add_argument("--processes", type=int, default=None,
+    t.add_argument("--processes", type=_count(1), default=None,
                    help="processes for counting (default: one; a second rarely pays)")
     t.add_argument("--name", default="bpe", help="a name stored in the file")
     t.add_argument("--format", default="native", choices=formats.FORMATS,
@@ -217,7 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("input", nargs="?", default="-", help="text file, or - for standard input")
     e.add_argument("--show", choices=["ids", "tokens", "colour"], default="ids",
                    help="ids (default), one token per line, or coloured tokens for a terminal")
-    e.add_argument("--upto", type=int, help="use only the first K merges")
+    e.add_argument("--upto", type=_count(0), help="use only the first K merges")
     e.add_argument("--split-special-tokens", action="store_true",
                    help="read special-token text in the input as ordinary text")
     e.set_defaults(func=_cmd_encode)
@@ -230,7 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     i = sub.add_parser("info", help="describe a tokenizer", description="Describe a tokenizer.")
     i.add_argument("tokenizer", help=_SOURCE)
-    i.add_argument("--merges", type=int, default=10, help="how many merges to list (default 10)")
+    i.add_argument("--merges", type=_count(0), default=10,
+                   help="how many merges to list (default 10)")
     i.set_defaults(func=_cmd_info)
     for sp in (e, d, i):
         sp.add_argument("--pretokenizer", default=None,

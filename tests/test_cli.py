@@ -224,3 +224,20 @@ def test_input_that_is_not_utf8_is_named_with_where(tmp_path, capsys, monkeypatc
                    "continuation byte); re-save it as UTF-8 text\n")
     r = run("encode", str(path), "--show", "tokens", stdin=b"\xff")
     assert r.returncode == 2 and r.stderr.startswith(b"error: standard input is not valid")
+
+
+def test_counts_below_their_least_are_refused(tmp_path):
+    # "info --merges -1" listed "merges 1–3 of 4", "--upto -1" encoded with no merges and
+    # "--processes 0" or "-1" ran as one process, all with exit 0.
+    path = tmp_path / "tok.json"
+    bpe_core.save(bpe_core.train("hello hello", max_merges=4), path)
+    for args, message in (
+            (("info", str(path), "--merges", "-1"), "argument --merges: must be 0 or more, got -1"),
+            (("encode", str(path), "--upto", "-1"), "argument --upto: must be 0 or more, got -1"),
+            (("train", str(path), "-o", str(tmp_path / "x.json"), "--processes", "0"),
+             "argument --processes: must be 1 or more, got 0"),
+            (("info", str(path), "--merges", "x"), "argument --merges: not a whole number: 'x'")):
+        r = run(*args, stdin="hello")
+        assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(message), r.stderr
+        assert not r.stdout
+    assert "merges 1–2 of 4" in run("info", str(path), "--merges", "2").stdout
