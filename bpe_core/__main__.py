@@ -46,6 +46,7 @@ def _cmd_train(args) -> int:
                       pretokenizer=args.pretokenizer, tie_break=args.tie_break,
                       special_tokens=args.special_token, byte_fallback=args.byte_fallback,
                       processes=args.processes, max_ties=0, name=args.name)
+    _check_writable(Path(args.output))
     started = time.perf_counter()
     print(f"counting words in {len(args.files)} file(s)…", file=sys.stderr)
     steps = trainer.run(read_files(args.files))
@@ -65,6 +66,16 @@ def _cmd_train(args) -> int:
         print(f"it keeps no pre-tokenizer: encode with --pretokenizer "
               f"{shlex.quote(args.pretokenizer)}", file=sys.stderr)
     return 0
+
+
+def _check_writable(out: Path) -> None:
+    """Fail before training, not after it (it may take hours), when ``out`` cannot be written."""
+    if out.is_dir():
+        raise ValueError(f"cannot write {out}: it is a folder")
+    if not out.parent.is_dir():
+        raise ValueError(f"cannot write {out}: there is no folder {out.parent}")
+    if not os.access(out.parent, os.W_OK):
+        raise ValueError(f"cannot write {out}: the folder {out.parent} is not writable")
 
 
 #: A Hugging Face model id: owner/name, as the Hub spells them.

@@ -241,3 +241,13 @@ def test_counts_below_their_least_are_refused(tmp_path):
         assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(message), r.stderr
         assert not r.stdout
     assert "merges 1–2 of 4" in run("info", str(path), "--merges", "2").stdout
+
+
+def test_train_fails_before_training_when_it_cannot_write_its_output(tmp_path):
+    # It counted and merged the whole corpus, then said "[Errno 2] No such file or directory".
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hello hello\n", encoding="utf-8")
+    for out, why in ((tmp_path / "no" / "tok.json", f"there is no folder {tmp_path / 'no'}"),
+                     (tmp_path, "it is a folder")):
+        r = run("train", str(corpus), "-o", str(out))
+        assert r.returncode == 2 and r.stderr == f"error: cannot write {out}: {why}\n"
