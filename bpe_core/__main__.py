@@ -80,6 +80,8 @@ def _check_writable(out: Path) -> None:
 
 #: A Hugging Face model id: owner/name, as the Hub spells them.
 _HUB_ID = re.compile(r"[\w.-]+/[\w.-]+")
+#: How tokenizer files end, and no model id does.
+_FILE_ENDINGS = (".json", ".tiktoken", ".txt", ".model")
 
 
 def _open(source: str, pretokenizer: str | None) -> Tokenizer:
@@ -89,7 +91,9 @@ def _open(source: str, pretokenizer: str | None) -> Tokenizer:
     if not os.path.exists(source):
         if source in REFERENCE_ENCODINGS:
             return reference_encoding(source)
-        if _HUB_ID.fullmatch(source):
+        # A missing file in a folder (out/tok.json) is spelled like a model id: said missing.
+        if _HUB_ID.fullmatch(source) and not source.lower().endswith(_FILE_ENDINGS) and not (
+                os.path.isdir(os.path.dirname(source))):
             return load_model(source).tokenizer
     return formats.load(source, pretokenizer=pretokenizer)
 
@@ -98,6 +102,8 @@ def _read_input(path: str) -> str:
     """The text of a file or of standard input ("-"), as its bytes say: a file's CRLF stays one
     (text mode made it "\\n", and so other ids), and bytes that are no UTF-8 are named."""
     if path == "-":
+        if sys.stdin is None:  # (started with standard input closed: `<&-`)
+            raise ValueError("standard input is closed: pipe the text in, or name a file")
         name, data = "standard input", sys.stdin.buffer.read()
     else:
         name = path
@@ -270,6 +276,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # The reader left (`encode big.txt | head -1`): stop quietly, as other tools do, and
+        # point standard output at nothing so that Python's last flush does not complain.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (ValueError, OSError, HubError, ReferenceUnavailableError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

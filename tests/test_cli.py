@@ -1,6 +1,7 @@
 """The command line: train, encode, decode, info — and clear errors."""
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -251,3 +252,34 @@ def test_train_fails_before_training_when_it_cannot_write_its_output(tmp_path):
                      (tmp_path, "it is a folder")):
         r = run("train", str(corpus), "-o", str(out))
         assert r.returncode == 2 and r.stderr == f"error: cannot write {out}: {why}\n"
+
+
+def test_a_missing_file_in_a_folder_is_said_missing_not_looked_for_on_the_hub(tmp_path):
+    # 'out/tok.json' is spelled like a model id, owner/name: it got the Hugging Face cache's
+    # message, with the app's 'Upload a file' advice, not that the file is not there.
+    r = run("info", "nosuchdir/tok.json")
+    assert r.returncode == 2
+    assert r.stderr == "error: cannot read nosuchdir/tok.json: No such file or directory\n"
+
+
+def test_closed_standard_input_and_a_reader_that_leaves_end_quietly(tmp_path):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("set new new renew reset renew\n" * 3, encoding="utf-8")
+    out = tmp_path / "tok.json"
+    assert run("train", str(corpus), "-o", str(out), "--max-merges", "2").returncode == 0
+    # Standard input closed (`<&-`): an AttributeError traceback before.
+    r = subprocess.run([sys.executable, "-m", "bpe_core", "encode", str(out)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: os.close(0))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr == ("error: standard input is closed: pipe the text in, or name a file\n")
+    # `encode big.txt | head -1`: the reader leaves; it said 'error: [Errno 32] Broken pipe'.
+    big = tmp_path / "big.txt"
+    big.write_text("renew reset\n" * 200_000, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "bpe_core", "encode", str(out), str(big),
+                             "--show", "tokens"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()  # as `head -1` does once it has its line
+    assert proc.wait(timeout=120) == 1
+    assert proc.stderr.read() == b""
