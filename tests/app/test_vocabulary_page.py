@@ -336,6 +336,11 @@ def test_tokens_built_from_the_selected_token_one_level_or_recursively() -> None
     assert built() == ["ug", "un", "hug", "pun", "pug"]
     assert any("5 tokens use `u` directly or through the tokens built from it." in c.value
                for c in at.caption)
+    # A token no merge uses: it read '0 tokens use `pun` directly or through ...'.
+    pun = next(i for i in range(tok.vocab_size) if tok.display(i) == "pun")
+    at.number_input(key=TOKEN_KEY).set_value(pun).run()
+    assert "No merge uses `pun` as its left or right part." in [c.value for c in at.caption]
+    assert not any(c.value.startswith("0 tokens") for c in at.caption)
 
 
 def test_the_tokens_built_from_a_token_fill_a_table_as_tall_as_their_rows(monkeypatch) -> None:

@@ -307,8 +307,11 @@ def _built_from(tok: Tokenizer, token_id: int, shown: pd.Series) -> None:
            f"directly, as the left or right part of {'its' if made == 1 else 'their'} merge")
     listed = (f" ({len(merges):,} merges: the file lists several for some of them)"
               if made < len(merges) else "")
-    st.caption(f"{plural(made, 'token')} {'uses' if made == 1 else 'use'} "
-               f"{inline_code(shown[token_id])} {how}{listed}.")
+    if not made:  # ('0 tokens use it directly, as the left or right part of their merge')
+        st.caption(f"No merge uses {inline_code(shown[token_id])} as its left or right part.")
+    else:
+        st.caption(f"{plural(made, 'token')} {'uses' if made == 1 else 'use'} "
+                   f"{inline_code(shown[token_id])} {how}{listed}.")
     if merges:
         # As tall as its rows, up to 8: one merge in a 300-px grid had 7 empty rows under it.
         st.dataframe(_merges_frame(merges, shown), hide_index=True,
