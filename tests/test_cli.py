@@ -283,3 +283,17 @@ def test_closed_standard_input_and_a_reader_that_leaves_end_quietly(tmp_path):
     proc.stdout.close()  # as `head -1` does once it has its line
     assert proc.wait(timeout=120) == 1
     assert proc.stderr.read() == b""
+
+
+def test_train_refuses_more_processes_than_the_machine_has_cores(tmp_path):
+    # '--processes 1000' on a tiny file started 1,000 workers (66 s) before training.
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("set new new renew\n", encoding="utf-8")
+    cores = os.cpu_count() or 1
+    r = run("train", str(corpus), "-o", str(tmp_path / "t.json"), "--processes",
+            str(cores + 1))
+    assert r.returncode == 2 and not (tmp_path / "t.json").exists()
+    assert r.stderr == (f"error: --processes {cores + 1}: this machine has {cores} "
+                        f"core{'s' * (cores != 1)}; ask for {cores} at most\n")
+    assert run("train", str(corpus), "-o", str(tmp_path / "t.json"), "--processes",
+               str(cores), "--max-merges", "1").returncode == 0
