@@ -327,3 +327,13 @@ def test_utf16_csv_from_a_spreadsheet():
 def test_broken_parquet():
     with pytest.raises(CorpusError, match="not a readable Parquet file"):
         upload_fields("t.parquet", b"PAR1 this is not really parquet")
+
+
+def test_a_table_cell_of_only_whitespace_is_no_document(tmp_path):
+    # 'hello', '  ', 'bye' made 3 documents, while a file of only whitespace is refused.
+    assert list(iter_upload("t.csv", b"text\nhello\n  \nbye\n")) == ["hello", "bye"]
+    jsonl = b'{"text": "hello"}\n{"text": " \\n\\t"}\n{"text": "bye"}\n'
+    assert list(iter_upload("t.jsonl", jsonl, field="text")) == ["hello", "bye"]
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"text": ["hello", "   ", "bye"]}), path)
+    assert list(iter_upload("t.parquet", path.read_bytes(), field="text")) == ["hello", "bye"]

@@ -134,7 +134,8 @@ def _csv_values(data: bytes, name: str, field: str, *, extension: str) -> Iterat
                    "A text in a .tsv file cannot hold a tab: replace its tabs with spaces.")
             raise CorpusError(f"{name}: row {number} has {len(row)} cells but the header names "
                               f"{len(header)} columns, so a text in it was cut apart. {fix}")
-        if column < len(row) and row[column]:
+        # (A blank cell is no document, as a file of only whitespace is none.)
+        if column < len(row) and not row[column].isspace() and row[column]:
             yield row[column]
 
 
@@ -197,7 +198,7 @@ def _jsonl_values(data: bytes, name: str, field: str) -> Iterator[str]:
                 f"{name}: line {number}: {field!r} holds {_KINDS.get(type(text), 'a value')} "
                 f"{text!r:.40}, not text. Fix that line or choose another column."
             )
-        if text:
+        if text and not text.isspace():
             yield text
 
 
@@ -234,7 +235,8 @@ def _parquet_values(data: bytes, name: str, field: str) -> Iterator[str]:
     table = _parquet_file(data, name)
     with _damaged(name):
         for batch in table.iter_batches(batch_size=_BATCH_ROWS, columns=[field]):
-            yield from (text for text in batch.column(0).to_pylist() if text)
+            yield from (text for text in batch.column(0).to_pylist()
+                        if text and not text.isspace())
 
 
 @contextmanager

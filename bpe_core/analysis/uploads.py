@@ -62,7 +62,7 @@ def iter_upload(name: str, data: bytes, *, field: str | None = None) -> Iterator
     :func:`is_plain_text`), or a table's documents, one column's value per row.
 
     ``field`` picks the column of a table (default: the best guess of :func:`upload_fields`);
-    empty and missing values are skipped. Problems with the file as a whole (type, encoding,
+    empty, blank (only whitespace) and missing values are skipped. Problems with the file as a whole (type, encoding,
     column) are raised at once; a bad row is raised when the iteration reaches it.
 
     >>> list(iter_upload("t.tsv", b"label\\ttext\\npos\\tI liked it\\nneg\\t\\n"))
