@@ -71,6 +71,11 @@ def _cmd_train(args) -> int:
     if args.format in ("tiktoken", "gpt2"):
         print(f"it keeps no pre-tokenizer: encode with --pretokenizer "
               f"{shlex.quote(args.pretokenizer)}", file=sys.stderr)
+    if args.format == "tiktoken" and tok.special_tokens:
+        # (tiktoken keeps an encoding's special tokens in code, beside its rank file.)
+        given = ", ".join(f"{t!r} ({i})" for t, i in tok.special_tokens.items())
+        print(f"nor its special tokens, {given}: save as native or hf to keep them",
+              file=sys.stderr)
     return 0
 
 

@@ -297,3 +297,17 @@ def test_train_refuses_more_processes_than_the_machine_has_cores(tmp_path):
                         f"core{'s' * (cores != 1)}; ask for {cores} at most\n")
     assert run("train", str(corpus), "-o", str(tmp_path / "t.json"), "--processes",
                str(cores), "--max-merges", "1").returncode == 0
+
+
+def test_train_to_tiktoken_says_the_file_keeps_no_special_tokens(tmp_path):
+    # A .tiktoken file holds the ranks only: the special token was dropped without a word.
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hello world hello\n", encoding="utf-8")
+    out = tmp_path / "t.tiktoken"
+    r = run("train", str(corpus), "-o", str(out), "--format", "tiktoken", "--max-merges", "3",
+            "--special-token", "<|endoftext|>")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines()[-1] == (
+        "nor its special tokens, '<|endoftext|>' (259): save as native or hf to keep them")
+    back = bpe_core.load(str(out), pretokenizer="gpt2")
+    assert back.encode("a<|endoftext|>b")[1:3] == [60, 124]  # '<', '|': as the file says
