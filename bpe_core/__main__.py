@@ -15,6 +15,7 @@ import os
 import re
 import shlex
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -53,6 +54,14 @@ def _cmd_train(args) -> int:
                       special_tokens=args.special_token, byte_fallback=args.byte_fallback,
                       processes=args.processes, max_ties=0, name=args.name)
     _check_writable(Path(args.output))
+    if args.format in ("tiktoken", "gpt2"):
+        # What these formats cannot hold (characters, </w>, a special token spelled like a
+        # byte's) follows from the settings: the same tokenizer with no merges tells at once.
+        bare = Trainer(max_merges=0, unit=args.unit, pretokenizer=args.pretokenizer,
+                       special_tokens=args.special_token, byte_fallback=args.byte_fallback,
+                       max_ties=0, name=args.name).fit(["a"])
+        with tempfile.TemporaryDirectory() as folder:  # (GPT-2's are two files)
+            formats.save(bare, Path(folder, Path(args.output).name), format=args.format)
     started = time.perf_counter()
     print(f"counting words in {len(args.files)} file(s)…", file=sys.stderr)
     steps = trainer.run(read_files(args.files))

@@ -311,3 +311,17 @@ def test_train_to_tiktoken_says_the_file_keeps_no_special_tokens(tmp_path):
         "nor its special tokens, '<|endoftext|>' (259): save as native or hf to keep them")
     back = bpe_core.load(str(out), pretokenizer="gpt2")
     assert back.encode("a<|endoftext|>b")[1:3] == [60, 124]  # '<', '|': as the file says
+
+
+def test_train_refuses_a_format_that_cannot_hold_its_settings_before_counting(tmp_path):
+    # '--unit char --format tiktoken' counted and merged the whole corpus, then was refused.
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hello world\n", encoding="utf-8")
+    r = run("train", str(corpus), "-o", str(tmp_path / "t.tiktoken"), "--unit", "char",
+            "--format", "tiktoken")
+    assert r.returncode == 2 and "counting words" not in r.stderr
+    assert r.stderr == ("error: tiktoken files hold byte-level BPE only; 'bpe' is not "
+                        "byte-level. Save it in the native or Hugging Face format instead.\n")
+    r = run("train", str(corpus), "-o", str(tmp_path / "vocab.json"), "--pretokenizer",
+            "end-of-word", "--format", "gpt2")
+    assert r.returncode == 2 and "counting words" not in r.stderr
