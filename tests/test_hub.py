@@ -82,6 +82,16 @@ def test_offline_a_model_the_hub_said_has_no_tokenizer_json_says_so(cache) -> No
         "tokenizer.model or a vocab file), so it cannot be read here.")
 
 
+def test_offline_a_model_cached_without_its_tokenizer_json_is_said_to_be_there_in_part(cache):
+    # Its config fetched (by transformers, say), its tokenizer.json never: 'not in the cache'.
+    put_model(cache, "org/partial", {"tokenizer_config.json": config_file()})
+    assert refusal("org/partial") == (
+        f"org/partial is in the Hugging Face cache ({cache}) without its tokenizer.json and "
+        "cannot be downloaded (offline: huggingface.co cannot be reached, ConnectionError); "
+        "download its tokenizer.json once with internet, or upload the file under “Upload a "
+        "file”.")
+
+
 def test_offline_an_id_spelt_in_other_case_names_the_model_the_cache_holds(cache) -> None:
     put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": llama3_file()})
     assert refusal("qwen/qwen3-8b@v1.0") == (

@@ -217,8 +217,13 @@ def _download(repo_id: str, filename: str) -> tuple[str, bool]:
         raise HubError(f"{repo_id} is not in the Hugging Face cache ({cache_dir()}), which holds "
                        f"{spelt}: give the id as the Hub writes it, capitals too.")
     if why:
-        raise HubError(f"{repo_id} is not in the Hugging Face cache ({cache_dir()}) and cannot "
-                       f"be downloaded ({why}); {_INSTEAD}")
+        # (A model whose other files were fetched, by transformers say, is there in part; at
+        # another revision, it is not there.)
+        held = revision is None and os.path.isdir(
+            os.path.join(cache_dir(), "models--" + repo.replace("/", "--")))
+        where = (f"is in the Hugging Face cache ({cache_dir()}) without its {filename}" if held
+                 else f"is not in the Hugging Face cache ({cache_dir()})")
+        raise HubError(f"{repo_id} {where} and cannot be downloaded ({why}); {_INSTEAD}")
     try:
         return hf_hub_download(repo, filename, revision=revision), False
     except Exception as exc:  # every failure of the download says why in one sentence
