@@ -177,14 +177,14 @@ def _printable(text: str) -> str:
 
 def _cmd_decode(args) -> int:
     tok = _open(args.tokenizer, args.pretokenizer)
-    raw = args.ids if args.ids else sys.stdin.read().split()
+    raw = args.ids if args.ids else _read_input("-").split()
     try:
         ids = [int(x) for x in raw]
     except ValueError as exc:
         raise ValueError(f"token ids must be whole numbers ({exc})") from None
     for i in ids:  # the library skips unknown ids, as tokenizers does; a script wants to know
         tok.view.check(i)
-    sys.stdout.write(tok.decode(ids) + "\n")
+    sys.stdout.write(tok.decode(ids, skip_special_tokens=not args.keep_special_tokens) + "\n")
     return 0
 
 
@@ -278,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Decode token ids (arguments, or standard input) to text.")
     d.add_argument("tokenizer", help=_SOURCE)
     d.add_argument("ids", nargs="*", help="token ids (default: read from standard input)")
+    d.add_argument("--keep-special-tokens", action="store_true",
+                   help="write special tokens such as <|endoftext|> as their text (by default "
+                        "they are left out, as Hugging Face's decode leaves them)")
     d.set_defaults(func=_cmd_decode)
 
     i = sub.add_parser("info", help="describe a tokenizer", description="Describe a tokenizer.")

@@ -325,3 +325,19 @@ def test_train_refuses_a_format_that_cannot_hold_its_settings_before_counting(tm
     r = run("train", str(corpus), "-o", str(tmp_path / "vocab.json"), "--pretokenizer",
             "end-of-word", "--format", "gpt2")
     assert r.returncode == 2 and "counting words" not in r.stderr
+
+
+def test_decode_can_keep_the_special_tokens_and_reads_closed_input_cleanly(tmp_path):
+    # decode left special tokens out, as tokenizers does by default, with no way to keep them.
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hello world hello\n", encoding="utf-8")
+    out = tmp_path / "t.json"
+    assert run("train", str(corpus), "-o", str(out), "--max-merges", "2",
+               "--special-token", "<|endoftext|>").returncode == 0
+    ids = run("encode", str(out), stdin="a<|endoftext|>b").stdout.split()
+    assert run("decode", str(out), *ids).stdout == "ab\n"
+    assert run("decode", str(out), *ids, "--keep-special-tokens").stdout == "a<|endoftext|>b\n"
+    r = subprocess.run([sys.executable, "-m", "bpe_core", "decode", str(out)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120,
+                       preexec_fn=lambda: os.close(0))
+    assert r.stderr == "error: standard input is closed: pipe the text in, or name a file\n"
