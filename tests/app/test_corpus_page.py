@@ -649,3 +649,14 @@ def test_the_preview_says_it_is_the_whole_corpus_when_the_corpus_is_shorter_than
     at = load(upload(at, ("long.txt", b"word " * 1000)))
     assert [e.label for e in at.expander if e.label.startswith("Preview")] == [
         "Preview (the first 2,000 characters)"]
+
+
+def test_two_tables_of_one_name_have_pickers_that_say_which_file_they_are_for():
+    # Both read 'Text column of a.csv': nothing told which picker was for which file.
+    at = upload(open_app(), ("a.csv", b"title,review\nA,long text here\n"),
+                ("a.csv", b"note,body\nx,other words there\n"))
+    assert sorted(plain(s.label) for s in at.selectbox if s.key.startswith("corpus_field_")) == [
+        "Text column of a.csv (file 1)", "Text column of a.csv (file 2)"]
+    at = upload(at, ("b.csv", b"title,review\nA,long text here\n"))
+    assert [plain(s.label) for s in at.selectbox if s.key.startswith("corpus_field_")] == [
+        "Text column of b.csv"]

@@ -164,14 +164,17 @@ def _upload_panel() -> None:
             _show_report(*report[1:])
         return
     chosen = []  # (uploaded file, text field or None)
-    for file in files or []:
+    names = [file.name for file in files]
+    for place, file in enumerate(files, start=1):
         fields, problem = inspect_cached(file.file_id, file.name, file.getvalue())
         if problem:
             st.error(md_escape(problem), icon=":material/block:")
             continue
         field = None
         if fields:
-            field = st.selectbox(f"Text column of {md_escape(file.name)}", fields,
+            # Two files of one name: each picker says which it is.
+            which = f" (file {place})" if names.count(file.name) > 1 else ""
+            field = st.selectbox(f"Text column of {md_escape(file.name)}{which}", fields,
                                  key=f"corpus_field_{file.file_id}", width=520,
                                  help="The most likely text column comes first.")
         chosen.append((file, field))
