@@ -178,3 +178,14 @@ def test_the_results_csv_writes_names_a_spreadsheet_would_run_as_text():
     rows = list(csv.DictReader(io.StringIO(tabs.table_csv(shown).decode("utf-8-sig"))))
     assert [(r["Language"], r["Code"], r["Premium"]) for r in rows] == [
         ("English", "en", "1.0"), ("'=1+2", "'=1+2", "1.0")]
+
+
+def test_side_by_side_isolates_a_right_to_left_name_from_the_numbers_after_it():
+    # 'Arabic — العربية · 114 tokens' was drawn 'Arabic — 114 · العربية tokens': the bidi
+    # algorithm took the number after the Arabic letters into their run.
+    at = open_page()
+    at.multiselect(key="lang_side_langs").set_value(["en", "ar", "he"]).run()
+    lines = side_by_side(at)
+    assert lines[0].startswith("**English** · ")
+    assert lines[1].startswith("**\u2068Arabic — العربية\u2069** · ")
+    assert lines[2].startswith("**\u2068Hebrew — עברית\u2069** · ")

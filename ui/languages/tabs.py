@@ -17,6 +17,7 @@ from bpe_core.analysis.parallel import ParallelCorpus
 
 from ..shared import spreadsheet
 from ..shared.annotate import coloured_html
+from ..shared.bidi import isolated
 from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
 from ..shared.wording import WHITESPACE_WORDS, plural
@@ -135,7 +136,9 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
         fallback = premium.fallback_tokens(tok, [s.id for s in spans])
         # (A tokenizer that drops what it cannot spell may leave the baseline's sentence none.)
         ratio = f"{len(spans) / base_tokens:.2f}×" if base_tokens else "no premium"
-        st.markdown(f"**{md(source.language(code).label)}** · {plural(len(spans), 'token')} · "
+        # (Isolated: a number after an Arabic name joined its run, '114 · العربية tokens'.)
+        st.markdown(f"**{isolated(md(source.language(code).label))}** · "
+                    f"{plural(len(spans), 'token')} · "
                     f"{ratio} · {plural(len(sentence), 'character')}"
                     + (f" · {md(plural(fallback, noun))}" if fallback else ""))
         st.html(coloured_html(tok, spans, sentence, window=range(min(len(spans), SIDE_TOKENS))))

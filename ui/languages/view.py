@@ -18,6 +18,7 @@ from bpe_core.analysis import parallel
 from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
 from ..shared import background, loaders, metrics, state, upload_limit, wording
+from ..shared.bidi import isolated
 from ..shared.tokens import md_escape as md
 from ..shared.jobs import DONE, Reporter
 from . import data, jobs
@@ -287,7 +288,7 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
     unknown = rows[rows["Fallback share"] >= UNKNOWN_WARNING]
     unk = unknown_token(choice.focus_tokenizer)
     if unk is not None and not unknown.empty:
-        named = ", ".join(f"{md(r.Language)} {r['Fallback share']:.0%}" for _, r in
+        named = ", ".join(f"{isolated(md(r.Language))} {r['Fallback share']:.0%}" for _, r in
                           unknown.sort_values("Fallback share", ascending=False).head(4).iterrows())
         many = wording.plural(len(unknown), "language")
         more = ", …" if len(unknown) > 4 else ""

@@ -284,6 +284,19 @@ def cell(shown: str) -> str:
     return shown.replace(END_OF_WORD, _ISOLATED_MARKER)
 
 
+def isolated(text: str) -> str:
+    """``text`` to be set inside a left-to-right sentence: with right-to-left letters, in a
+    first-strong isolate (U+2068 ... U+2069, invisible). Else a number after it joins its run:
+    "Arabic — العربية · 114 tokens" was drawn "Arabic — 114 · العربية tokens".
+
+    >>> isolated("English"), isolated("Arabic — العربية")
+    ('English', '\u2068Arabic — العربية\u2069')
+    """
+    if not right_to_left(text):
+        return text
+    return f"\u2068{text}\u2069"
+
+
 def quoted(text: str) -> str:
     """``repr(text)`` for a sentence: with right-to-left letters, the inside of the quotes in a
     first-strong isolate (U+2068 ... U+2069, invisible) and its markers as :func:`cell` puts
