@@ -154,6 +154,18 @@ def test_a_tokenizer_that_drops_what_it_cannot_spell_is_not_said_to_have_an_unkn
         "by side."]
 
 
+def test_a_tokenizer_that_drops_what_it_cannot_spell_has_no_unknown_token_to_name():
+    # unknown_token() answered '[UNK]' for such a file, and fallback_kind() 'Most [UNK]' and
+    # '[UNK] token', kept off the page only because each caller checked for dropping first.
+    import bpe_core
+    from ui.languages.view import fallback_kind, unknown_token
+    tok = bpe_core.loads(made_twice_file())
+    assert unknown_token(tok) is None
+    assert fallback_kind(tok) == (
+        "Dropped characters", "stand for nothing: it drops the characters its vocabulary lacks",
+        "dropped character", "none for characters it lacks: it drops them")
+
+
 def test_the_vocabulary_size_tab_says_what_a_lacking_character_costs_this_tokenizer():
     # Its caption said every character-level tokenizer spends 'per byte for characters it
     # lacks', though one with no byte fallback spends an unknown token, or drops them.

@@ -11,7 +11,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from bpe_core import Tokenizer
 from bpe_core.analysis import premium
 from bpe_core.analysis.parallel import ParallelCorpus
 
@@ -23,7 +22,7 @@ from ..shared.tokens import md_escape as md
 from ..shared.wording import WHITESPACE_WORDS, plural
 from ..shared.slow_regex import attempt
 from . import charts, data
-from .view import Choice, drops_characters, fallback_kind, keep, unknown_token
+from .view import Choice, fallback_kind, keep
 
 TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × languages",
         ":material/candlestick_chart: Per sentence", ":material/compare: Side by side",
@@ -110,7 +109,7 @@ def sentences_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -
 
 def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame) -> None:
     tok = choice.focus_tokenizer
-    noun = fallback_kind(tok)[2]  # what the tokens it counts as fallback are
+    noun = fallback_kind(tok).noun  # what the tokens it counts as fallback are
     order = list(_focus_rows(table, choice).Code)
     picks = [choice.baseline] + [order[i] for i in (1, len(order) // 2, -1) if len(order) > 1]
     if st.session_state.get("lang_side_codes") != source.codes:  # another corpus: its picks,
@@ -180,18 +179,9 @@ def vocabulary_size_tab(choice: Choice, source: ParallelCorpus) -> None:
         key="lang_curve")
     start = ("a byte-level tokenizer spends a token per UTF-8 byte, so the premium is the "
              "ratio of bytes" if tok.unit == "byte" else "a character-level tokenizer spends a "
-             f"token per character ({_lacking(tok)})")
+             f"token per character ({fallback_kind(tok).cost})")
     st.caption(f"**{md(choice.focus)}** at {plural(len(merge_counts), 'merge count')}. With no "
                f"merges {start}; watch which languages the merges then serve.")
-
-
-def _lacking(tok: Tokenizer) -> str:
-    """What a character-level tokenizer spends on a character its vocabulary lacks."""
-    if tok.model.byte_fallback:
-        return "per byte for characters it lacks"
-    if drops_characters(tok):
-        return "none for characters it lacks: it drops them"
-    return f"{md(unknown_token(tok))} for characters it lacks"
 
 
 def _add_count(key: str, add_key: str) -> None:

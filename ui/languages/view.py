@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
@@ -280,7 +281,7 @@ def headline(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> Non
                    icon=":material/warning:")
         return
     # With no fallback anywhere, no language is named: any would be picked at random.
-    label, meaning, _ = fallback_kind(choice.focus_tokenizer)
+    label, meaning = fallback_kind(choice.focus_tokenizer)[:2]
     cards.metric(label, f"{worst['Fallback share']:.0%}",
                  worst.Language if worst["Fallback share"] > 0 else "in no language", **plain,
                  help=f"The share of {md(choice.focus)}'s tokens that {meaning}, in the language "
@@ -311,20 +312,36 @@ def drops_characters(tok: bpe_core.Tokenizer) -> bool:
 
 def unknown_token(tok: bpe_core.Tokenizer) -> str | None:
     """The token a tokenizer reads a character it lacks as, when it falls back on one (not on
-    bytes): the file's own (``<unk>`` in the first GPT's), ``[UNK]`` in one trained here."""
+    bytes): the file's own (``<unk>`` in the first GPT's), ``[UNK]`` in one trained here; None
+    for one that spells such a character in bytes or drops it."""
     if tok.unit == "byte" or tok.model.byte_fallback:
         return None
-    return tok.model.unk_token or "[UNK]"
+    return tok.model.unk_token
 
 
-def fallback_kind(tok: bpe_core.Tokenizer) -> tuple[str, str, str]:
-    """What a tokenizer's fallback tokens are (premium.fallback_tokens counts them): the card's
-    label, what its tokens then are, in words, and what one is called in a count."""
+class Fallback(NamedTuple):
+    """What a tokenizer's fallback tokens are (premium.fallback_tokens counts them)."""
+
+    label: str  #: the card's
+    meaning: str  #: what its fallback tokens then are, in words
+    noun: str  #: what one is called in a count
+    cost: str  #: what a character its vocabulary lacks costs it
+
+
+def fallback_kind(tok: bpe_core.Tokenizer) -> Fallback:
+    """How ``tok`` spells a character its vocabulary lacks, in the page's words."""
     if tok.unit == "byte":
-        return ("Most partial characters", "hold only part of a character (the vocabulary "
-                "spells a character it has no token for in its bytes)", "partial-character token")
+        return Fallback("Most partial characters", "hold only part of a character (the "
+                        "vocabulary spells a character it has no token for in its bytes)",
+                        "partial-character token", "a token per byte")
     if tok.model.byte_fallback:
-        return ("Most byte fallback", "are <0xNN> bytes (a character the vocabulary lacks, "
-                "spelled in its bytes)", "byte-fallback token")
+        return Fallback("Most byte fallback", "are <0xNN> bytes (a character the vocabulary "
+                        "lacks, spelled in its bytes)", "byte-fallback token",
+                        "per byte for characters it lacks")
     unk = unknown_token(tok)
-    return f"Most {unk}", f"are {unk} (characters the vocabulary lacks)", f"{unk} token"
+    if unk is None:
+        return Fallback("Dropped characters", "stand for nothing: it drops the characters "
+                        "its vocabulary lacks", "dropped character",
+                        "none for characters it lacks: it drops them")
+    return Fallback(f"Most {unk}", f"are {unk} (characters the vocabulary lacks)",
+                    f"{unk} token", f"{md(unk)} for characters it lacks")
