@@ -100,6 +100,8 @@ def _check_writable(out: Path) -> None:
 
 #: A Hugging Face model id: owner/name, as the Hub spells them.
 _HUB_ID = re.compile(r"[\w.-]+/[\w.-]+")
+#: An option, not "-" (standard input) nor a negative number (an id, refused as such).
+_OPTION = re.compile(r"-(?!\d+$).+")
 #: How tokenizer files end, and no model id does.
 _FILE_ENDINGS = (".json", ".tiktoken", ".txt", ".model")
 
@@ -272,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--upto", type=_count(0), help="use only the first K merges")
     e.add_argument("--split-special-tokens", action="store_true",
                    help="read special-token text in the input as ordinary text")
-    e.set_defaults(func=_cmd_encode)
+    e.set_defaults(func=_cmd_encode, trailing="input")
 
     d = sub.add_parser("decode", help="decode ids to text",
                        description="Decode token ids (arguments, or standard input) to text.")
@@ -281,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--keep-special-tokens", action="store_true",
                    help="write special tokens such as <|endoftext|> as their text (by default "
                         "they are left out, as Hugging Face's decode leaves them)")
-    d.set_defaults(func=_cmd_decode)
+    d.set_defaults(func=_cmd_decode, trailing="ids")
 
     i = sub.add_parser("info", help="describe a tokenizer", description="Describe a tokenizer.")
     i.add_argument("tokenizer", help=_SOURCE)
@@ -297,7 +299,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    # An option between the tokenizer and the ids or the input file ends argparse's positionals
+    # early (`decode tok.json --keep-special-tokens 72 101` refused "72 101"): what is left over
+    # there, no option among it, is the rest of them.
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        trailing = getattr(args, "trailing", None)
+        if any(_OPTION.fullmatch(arg) for arg in extra) or not (
+                trailing == "ids" or trailing == "input" and args.input == "-" and len(extra) == 1):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        if trailing == "ids":
+            args.ids += extra
+        else:
+            args.input = extra[0]
     try:
         return args.func(args)
     except BrokenPipeError:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import bpe_core
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -341,3 +343,23 @@ def test_decode_can_keep_the_special_tokens_and_reads_closed_input_cleanly(tmp_p
                        capture_output=True, text=True, timeout=120,
                        preexec_fn=lambda: os.close(0))
     assert r.stderr == "error: standard input is closed: pipe the text in, or name a file\n"
+
+
+def test_options_may_come_before_the_ids_or_the_input_file(tmp_path, capsys, monkeypatch):
+    # `decode tok.json --keep-special-tokens 72 101` failed with "unrecognized arguments: 72
+    # 101", as did `encode tok.json --show tokens notes.txt`: argparse ends a command's
+    # positionals at the first option.
+    path, text = tmp_path / "tok.json", tmp_path / "notes.txt"
+    bpe_core.save(bpe_core.train("ab", max_merges=0, special_tokens=["<s>"]), path)
+    text.write_text("ba", encoding="utf-8")
+    s, a, b = (str(i) for i in bpe_core.load(path).encode("<s>ab"))
+    assert _main(capsys, monkeypatch, "decode", str(path), "--keep-special-tokens", s, a, b) == (
+        0, "<s>ab\n", "")
+    assert _main(capsys, monkeypatch, "decode", str(path), s, "--keep-special-tokens", a) == (
+        0, "<s>a\n", "")
+    code, out, _ = _main(capsys, monkeypatch, "encode", str(path), "--show", "tokens", str(text))
+    assert (code, out) == (0, "98\t'b'\n97\t'a'\n")
+    with pytest.raises(SystemExit):  # still refused: an unknown option, a second input file
+        main(["decode", str(path), s, "--bogus", a])
+    with pytest.raises(SystemExit):
+        main(["encode", str(path), "--show", "tokens", str(text), str(text)])
