@@ -25,7 +25,7 @@ from .formats.hub import HubError, load_model
 from .formats.openai import REFERENCE_ENCODINGS, ReferenceUnavailableError, reference_encoding
 from .presets import PRESETS
 from .tokenizer import Tokenizer
-from .training.counting import read_files
+from .training.counting import not_utf8, read_files
 from .training.trainer import TIE_BREAKS, UNITS, Trainer
 
 # Background colours for --show colour: neighbouring tokens never share one.
@@ -134,8 +134,7 @@ def _read_input(path: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{name} is not valid UTF-8: byte 0x{data[exc.start]:02x} at byte "
-                         f"offset {exc.start} ({exc.reason}); re-save it as UTF-8 text") from None
+        raise not_utf8(name, exc, exc.start) from None
 
 
 def _cmd_encode(args) -> int:

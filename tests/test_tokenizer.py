@@ -195,6 +195,21 @@ def test_corpus_kinds_give_the_same_counts(tmp_path):
     assert bpe_core.count_words(expected, r"\S+") == expected
 
 
+def test_a_corpus_file_that_is_not_utf8_is_named_with_its_byte_offset(tmp_path):
+    # It said "byte 3 of a block": the offset inside the 256k-character block being decoded,
+    # not in the file (here 1,500,003).
+    from pathlib import Path
+    path = tmp_path / "c.txt"
+    path.write_bytes(b"word " * 300_000 + "caf\u00e9 ok".encode("latin-1"))
+    with pytest.raises(bpe_core.CorpusReadError) as err:
+        bpe_core.train(Path(path), max_merges=1)
+    assert str(err.value) == (f"{path} is not valid UTF-8: byte 0xe9 at byte offset 1500003 "
+                              "(invalid continuation byte); re-save it as UTF-8 text")
+    path.write_bytes(b"word " * 300_000 + "\u00e9".encode()[:1])  # cut inside a character
+    with pytest.raises(bpe_core.CorpusReadError, match="0xc3 at byte offset 1500000 .unexpected"):
+        bpe_core.train(Path(path), max_merges=1)
+
+
 def test_counting_in_parallel_gives_identical_counts(monkeypatch):
     from bpe_core.training import counting as words
     monkeypatch.setattr(words, "PARALLEL_MIN_CHARS", 0)

@@ -10,6 +10,7 @@ first appear, which is what the "first" tie rule is defined on.
 
 from __future__ import annotations
 
+import codecs
 import operator
 import os
 from collections import Counter, deque
@@ -78,13 +79,44 @@ def _file_text(path: Path, cuttable: bool) -> Iterator[str]:
                 yield from parts
             if rest:
                 yield rest
-    except UnicodeDecodeError as exc:
-        raise CorpusReadError(
-            f"{path} is not valid UTF-8 (byte {exc.start} of a block: {exc.reason}); "
-            f"re-save it as UTF-8 text"
-        ) from None
+    except UnicodeDecodeError:
+        # (The error counts from the start of the block it was decoding: "byte 13 of a block"
+        # said nothing of where. The file is read again to say where, in bytes.)
+        raise _not_utf8(path) from None
     except OSError as exc:
         raise CorpusReadError(f"cannot read corpus file {path}: {exc.strerror}") from None
+
+
+def not_utf8(name: object, exc: UnicodeDecodeError, offset: int) -> CorpusReadError:
+    """The error for text ``name`` that stops being UTF-8 at byte ``offset`` (``exc``, raised
+    by decoding it: its byte and its reason).
+
+    >>> data = "café".encode("latin-1")
+    >>> try:
+    ...     data.decode("utf-8")
+    ... except UnicodeDecodeError as exc:
+    ...     print(not_utf8("menu.txt", exc, exc.start))  # doctest: +ELLIPSIS
+    menu.txt is not valid UTF-8: byte 0xe9 at byte offset 3 (unexpected end of data); re-save...
+    """
+    return CorpusReadError(f"{name} is not valid UTF-8: byte 0x{exc.object[exc.start]:02x} at "
+                           f"byte offset {offset} ({exc.reason}); re-save it as UTF-8 text")
+
+
+def _not_utf8(path: Path) -> CorpusReadError:
+    """The error for a file that is not UTF-8, found again block by block in its bytes."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    done = 0  # bytes handed to the decoder, some of them held as the start of a character
+    with open(path, "rb") as f:
+        while True:
+            block = f.read(1 << 20)
+            held = len(decoder.getstate()[0])
+            try:
+                decoder.decode(block, final=not block)
+            except UnicodeDecodeError as exc:  # (counted from the first byte held)
+                return not_utf8(path, exc, done - held + exc.start)
+            if not block:  # (changed since it was read: the first error stands, unplaced)
+                return CorpusReadError(f"{path} is not valid UTF-8; re-save it as UTF-8 text")
+            done += len(block)
 
 
 def read_files(paths: Iterable[str | os.PathLike]) -> Iterator[str]:
