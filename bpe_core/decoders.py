@@ -20,7 +20,7 @@ import regex
 
 from .alphabet import spelled_bytes
 from .checked import checked, option, stage, stages
-from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict
+from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict, replaced
 from .presets import needs_limit, time_limit, too_slow
 from .unicode16 import as_unicode, holds_changed
 
@@ -176,12 +176,7 @@ class Replace(_Decoder):
             found = match_spans(compiled, token, time_limit(len(token)) if bounded else None)
         except TimeoutError:
             raise too_slow(self.pattern, token, stage="decoder") from None
-        out, pos = [], 0
-        for start, end in found:
-            out += [token[pos:start], self.content]
-            pos = end
-        out.append(token[pos:])
-        return "".join(out)
+        return replaced(token, found, self.content)
 
     def to_dict(self) -> dict:
         return {"type": "Replace", "pattern": pattern_to_dict(self.pattern, not self.regex),

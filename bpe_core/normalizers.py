@@ -25,7 +25,7 @@ import regex
 from .char_classes import CJK, COMBINING, CONTROL, NONSPACING
 from .checked import checked, option, stage, stages
 from .form_alignment import align
-from .oniguruma import pattern_from_dict, pattern_to_dict
+from .oniguruma import match_spans, pattern_from_dict, pattern_to_dict, replaced
 from .presets import needs_limit, time_limit, too_slow
 from .unicode16 import as_unicode, holds_changed
 
@@ -210,21 +210,28 @@ class Replace:
 
     @property
     def joins(self) -> bool:  # (a regex might match across the separator, or match it)
-        return not self.regex and _SEPARATOR not in self.pattern + self.content
+        return (not self.regex and self.pattern != ""
+                and _SEPARATOR not in self.pattern + self.content)
 
-    def normalize_str(self, text: str) -> str:
-        if not self.regex:
-            return text.replace(self.pattern, self.content) if self.pattern else text
-        content = self.content
+    def _found(self, text: str) -> list[tuple[int, int]]:
+        """The regex's matches as tokenizers finds them: empty ones in Oniguruma's order
+        (``match_spans``), and none in an empty text, not even of "^"."""
+        if not text:
+            return []
         try:
-            return self._compiled(text).sub(lambda m: content, text, timeout=self._limit(text))
+            return match_spans(self._compiled(text), text, self._limit(text))
         except TimeoutError:
             raise too_slow(self.pattern, text, stage="normalizer") from None
 
+    def normalize_str(self, text: str) -> str:
+        if not self.regex:  # (an empty pattern matches everywhere, as tokenizers' "" regex)
+            return text.replace(self.pattern, self.content) if text else text
+        return replaced(text, self._found(text), self.content)
+
     def normalize_aligned(self, text: str, ranges: Ranges) -> tuple[str, Ranges]:
-        if not self.pattern:
+        if not text:
             return text, list(ranges)
-        if not self.regex:  # (nearly every model's: " " -> "▁"), found by str.split in C
+        if not self.regex and self.pattern:  # (nearly every model's: " " -> "▁"), by str.split
             pieces, n = text.split(self.pattern), len(self.pattern)
             spans, pos = ranges[:len(pieces[0])], len(pieces[0])
             for piece in pieces[1:]:
@@ -233,13 +240,8 @@ class Replace:
                 spans += ranges[pos:pos + len(piece)]
                 pos += len(piece)
             return self.content.join(pieces), spans
-        try:
-            found = [m.span() for m in
-                     self._compiled(text).finditer(text, timeout=self._limit(text))]
-        except TimeoutError:
-            raise too_slow(self.pattern, text, stage="normalizer") from None
         out, spans, pos = [], [], 0
-        for start, end in found:
+        for start, end in self._found(text):
             out.append(text[pos:start])
             spans += ranges[pos:start]
             if end > start:

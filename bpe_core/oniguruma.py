@@ -48,6 +48,20 @@ def match_spans(compiled, text: str, timeout: float | None = None) -> list[tuple
     return spans
 
 
+def replaced(text: str, spans: list[tuple[int, int]], content: str) -> str:
+    """``text`` with each of ``spans`` (from ``match_spans``) replaced by ``content``.
+
+    >>> replaced("baab", match_spans(regex.compile("a*"), "baab"), "-")
+    '-b-b-'
+    """
+    out, pos = [], 0
+    for start, end in spans:
+        out += [text[pos:start], content]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def pattern_to_dict(pattern: str, literal: bool = False) -> dict:
     """A pattern as ``tokenizer.json`` writes it: ``{"String": ...}`` or ``{"Regex": ...}``
     (Oniguruma). A Python regex Oniguruma would read otherwise stays ``{"PythonRegex": ...}``,

@@ -673,3 +673,22 @@ def test_metaspace_first_when_the_text_start_is_dropped(normalizer, pre):
     text = "  hello world"
     assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids
     assert [s.id for s in ours.spans(text)] == ours.encode(text)
+
+
+@pytest.mark.parametrize("pattern, text", [
+    ("^", ""), ("^", "<|endoftext|>"),  # nothing to match in an empty text (or gap)
+    (r"\s*$", "a \n"), ("^|a", "ab"),  # no empty match where the one before ended
+    ("", "ab"),  # an empty regex: an empty match at every place
+])
+def test_a_regex_replace_matches_where_tokenizers_does(pattern, text):
+    """A Replace normalizer's regex matches as tokenizers (Oniguruma) finds its matches: none in
+    an empty text, so "^" adds nothing to an empty text nor to one that is all an added token
+    (it once added "▁"), and no empty match right where a match ended (``\\s*$`` once made
+    "a \\n" "a▁▁", not "a▁"; ``^|a`` made "ab" "▁▁b", not "▁ab")."""
+    theirs = byte_level()  # (tokenizers' trainer panics on CORPUS with "^" or "")
+    theirs.normalizer = N.Replace(Regex(pattern), "▁")
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    for piece in (text, text + text):
+        assert ours.normalizer.normalize_str(piece) == theirs.normalizer.normalize_str(piece)
+        assert ours.encode(piece) == theirs.encode(piece, add_special_tokens=False).ids, piece
+        assert [s.id for s in ours.spans(piece)] == ours.encode(piece)
