@@ -400,6 +400,23 @@ def test_vocab_size_below_the_base_alphabet_is_explained():
     assert "train_run" not in at.session_state
 
 
+
+def test_a_special_unk_token_is_the_base_one_and_the_run_reaches_its_vocabulary_size():
+    # "[UNK]" typed as a special token of a character-level run is the base's [UNK], no new
+    # token: counted twice, the page aimed at 3 merges where training makes 4, and Step and
+    # Finish stopped at "Merge 3 of 3", with no Result ever shown.
+    at = open_train("low-lower")  # 12 base symbols: 10 characters, </w> and [UNK]
+    at.text_input(key="train_specials").set_value("[UNK] [CLS] [SEP]").run()
+    at.radio(key="train_stop_by").set_value("vocab_size").run()
+    at.number_input(key="train_vocab_size").set_value(18).run()
+    at = click(at, "train_start")
+    assert progress(at) == "Merge 0 of 4 · vocabulary 14 tokens"
+    assert "(any other character); and 2 special tokens." in headline(at)
+    at = click(at, "train_finish")
+    assert progress(at) == ("Done after 4 merges: the vocabulary reached the size you asked "
+                            "for.")
+    assert {m.label: m.value for m in at.metric}["Vocabulary size"] == "18"
+
 # --- Gage's byte-pair compression ---------------------------------------------------------
 
 

@@ -53,10 +53,17 @@ def trainer_for(settings: dict) -> bpe_core.Trainer:
     return bpe_core.Trainer(**options, processes=1, name=settings["name"])
 
 
+def unmerged(tok: bpe_core.Tokenizer) -> int:
+    """The tokens of ``tok`` no merge made: its base symbols and the special tokens with ids of
+    their own (a special token "[UNK]" of a character-level run is the base's [UNK], no new
+    token, as in Hugging Face's trainers)."""
+    return tok.vocab_size - len(tok.merges)
+
+
 def merge_target(trainer: bpe_core.Trainer) -> int:
     """How many merges the run makes unless a stop rule fires first (once it has counted)."""
     if trainer.vocab_size is not None:
-        return max(trainer.vocab_size - trainer.tokenizer.n_base - len(trainer.special_tokens), 0)
+        return max(trainer.vocab_size - unmerged(trainer.tokenizer), 0)
     return trainer.max_merges or 0
 
 

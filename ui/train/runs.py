@@ -217,7 +217,7 @@ class Run:
         return self.extras["superbpe_counts"]
 
     def vocab_size(self, k: int) -> int:
-        return self.tokenizer().n_base + k + len(self.trainer.special_tokens)
+        return train_jobs.unmerged(self.tokenizer()) + k
 
     def is_small(self) -> bool:
         words = self.trainer.word_counts

@@ -216,7 +216,7 @@ character)'
              kinds["unk"] and "[UNK] (any other character)"]
     *first, last = [p for p in parts if p]
     listed = f"{', '.join(first)} and {last}" if first else last
-    special = len(tok.special_tokens)
+    special = train_jobs.unmerged(tok) - tok.n_base  # (a special [UNK] is the base's)
     more = f"; and {wording.plural(special, 'special token')}" if special else ""
     return f"{wording.plural(tok.n_base, 'base symbol')}: {listed}{more}"
 
