@@ -153,6 +153,23 @@ def test_nfkc_and_unknown_characters_are_shown_as_the_model_reads_them() -> None
     assert "unknown token" in captions(at)
 
 
+def test_bytes_of_a_character_the_normalizer_composed_name_the_character_the_model_reads() -> None:
+    # NFKC reads the half-width 'ｶﾞ' as 'ガ' (E3 82 AC), which this vocabulary spells in bytes:
+    # the tooltips said '<E3 82>' was part of 'ﾞ' and '<AC>' part of 'ｶ', characters whose
+    # bytes (EF BE 9E, EF BD B6) neither token holds. So with jamo that NFC composes (Qwen).
+    at = open_page()
+    data = nfkc_file()
+    load(at, data)
+    type_text(at, "aｶﾞ")
+    assert ids_shown(at) == hf(data).encode("aｶﾞ", add_special_tokens=False).ids
+    parts = [(label, tip.splitlines()[-1]) for cls, tip, label in shown_boxes(at) if " pb" in cls]
+    assert parts == [
+        ("<E3 82>", "merge 8 (rank 7): '<E3>' + '<82>'; part of 'ガ' (U+30AC, 3 bytes), which "
+                    "the text has as 'ｶﾞ', rewritten before BPE"),
+        ("<AC>", "base byte; part of 'ガ' (U+30AC, 3 bytes), which the text has as 'ｶﾞ', "
+                 "rewritten before BPE")]
+
+
 def test_an_unknown_letter_is_named_as_the_model_looked_it_up_after_lowercasing() -> None:
     # The first GPT's shape lowercases, and its vocabulary has no "q": the tooltip said the
     # vocabulary cannot spell "Q", which the model never looked up.

@@ -12,6 +12,8 @@ A token's note says where it comes from, so a reader can tell a merge from a bas
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Collection, Sequence
 
 from bpe_core import Tokenizer, TokenSpan
@@ -59,10 +61,43 @@ def details(tok: Tokenizer, span: TokenSpan, text: str) -> str:
     character, which character (named, since it may be invisible)."""
     line = tooltip(tok, span.id)
     if span.partial and span.end > span.start:
+        covered = text[span.start:span.end]
+        read = read_characters(tok, span, covered)
         line += "; part of " + " and ".join(
             f"{readable(c)!r} (U+{ord(c):04X}, {len(c.encode('utf-8'))} bytes)"
-            for c in split_characters(span, text))
+            for c in read or split_characters(span, text))
+        if read:
+            line += f", which the text has as {quoted(readable(covered))}, rewritten before BPE"
     return line
+
+
+def read_characters(tok: Tokenizer, span: TokenSpan, covered: str) -> list[str]:
+    """The characters a token holds part of, as the model reads them, where its normalizer
+    rewrote the text it ``covered`` so that the token's bytes are not in it: NFKC reads "ｶﾞ"
+    as "ガ", NFC a syllable typed as its jamo as the syllable (macOS writes Korean so). [] when
+    the bytes are the text's own (then :func:`split_characters` names them).
+
+    >>> from dataclasses import replace
+    >>> from bpe_core import normalizers, train
+    >>> tok = replace(train("ab", unit="byte", max_merges=0), normalizer=normalizers.NFKC())
+    >>> read_characters(tok, TokenSpan(1, "", "ガ".encode()[1:], 0, 2, True), "ｶﾞ")
+    ['ガ']
+    """
+    if tok.normalizer is None or span.bytes in covered.encode("utf-8", "surrogatepass"):
+        return []
+    read = tok.normalizer.normalize_str(covered)
+    data = read.encode("utf-8", "surrogatepass")
+    at = data.find(span.bytes)
+    if at < 0:
+        return []
+    # Each character's first byte in ``data``: the token's bytes begin or end inside these.
+    starts = list(accumulate((len(c.encode("utf-8", "surrogatepass")) for c in read),
+                             initial=0))
+    first = bisect_right(starts, at) - 1
+    last = bisect_right(starts, at + len(span.bytes) - 1) - 1
+    cut = {first} if starts[first] != at else set()
+    cut |= {last} if starts[last + 1] != at + len(span.bytes) else set()
+    return [read[k] for k in sorted(cut)]
 
 
 def split_characters(span: TokenSpan, text: str) -> list[str]:
