@@ -89,6 +89,9 @@ class Trainer:
         self.preset, self.pattern = resolve(pretokenizer)
         self.vocab_size, self.max_merges = vocab_size, max_merges
         self.min_frequency, self.unit, self.tie_break = min_frequency, unit, tie_break
+        if isinstance(special_tokens, str):  # else each of its characters became one
+            raise TypeError(f"special_tokens takes a list of strings, such as "
+                            f"[{special_tokens!r}], not one string")
         self.special_tokens = tuple(dict.fromkeys(special_tokens))
         if any(not s for s in self.special_tokens):
             raise ValueError("special tokens must be non-empty strings")

@@ -1,0 +1,15 @@
+"""bpe_core used as a library, as its README and docstrings show it: a wrong argument gets an
+error that says what was wrong and how to give it."""
+
+import pytest
+
+import bpe_core
+
+
+def test_special_tokens_given_as_one_string_are_refused_not_split_into_characters():
+    # It made '<', 's' and '>' three special tokens: vocab_size 259 for 'abc' in bytes.
+    with pytest.raises(TypeError, match=r"special_tokens takes a list of strings, such as "
+                                        r"\['<s>'\], not one string"):
+        bpe_core.train("abc", special_tokens="<s>")
+    tok = bpe_core.train("abc", special_tokens=["<s>"])
+    assert [t.content for t in tok.added_tokens] == ["<s>"] and tok.vocab_size == 257
