@@ -106,6 +106,11 @@ def pattern_from_dict(d: dict, *, where: str) -> tuple[str, bool]:
     return pattern, False
 
 
+#: Oniguruma's "^": the start of the text, or of a line after a newline that does not end it
+#: (Python's "(?m:^)" also matches after a last newline).
+_LINE_START = r"(?:\A|(?<=\n)(?!\Z))"
+
+
 def convert_pattern(pattern: str, *, to_onig: bool) -> str:
     """Translate a pre-tokenizer regex between Python's ``regex`` and Oniguruma.
 
@@ -119,7 +124,7 @@ def convert_pattern(pattern: str, *, to_onig: bool) -> str:
     ValueError: the regex '\\\\w+' uses \\w, which means something else in Hugging Face...
     """
     anchors = ({"$": r"\Z", "^": r"\A", r"\Z": r"\z"} if to_onig
-               else {"$": "(?m:$)", "^": "(?m:^)", r"\Z": "$", r"\z": r"\Z"})
+               else {"$": "(?m:$)", "^": _LINE_START, r"\Z": "$", r"\z": r"\Z"})
     out: list[str] = []
     groups: list[int] = []  # where each open group starts in `out`
     for tok in _TOKEN.findall(pattern):

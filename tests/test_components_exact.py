@@ -692,3 +692,16 @@ def test_a_regex_replace_matches_where_tokenizers_does(pattern, text):
         assert ours.normalizer.normalize_str(piece) == theirs.normalizer.normalize_str(piece)
         assert ours.encode(piece) == theirs.encode(piece, add_special_tokens=False).ids, piece
         assert [s.id for s in ours.spans(piece)] == ours.encode(piece)
+
+
+@pytest.mark.parametrize("pattern", ["^", r"^\s*", "^$"])
+def test_a_line_start_in_a_regex_is_not_after_the_last_newline(pattern):
+    """Oniguruma's "^" starts the text and each line after a newline, but not the empty end
+    after a last newline, where Python's "(?m:^)" matches too: "a\\n" with "^" -> "▁" is
+    "▁a\\n" (it was once "▁a\\n▁")."""
+    theirs = byte_level()  # (tokenizers' trainer panics on CORPUS with "^")
+    theirs.normalizer = N.Replace(Regex(pattern), "▁")
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    for text in ("a\n", "\n", "a\nb\n\n", "a\r\n"):
+        assert ours.normalizer.normalize_str(text) == theirs.normalizer.normalize_str(text)
+        assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids, text
