@@ -110,6 +110,21 @@ def test_a_llama2_file_shows_prefix_space_byte_fallback_special_and_trees() -> N
         assert merge_tree.why_no_tree(tok, token_id) in captions(at) and says in captions(at)
 
 
+def test_the_space_llama2_puts_before_a_tab_is_not_said_to_be_the_tab_read_as_a_space() -> None:
+    # Llama 2 reads "\tx" as '▁', '\t', 'x', the '▁' covering the tab (as tokenizers' offsets
+    # say): its tooltip said "the text has '→', the model reads '·'", as if the tab had been
+    # turned into a space, though the next box is the tab itself.
+    at = open_page()
+    data = llama2_file()
+    load(at, data)
+    type_text(at, "\tx")
+    assert hf(data).encode("\tx", add_special_tokens=False).tokens == ["▁", "\t", "x"]
+    assert [(label, tip.splitlines()[1:]) for _, tip, label in shown_boxes(at)] == [
+        ("·", ["rewritten before BPE: the tokenizer puts '·' before '→', which the text has "
+               "without it", "base character"]),
+        ("→", ["base character"]), ("x", ["base character"])]
+
+
 def test_a_llama3_file_with_ids_out_of_merge_order_slides_and_encodes_three_ways() -> None:
     at = open_page()
     data = llama3_file()

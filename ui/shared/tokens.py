@@ -167,10 +167,12 @@ class Box(NamedTuple):
     ends_word: bool = False  # the label ends in the end-of-word marker, not in text "</w>"
 
 
-def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
+def box(span: TokenSpan, text: str, claimed: int = 0, after: int | None = None) -> Box:
     """The box of ``span`` in ``text``. The characters before ``claimed`` are shown by the
     boxes before it already: a token on them is one more than the text has (Llama 2 reads a
-    space after a special token as two ``▁``).
+    space after a special token as two ``▁``). ``after`` is where the next token begins: when
+    that token reads this one's characters itself, a lone space here is one the tokenizer put
+    before them (Llama 2 reads a tab as ``▁`` then ``<0x09>``), not what it read them as.
 
     >>> from bpe_core import TokenSpan as T
     >>> box(T(5, " Hello", b" Hello", 0, 5), "Hello")[:3]  # a prefix space the tokenizer added
@@ -183,6 +185,8 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     "added by the tokenizer's post-processor: not in the text"
     >>> box(T(0, "[UNK]", b"", 3, 4), "hi 😀")[:3]
     ('[UNK]', 'uk', "unknown: the vocabulary cannot spell '😀', so the model reads only [UNK]")
+    >>> box(T(7, " ", b" ", 0, 1), "\\tx", after=0).note
+    "rewritten before BPE: the tokenizer puts '·' before '→', which the text has without it"
     """
     covered = text[span.start:span.end]
     if span.special and span.start == span.end:  # BOS, EOS: no text of the user's
@@ -196,6 +200,9 @@ def box(span: TokenSpan, text: str, claimed: int = 0) -> Box:
     if not span.bytes and covered:  # [UNK]: the model keeps nothing of the text it replaced
         return Box(span.token, "uk", _unknown_note(span, covered))
     if span.bytes != covered.encode("utf-8", "surrogatepass"):  # NFKC, Lowercase, a prefix
+        if after is not None and after < span.end and not span.bytes.strip(b" "):
+            return _rewritten(span, covered, "the tokenizer puts {1} before {0}, which the text "
+                                             "has without it", bool(marker))
         return _rewritten(span, covered, "the text has {}, the model reads {}", bool(marker))
     if span.start < claimed:  # one character read as several tokens, or a space added
         return _rewritten(span, covered, "the tokens before it cover {} already, and the model "
@@ -230,8 +237,8 @@ spell, so the model reads only <unk>"
 def boxes(spans: Sequence[TokenSpan], text: str) -> list[Box]:
     """The box of every span, in order (see :func:`box`)."""
     out, claimed = [], 0
-    for span in spans:
-        out.append(box(span, text, claimed))
+    for k, span in enumerate(spans):
+        out.append(box(span, text, claimed, spans[k + 1].start if k + 1 < len(spans) else None))
         if out[-1].style != "nz":  # the box shows these characters of the text
             claimed = max(claimed, span.end)
     return out
@@ -241,8 +248,8 @@ def window_boxes(spans: Sequence[TokenSpan], text: str, window: range) -> dict[i
     """The boxes of the spans at the positions in ``window``, by position, as :func:`boxes`
     gives them. A box depends on the boxes before it, but only on the last few: those of a page
     are found from a little before it, not from the start of a long text."""
-    lead = max(0, window.start - LEAD)
-    return dict(zip(range(lead, window.stop), boxes(spans[lead:window.stop], text)))
+    lead = max(0, window.start - LEAD)  # (and one after it, which a box may depend on)
+    return dict(zip(range(lead, window.stop), boxes(spans[lead:window.stop + 1], text)))
 
 
 def _palette_indices(spans: Sequence[TokenSpan]) -> list[int]:
