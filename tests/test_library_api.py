@@ -13,3 +13,11 @@ def test_special_tokens_given_as_one_string_are_refused_not_split_into_character
         bpe_core.train("abc", special_tokens="<s>")
     tok = bpe_core.train("abc", special_tokens=["<s>"])
     assert [t.content for t in tok.added_tokens] == ["<s>"] and tok.vocab_size == 257
+
+
+def test_superbpe_refuses_special_tokens_given_as_one_string_too():
+    # It made '<', 's' and '>' three special tokens, ids 262-264.
+    with pytest.raises(TypeError, match=r"such as \['<s>'\], not one string"):
+        bpe_core.train_superbpe("abc abc abd " * 20, vocab_size=270, transition=262,
+                                special_tokens="<s>")
+

@@ -40,7 +40,7 @@ from ..alphabet import byte_base
 from ..presets import PRESETS, resolve
 from ..tokenizer import Tokenizer
 from .counting import Corpus, count_words
-from .trainer import MergeStep, Trainer, train
+from .trainer import MergeStep, Trainer, special_token_tuple, train
 
 #: A piece of stage 2: chunks of non-space characters joined by single spaces, where a chunk
 #: stops before a run of three or more punctuation marks.
@@ -92,7 +92,7 @@ def train_superbpe(corpus: Corpus, vocab_size: int, *, transition: int,
     """
     if not isinstance(corpus, (str, os.PathLike, Mapping)):
         corpus = list(corpus)  # read twice, once per stage
-    specials = tuple(dict.fromkeys(special_tokens))
+    specials = special_token_tuple(special_tokens)
     _check(corpus, vocab_size, transition, pretokenizer, specials)
     stage1 = train(corpus, transition, unit="byte", pretokenizer=pretokenizer,
                    min_frequency=min_frequency, tie_break=tie_break, special_tokens=specials,

@@ -15,7 +15,7 @@ The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .. import recipes
 from ..alphabet import base_for
@@ -58,6 +58,23 @@ class MergeStep(Merge):
     freq_delta: dict = field(default_factory=dict)
 
 
+def special_token_tuple(special_tokens: Iterable[str]) -> tuple[str, ...]:
+    """The special tokens asked for, each once, in order; one string is refused (its characters
+    would each become a special token).
+
+    >>> special_token_tuple("<s>")
+    Traceback (most recent call last):
+    TypeError: special_tokens takes a list of strings, such as ['<s>'], not one string
+    """
+    if isinstance(special_tokens, str):
+        raise TypeError(f"special_tokens takes a list of strings, such as "
+                        f"[{special_tokens!r}], not one string")
+    specials = tuple(dict.fromkeys(special_tokens))
+    if any(not s for s in specials):
+        raise ValueError("special tokens must be non-empty strings")
+    return specials
+
+
 class Trainer:
     """BPE training you can watch: ``run(corpus)`` yields a :class:`MergeStep` per merge.
 
@@ -89,12 +106,7 @@ class Trainer:
         self.preset, self.pattern = resolve(pretokenizer)
         self.vocab_size, self.max_merges = vocab_size, max_merges
         self.min_frequency, self.unit, self.tie_break = min_frequency, unit, tie_break
-        if isinstance(special_tokens, str):  # else each of its characters became one
-            raise TypeError(f"special_tokens takes a list of strings, such as "
-                            f"[{special_tokens!r}], not one string")
-        self.special_tokens = tuple(dict.fromkeys(special_tokens))
-        if any(not s for s in self.special_tokens):
-            raise ValueError("special tokens must be non-empty strings")
+        self.special_tokens = special_token_tuple(special_tokens)
         self.byte_fallback, self.processes, self.max_ties, self.name = (
             byte_fallback, processes, max_ties, name)
         # Given the bytes of a merge's token, whether it may be made (SuperBPE's stage 2 rules
