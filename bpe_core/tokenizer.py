@@ -128,6 +128,7 @@ class Tokenizer(VocabularyMethods):
         ``method`` is "rank" (rank priority, as tiktoken and Hugging Face), "merge-order"
         (replay the merges in training order) or "longest-match" (greedy longest token first).
         """
+        _check_text(text, "encode")
         piece = None if method == "rank" else encoders.piece_encoder(self.model, method)
         ids = self._plan.encode(text, self._limit(upto), split_special_tokens, piece)
         return post_processors.around(self.post_processor, ids) if add_special_tokens else ids
@@ -162,6 +163,9 @@ class Tokenizer(VocabularyMethods):
                      ) -> list[list[int]]:
         """``[encode(t) for t in texts]``, spread over ``processes`` (None: every core) when
         there is enough text to pay for them (about 16 MB); the ids are the same either way."""
+        if isinstance(texts, (str, bytes)):  # else each of its characters was one text
+            raise TypeError(f"encode_batch takes a list of texts, not one {type(texts).__name__}: "
+                            f"give [text], or call encode(text)")
         return workers.encode_batch(self, texts, processes=processes, options=dict(
             add_special_tokens=add_special_tokens, upto=upto))
 
@@ -170,6 +174,7 @@ class Tokenizer(VocabularyMethods):
               ) -> list[TokenSpan]:
         """Encode and say, for each token, which characters of ``text`` it covers; the
         post-processor's BOS/EOS (``add_special_tokens``) cover none, at the text's two ends."""
+        _check_text(text, "spans")
         piece = None if method == "rank" else encoders.piece_encoder(self.model, method)
         with gc_paused():  # one object per token, never in a cycle: see gc_pause.py
             spans = token_spans(self._plan, self.view, text, self._limit(upto),
@@ -183,3 +188,12 @@ class Tokenizer(VocabularyMethods):
         """Token ids to text, as Hugging Face's ``decode`` (special tokens skipped unless
         ``skip_special_tokens=False``; ids not in the vocabulary are skipped too)."""
         return self.view.decode(ids, skip_special_tokens=skip_special_tokens)
+
+
+def _check_text(text: object, method: str) -> None:
+    """Refuse what is not a str with a message that says so (the encoder's own errors named
+    neither the argument nor the fix: "sequence item 0: expected str instance, bytes found")."""
+    if not isinstance(text, str):
+        fix = ": decode it first, as text.decode('utf-8')" if isinstance(
+            text, (bytes, bytearray)) else ""
+        raise TypeError(f"{method} takes a str, not {type(text).__name__}{fix}")

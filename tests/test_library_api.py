@@ -21,3 +21,20 @@ def test_superbpe_refuses_special_tokens_given_as_one_string_too():
         bpe_core.train_superbpe("abc abc abd " * 20, vocab_size=270, transition=262,
                                 special_tokens="<s>")
 
+
+def test_encoding_what_is_not_a_str_says_what_it_takes():
+    tok = bpe_core.train("low lower newest widest", max_merges=3, min_frequency=1)
+    with pytest.raises(TypeError, match=r"^encode takes a str, not bytes: decode it first, as "
+                                        r"text\.decode\('utf-8'\)$"):
+        tok.encode(b"low")
+    with pytest.raises(TypeError, match=r"^encode takes a str, not NoneType$"):
+        tok.encode(None)
+    with pytest.raises(TypeError, match=r"^spans takes a str, not int$"):
+        tok.spans(5)
+    with pytest.raises(TypeError, match=r"^encode takes a str, not list$"):
+        tok.encode_batch([["low"]])
+    # One string was taken for a list of one-character texts: [[108], [111], [119]].
+    with pytest.raises(TypeError, match=r"^encode_batch takes a list of texts, not one str: "
+                                        r"give \[text\], or call encode\(text\)$"):
+        tok.encode_batch("low")
+    assert tok.encode_batch(["low", "lower"]) == [tok.encode("low"), tok.encode("lower")]
