@@ -120,6 +120,14 @@ def test_a_merge_of_overlapping_pairs_says_where_it_merged_and_what_its_part_los
     assert "merged at" not in headline(at)
 
 
+
+def test_the_words_caption_of_a_single_piece_speaks_of_one_piece():
+    # With the "none" pre-tokenizer one document is one piece: the caption said "all 1 distinct
+    # pieces".
+    at = click(open_train("abdcabecab"), "train_start")
+    assert any(c.value.endswith("its tokens at this step: 1 distinct piece (each document is "
+                                "one piece).") for c in at.caption)
+
 def test_the_frequency_caption_names_only_the_colours_its_table_shows():
     # Merge 2 of old/finest takes es and t to zero: both rows are struck through, none is red,
     # yet the caption said "its parts lose exactly that (red)".

@@ -88,9 +88,12 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
         st.dataframe(frame, hide_index=True, height=_height(len(t.words), limit),
                      column_config=fit_columns(frame, fitted_columns(frame, pieces.one, "tokens"),
                                                room=ROOM))
-        which = f"the {TOP_ROWS} most frequent of" if limit and len(t.words) > limit else "all"
+        n = len(t.words)  # (one piece: a document with the "none" pre-tokenizer)
+        which = (f"the {TOP_ROWS} most frequent of " if limit and n > limit else
+                 "all " if n > 1 else "")
         st.caption(f"Each training {pieces.one}, how often it occurs and its tokens at this "
-                   f"step: {which} {len(t.words):,} distinct {pieces.many} ({pieces.split}).")
+                   f"step: {which}{n:,} distinct {pieces.one if n == 1 else pieces.many} "
+                   f"({pieces.split}).")
     with c2:
         st.markdown("**Pair counts**")
         frame = pairs_frame(t, limit)
