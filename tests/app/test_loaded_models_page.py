@@ -125,6 +125,21 @@ def test_the_space_llama2_puts_before_a_tab_is_not_said_to_be_the_tab_read_as_a_
         ("→", ["base character"]), ("x", ["base character"])]
 
 
+def test_a_budget_that_ends_between_the_bytes_of_a_character_says_it_cuts_the_character() -> None:
+    # Llama 2 spells '😀' in four byte-fallback tokens; a budget of 5 keeps two of them. The note
+    # said the budget ends 'before '😀·ok'', as if the emoji were wholly past it.
+    at = open_page()
+    data = llama2_file()
+    load(at, data)
+    type_text(at, "Hi 😀 ok")
+    assert hf(data).encode("Hi 😀 ok", add_special_tokens=False).tokens[3:7] == [
+        "<0xF0>", "<0x9F>", "<0x98>", "<0x80>"]
+    at.number_input(key="tok_limit").set_value(5).run()
+    assert at.get("progress")[0].proto.text == (
+        "10 tokens: 5 over the budget of 5. The budget ends inside character 3, '😀', some of "
+        "whose bytes are past it; the faded tokens are past it.")
+
+
 def test_a_llama3_file_with_ids_out_of_merge_order_slides_and_encodes_three_ways() -> None:
     at = open_page()
     data = llama3_file()

@@ -281,15 +281,27 @@ def budget_note(text: str, spans: Sequence[TokenSpan], limit: int, *,
     The budget ends at character 4, before 'd'; the faded tokens are past it.
     >>> budget_note("ab cd", spans, 5), budget_note("ab", spans[:1], 5)
     ('3 tokens: 2 left of the budget of 5.', '1 token: 4 left of the budget of 5.')
+
+    A budget that ends between the bytes of one character (a model cut there reads a broken
+    character) says so:
+
+    >>> cut = [T(1, "<E4>", b"\\xe4", 0, 1, True), T(2, "<B8 AD>", b"\\xb8\\xad", 0, 1, True)]
+    >>> budget_note("中", cut, 1).split(". ")[1]
+    "The budget ends inside character 0, '中', some of whose bytes are past it; the faded tokens \
+are past it."
     """
     n = len(spans)
     if n <= limit:
         return f"{plural(n, 'token')}: {limit - n:,} left of the budget of {limit:,}."
     cut = spans[limit].start
     where = f" (page {page:,})" if page else ""
-    return (f"{plural(n, 'token')}: {n - limit:,} over the budget of {limit:,}. The budget ends at "
-            f"character {cut:,}, before {readable(text[cut:cut + 20])!r}{where}; the faded "
-            f"tokens are past it.")
+    if spans[limit].partial and spans[limit - 1].end > cut:  # bytes of one character each side
+        ends = (f"inside character {cut:,}, {readable(text[cut])!r}, some of whose bytes are "
+                f"past it{where}")
+    else:
+        ends = f"at character {cut:,}, before {readable(text[cut:cut + 20])!r}{where}"
+    return (f"{plural(n, 'token')}: {n - limit:,} over the budget of {limit:,}. The budget ends "
+            f"{ends}; the faded tokens are past it.")
 
 
 def id_lists(spans: Sequence[TokenSpan]) -> tuple[str, str]:
