@@ -107,7 +107,9 @@ def _piece(plan, view, piece: str, ranges: Ranges, ids: Sequence[int],
     if plan.byte_table is not None:
         units = ranges if piece.isascii() else [
             r for ch, r in zip(piece, ranges) for _ in range(len(ch.encode("utf-8")))]
-        bounds = _consecutive([len(data) for _, data, _ in fields])
+        # One byte a character of the token as the vocabulary spells it (its bytes as the view
+        # reads them are the UTF-8 of those characters where no ByteLevel decoder is given).
+        bounds = _consecutive([len(view.raw(i)) for i in ids])
         model_piece = ""  # bytes: every one is known
     else:
         model_piece, units = piece, ranges

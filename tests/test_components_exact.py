@@ -705,3 +705,17 @@ def test_a_line_start_in_a_regex_is_not_after_the_last_newline(pattern):
     for text in ("a\n", "\n", "a\nb\n\n", "a\r\n"):
         assert ours.normalizer.normalize_str(text) == theirs.normalizer.normalize_str(text)
         assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids, text
+
+
+def test_spans_of_byte_tokens_without_a_byte_level_decoder():
+    """A byte-level model with no ByteLevel decoder (the file gives none, or another) still
+    encodes UTF-8 bytes as byte characters: each token covers as many bytes as it has byte
+    characters ("é" is "Ã" and "©": both cover "é"; the second once covered nothing at (1, 1))."""
+    theirs = HFTokenizer(models.BPE(vocab={c: i for i, c in enumerate(BYTES)}, merges=[]))
+    theirs.pre_tokenizer = P.ByteLevel(add_prefix_space=False)
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    for text in ("é", "裊ƴ", "a 𠀀b"):
+        found = theirs.encode(text, add_special_tokens=False)
+        spans = ours.spans(text)
+        assert [s.id for s in spans] == found.ids
+        assert [(s.start, s.end) for s in spans] == found.offsets, text
