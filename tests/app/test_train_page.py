@@ -417,6 +417,21 @@ def test_a_special_unk_token_is_the_base_one_and_the_run_reaches_its_vocabulary_
                             "for.")
     assert {m.label: m.value for m in at.metric}["Vocabulary size"] == "18"
 
+
+def test_the_go_to_box_offers_the_merges_there_are_once_training_stopped_short():
+    # A vocabulary of 1,000 on four words stops after 15 merges; the box kept offering
+    # "0 – 988", the merges asked for, though the bar said "Done after 15 merges".
+    at = open_train("low-lower")
+    at.radio(key="train_stop_by").set_value("vocab_size").run()
+    at.number_input(key="train_vocab_size").set_value(1000).run()
+    at = click(at, "train_start")
+    box = next(n for n in at.number_input if n.label == "Go to merge")
+    assert (box.placeholder, box.max) == ("0 – 988", 988)  # not known to stop short yet
+    at = click(at, "train_finish")
+    assert progress(at).startswith("Done after 15 merges: no adjacent pairs are left")
+    box = next(n for n in at.number_input if n.label == "Go to merge")
+    assert (box.placeholder, box.max) == ("0 – 15", 15)
+
 # --- Gage's byte-pair compression ---------------------------------------------------------
 
 

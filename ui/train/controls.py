@@ -104,8 +104,10 @@ def render(run: runs.Run) -> None:
         with st.form(key + "_form", border=False, width=GO_TO_WIDTH), \
                 st.container(horizontal=True, vertical_alignment="bottom", gap="xsmall",
                              wrap=False):
-            st.number_input("Go to merge", 0, run.target, None, key=key,
-                            placeholder=f"0 – {run.target:,}",
+            # The last step, not the target: a vocabulary larger than the corpus allows
+            # stops short of it, and the box then offers only the merges there are.
+            st.number_input("Go to merge", 0, run.last, None, key=key,
+                            placeholder=f"0 – {run.last:,}",
                             help="Type a step and press Enter: the page shows the state after "
                                  "that many merges, making the ones not made yet.")
             st.form_submit_button("Go", on_click=_go_to, args=(key,))
