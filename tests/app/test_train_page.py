@@ -432,6 +432,20 @@ def test_the_go_to_box_offers_the_merges_there_are_once_training_stopped_short()
     box = next(n for n in at.number_input if n.label == "Go to merge")
     assert (box.placeholder, box.max) == ("0 – 15", 15)
 
+
+def test_superbpe_with_a_vocabulary_below_the_bytes_says_the_vocabulary_is_too_small():
+    # It said "the SuperBPE transition must lie between 256 ... and the vocabulary size (200);
+    # got 256": no transition could, and the vocabulary size was what to change.
+    at = open_train("set-new-renew")
+    at.radio(key="train_stop_by").set_value("vocab_size").run()
+    at.number_input(key="train_vocab_size").set_value(200).run()
+    at.checkbox(key="train_superbpe").check().run()
+    at = click(at, "train_start")
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "Training cannot start: the vocabulary size 200 is below the base alphabet: 256 bytes "
+        "+ 0 special tokens = 256. Choose a vocabulary size of at least 256, and a SuperBPE "
+        "transition between 256 and it"]
+
 # --- Gage's byte-pair compression ---------------------------------------------------------
 
 

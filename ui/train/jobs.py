@@ -42,7 +42,13 @@ def trainer_for(settings: dict) -> bpe_core.Trainer:
     options = {k: v for k, v in settings.items() if k not in ("name", "transition")}
     transition = settings.get("transition")
     if transition:
-        floor = 256 + len(set(settings["special_tokens"]))
+        specials = len(set(settings["special_tokens"]))
+        floor = 256 + specials
+        if settings["vocab_size"] < floor:  # (no transition can lie between the two)
+            raise ValueError(f"the vocabulary size {settings['vocab_size']} is below the base "
+                             f"alphabet: 256 bytes + {specials} special tokens = {floor}. Choose "
+                             f"a vocabulary size of at least {floor}, and a SuperBPE transition "
+                             f"between {floor} and it")
         if not floor <= transition <= settings["vocab_size"]:
             raise ValueError(f"the SuperBPE transition must lie between {floor} (the 256 bytes "
                              f"and the special tokens) and the vocabulary size "
