@@ -228,8 +228,26 @@ def resolve(pretokenizer: str) -> tuple[str | None, str]:
     """
     if pretokenizer in PRESETS:
         return pretokenizer, PRESETS[pretokenizer]
+    meant = _preset_spelled_as(pretokenizer)
+    if meant is not None:  # else it ran as a regex, matching only that very word
+        raise PatternError(f"{pretokenizer!r} is not a preset; did you mean {meant!r}? The "
+                           f"presets are {', '.join(PRESETS)}.")
     compile_pattern(pretokenizer)  # fail early, with a readable message
     return None, pretokenizer
+
+
+def _preset_spelled_as(name: object) -> str | None:
+    """The preset ``name`` differs from only in case, ``-``, ``_``, spaces or a ``_base`` as
+    tiktoken's encodings have (``"cl100k_base"``, ``"GPT-2"``, ``"end_of_word"``); else None.
+
+    >>> _preset_spelled_as("cl100k_base"), _preset_spelled_as(r"\\w+")
+    ('cl100k', None)
+    """
+    def key(s: str) -> str:
+        return re.sub(r"[-_ ]", "", s.lower()).removesuffix("base")
+    if not isinstance(name, str):
+        return None
+    return next((p for p in PRESETS if key(p) == key(name)), None)
 
 
 def compile_typed(pattern: str, flags: int = 0) -> regex.Pattern:

@@ -38,3 +38,15 @@ def test_encoding_what_is_not_a_str_says_what_it_takes():
                                         r"give \[text\], or call encode\(text\)$"):
         tok.encode_batch("low")
     assert tok.encode_batch(["low", "lower"]) == [tok.encode("low"), tok.encode("lower")]
+
+
+@pytest.mark.parametrize("name, meant", [("cl100k_base", "cl100k"), ("GPT-2", "gpt2"),
+                                         ("end_of_word", "end-of-word"), ("O200K", "o200k")])
+def test_a_preset_misspelled_is_named_not_run_as_a_regex(name, meant):
+    # 'cl100k_base' ran as a regex matching that very word: split gave [] and train said only
+    # that the regex matches nothing.
+    with pytest.raises(bpe_core.PatternError, match=f"^'{name}' is not a preset; did you mean "
+                                                    f"'{meant}'\\? The presets are none, "):
+        bpe_core.split("Hello world", name)
+    with pytest.raises(bpe_core.PatternError, match="is not a preset; did you mean"):
+        bpe_core.train("Hello world", pretokenizer=name)
