@@ -50,3 +50,14 @@ def test_a_preset_misspelled_is_named_not_run_as_a_regex(name, meant):
         bpe_core.split("Hello world", name)
     with pytest.raises(bpe_core.PatternError, match="is not a preset; did you mean"):
         bpe_core.train("Hello world", pretokenizer=name)
+
+
+
+def test_loads_reads_a_tokenizer_json_given_as_text():
+    # tokenizers' Tokenizer.to_str() gives a str, which failed with AttributeError "'str' object
+    # has no attribute 'decode'".
+    from tokenizers import Tokenizer as HFTokenizer
+    tok = bpe_core.train("hug pug pun bun hugs", max_merges=3, min_frequency=1)
+    text = HFTokenizer.from_str(bpe_core.dumps(tok, format="hf").decode("utf-8")).to_str()
+    ids = [257, 115, 258, 117, 110]
+    assert bpe_core.loads(text).encode("hugs pun") == tok.encode("hugs pun") == ids

@@ -117,8 +117,12 @@ def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
                               name=_stem(vocab_path.name)).prepare()
 
 
-def loads(data: bytes, *, source: str = "the file", pretokenizer: str | None = None) -> Tokenizer:
-    """Read a tokenizer from the bytes of one file (as an upload gives them, with its name)."""
+def loads(data: bytes | str, *, source: str = "the file",
+          pretokenizer: str | None = None) -> Tokenizer:
+    """Read a tokenizer from the bytes of one file (as an upload gives them, with its name), or
+    from its text (as ``tokenizers``' ``Tokenizer.to_str()`` gives a ``tokenizer.json``)."""
+    if isinstance(data, str):  # else "'str' object has no attribute 'decode'"
+        data = data.encode("utf-8")
     with gc_paused(kept=True):
         return _read_prepared(data, source, pretokenizer)
 
