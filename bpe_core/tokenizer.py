@@ -187,6 +187,9 @@ class Tokenizer(VocabularyMethods):
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         """Token ids to text, as Hugging Face's ``decode`` (special tokens skipped unless
         ``skip_special_tokens=False``; ids not in the vocabulary are skipped too)."""
+        if isinstance(ids, (str, bytes)):  # else "'<=' not supported between 'int' and 'str'"
+            raise TypeError(f"decode takes a list of token ids, not a {type(ids).__name__}: "
+                            f"give [9906, 11], or [int(i) for i in text.split()]")
         return self.view.decode(ids, skip_special_tokens=skip_special_tokens)
 
 

@@ -61,3 +61,12 @@ def test_loads_reads_a_tokenizer_json_given_as_text():
     text = HFTokenizer.from_str(bpe_core.dumps(tok, format="hf").decode("utf-8")).to_str()
     ids = [257, 115, 258, 117, 110]
     assert bpe_core.loads(text).encode("hugs pun") == tok.encode("hugs pun") == ids
+
+
+def test_decoding_a_string_of_ids_says_to_give_a_list():
+    tok = bpe_core.train("hug pug pun bun hugs", max_merges=3, min_frequency=1)
+    # It failed with "'<=' not supported between instances of 'int' and 'str'".
+    with pytest.raises(TypeError, match=r"^decode takes a list of token ids, not a str: give "
+                                        r"\[9906, 11\], or \[int\(i\) for i in text\.split\(\)\]$"):
+        tok.decode("257 115")
+    assert tok.decode([int(i) for i in "257 115".split()]) == "hugs"
