@@ -70,3 +70,11 @@ def test_decoding_a_string_of_ids_says_to_give_a_list():
                                         r"\[9906, 11\], or \[int\(i\) for i in text\.split\(\)\]$"):
         tok.decode("257 115")
     assert tok.decode([int(i) for i in "257 115".split()]) == "hugs"
+
+
+@pytest.mark.parametrize("option, value", [("vocab_size", "300"), ("max_merges", 2.5),
+                                           ("min_frequency", "2")])
+def test_a_count_that_is_not_a_whole_number_is_named(option, value):
+    # vocab_size="300" failed with "'<' not supported between instances of 'str' and 'int'".
+    with pytest.raises(TypeError, match=f"^{option} takes a whole number, not {value!r}$"):
+        bpe_core.train("abc", **{option: value})

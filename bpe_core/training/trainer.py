@@ -14,6 +14,7 @@ The speed, beside Hugging Face's trainer, is in ``benchmarks/bench_train.py``.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
@@ -58,6 +59,16 @@ class MergeStep(Merge):
     freq_delta: dict = field(default_factory=dict)
 
 
+def _check_count(option: str, value: object) -> None:
+    """Refuse a count that is not a whole number (``vocab_size="300"`` failed with "'<' not
+    supported between instances of 'str' and 'int'"); None and numpy's integers pass."""
+    if value is not None:
+        try:
+            operator.index(value)
+        except TypeError:
+            raise TypeError(f"{option} takes a whole number, not {value!r}") from None
+
+
 def special_token_tuple(special_tokens: Iterable[str]) -> tuple[str, ...]:
     """The special tokens asked for, each once, in order; one string is refused (its characters
     would each become a special token).
@@ -93,6 +104,9 @@ class Trainer:
                  tie_break: str = "first", special_tokens=(), byte_fallback: bool = False,
                  processes: int | None = None, max_ties: int = 10, name: str = "bpe",
                  allow: Callable[[bytes], bool] | None = None):
+        for option, value in (("vocab_size", vocab_size), ("max_merges", max_merges),
+                              ("min_frequency", min_frequency)):
+            _check_count(option, value)
         if unit not in UNITS:
             raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
         if tie_break not in TIE_BREAKS:
