@@ -235,6 +235,23 @@ def test_sennrichs_bpe_as_the_first_gpt_wrote_it_loads_and_shows_its_end_of_word
     assert "lowest</w>" in chart.proto.spec.replace("\\", "")
 
 
+def test_text_the_tokenizer_drops_whole_is_not_said_to_be_missing() -> None:
+    # BERT's normalizer and pre-tokenizer (the first GPT's) leave no token of spaces, a tab or a
+    # newline: the page said 'Type or paste some text on the left', though the text was there.
+    at = open_page()
+    data = char_bpe_file()
+    load(at, data)
+    type_text(at, "   \n\t ")
+    assert hf(data).encode("   \n\t ").ids == []
+    assert metric(at, "Tokens") == "0" and metric(at, "Characters") == "6"
+    assert [i.value for i in at.info] == [
+        "The tokenizer makes no tokens of these 6 characters: its normalizer or pre-tokenizer "
+        "drops them all (BERT's, as the first GPT has them, drop whitespace and control "
+        "characters)."]
+    type_text(at, "")
+    assert [i.value for i in at.info] == ["Type or paste some text on the left to see its tokens."]
+
+
 def test_an_end_of_word_tokenizer_downloaded_from_train_loads_back_with_the_same_ids() -> None:
     at = click(click(open_train("low-lower"), "train_start"), "train_finish")
     trained = run_of(at).tokenizer()

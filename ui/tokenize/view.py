@@ -268,7 +268,10 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
     spans, rank = found
     counts_row(text_counts(opts.text, spans))
     if not spans:
-        st.info("Type or paste some text on the left to see its tokens.")
+        st.info(f"The tokenizer makes no tokens of these {plural(len(opts.text), 'character')}: "
+                "its normalizer or pre-tokenizer drops them all (BERT's, as the first GPT has "
+                "them, drop whitespace and control characters)." if opts.text else
+                "Type or paste some text on the left to see its tokens.")
         return Shown(spans, None, range(0))
     over = budget(spans, opts)
     marked = method_note(tok, opts, spans, rank)
