@@ -484,3 +484,17 @@ def test_word_counts_say_the_pre_tokenizer_cuts_only_the_passage():
     captions = [c.value for c in at.caption]
     assert any(" pieces: merges never cross a piece boundary." in c for c in captions)
     assert not any(c.startswith("Word counts are words already") for c in captions)
+
+
+def test_the_pre_tokenizer_preview_keeps_special_tokens_whole_as_training_does():
+    # With the special token <s>, the preview drew '<', 's' and '>' as pieces of their own,
+    # though training cuts special tokens out first and keeps each whole.
+    at = open_train()
+    notes = make_corpus("notes", documents=["hug<s>pug bun"], source="paste")
+    at.session_state["corpora"] = {**at.session_state["corpora"], notes.name: notes}
+    at.session_state["corpus"] = notes.name
+    at.run()  # (a new corpus sets the page's defaults for it)
+    at.text_input(key="train_specials").set_value("<s>").run()
+    captions = [c.value for c in at.caption if "merges never cross a piece boundary" in c.value]
+    assert captions == ["4 pieces: merges never cross a piece boundary. Special tokens, outlined, "
+                        "are cut out first and kept whole. Hover a piece for its bytes."]

@@ -10,7 +10,7 @@ import streamlit as st
 
 import bpe_core
 from bpe_core import TokenSpan
-from bpe_core.presets import iter_pieces, resolve
+from bpe_core.presets import iter_pieces, resolve, special_splitter
 from bpe_core.training.superbpe import MAX_WORDS, TRANSITION_RATIO, default_transition
 
 from ..shared.state import DEFAULT_SETTINGS, SessionCorpus
@@ -114,11 +114,28 @@ def preview_line(corpus: SessionCorpus, limit: int = 160) -> str:
     return "Hello world's 123 CamelCase tokens!"
 
 
-def preview_pieces(line: str, pattern: str) -> list[TokenSpan]:
-    """The pieces of the preview's line; a user's regex runs within its time limit on it (a
-    bounded line: ``preview_line``), raising ``PatternTimeout`` past it."""
-    return [TokenSpan(i, piece, piece.encode("utf-8"), start, start + len(piece))
-            for i, (start, piece) in enumerate(iter_pieces(line, pattern))]
+def preview_pieces(line: str, pattern: str, special_tokens: tuple[str, ...] = ()
+                   ) -> list[TokenSpan]:
+    """The pieces of the preview's line, as training cuts it: each special token whole, first,
+    then the text between them by the pre-tokenizer; a user's regex runs within its time limit
+    on it (a bounded line: ``preview_line``), raising ``PatternTimeout`` past it.
+
+    >>> [(s.token, s.special) for s in preview_pieces("a<s>b c", r"\\S+", ("<s>",))]
+    [('a', False), ('<s>', True), ('b', False), ('c', False)]
+    """
+    spans, pos = [], 0
+    splitter = special_splitter(special_tokens)
+    for m in splitter.finditer(line) if splitter else ():
+        spans += _pieces(line[pos:m.start()], pattern, pos)
+        spans.append(TokenSpan(0, m[0], m[0].encode("utf-8"), m.start(), m.end(), special=True))
+        pos = m.end()
+    spans += _pieces(line[pos:], pattern, pos)
+    return [span._replace(id=i) for i, span in enumerate(spans)]
+
+
+def _pieces(text: str, pattern: str, offset: int) -> list[TokenSpan]:
+    return [TokenSpan(0, piece, piece.encode("utf-8"), offset + start, offset + start + len(piece))
+            for start, piece in iter_pieces(text, pattern)]
 
 
 def _preview(line: str, spans: list[TokenSpan], preset: str, counts: bool) -> None:
@@ -130,8 +147,10 @@ def _preview(line: str, spans: list[TokenSpan], preset: str, counts: bool) -> No
                    f"only the passage and your sentence, as here "
                    f"({plural(len(spans), 'piece')}). Hover a piece for its bytes.")
         return
+    kept = (" Special tokens, outlined, are cut out first and kept whole."
+            if any(s.special for s in spans) else "")
     st.caption(f"{plural(len(spans), 'piece')}: merges never cross a piece boundary."
-               f"{f' Each piece{end}' if end else ''} Hover a piece for its bytes.")
+               f"{f' Each piece{end}' if end else ''}{kept} Hover a piece for its bytes.")
 
 
 def _superbpe(corpus: SessionCorpus, unit: str, preset: str, stop_by: str) -> int | None:
@@ -224,7 +243,7 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
     line = preview_line(corpus)
     try:  # a regex that does not compile, or takes too long on the preview's line
         _, pattern = resolve(pretokenizer)
-        pieces = preview_pieces(line, pattern)
+        pieces = preview_pieces(line, pattern, tuple(ss[K["specials"]].split()))
     except bpe_core.PatternError as exc:
         # (The message quotes the regex: its $ signs and backslashes are no Markdown.)
         st.error(md_escape(f"The custom pre-tokenizer regex does not work: {exc}"))
