@@ -78,3 +78,10 @@ def test_a_count_that_is_not_a_whole_number_is_named(option, value):
     # vocab_size="300" failed with "'<' not supported between instances of 'str' and 'int'".
     with pytest.raises(TypeError, match=f"^{option} takes a whole number, not {value!r}$"):
         bpe_core.train("abc", **{option: value})
+
+
+def test_count_words_takes_a_preset_name_as_train_does():
+    # "whitespace" ran as a regex that matched nothing: {}.
+    assert bpe_core.count_words("a b a", "whitespace") == {"a": 2, "b": 1}
+    assert bpe_core.count_words("a b a", "gpt2") == {"a": 1, " b": 1, " a": 1}
+    assert bpe_core.count_words("a b a", r"\S+") == {"a": 2, "b": 1}

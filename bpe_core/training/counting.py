@@ -19,7 +19,7 @@ from typing import Iterable, Iterator, Mapping, Union
 
 import regex
 
-from ..presets import PRESETS, iter_pieces, piece_finder, special_splitter
+from ..presets import PRESETS, iter_pieces, piece_finder, resolve, special_splitter
 from ..workers import worker_pool
 
 Corpus = Union[str, os.PathLike, Iterable[str], Mapping[str, int]]
@@ -201,7 +201,8 @@ def batches(docs: Iterable[str], size: int) -> Iterator[list[str]]:
 
 def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] = (),
                 processes: int | None = 1) -> dict[str, int]:
-    """Count the pieces of ``corpus`` under the pre-tokenizer regex ``pattern``.
+    """Count the pieces of ``corpus`` under the pre-tokenizer ``pattern``: a regex, or a preset's
+    name as ``train`` takes it (``"whitespace"``, ``"gpt2"``, ...).
 
     ``corpus`` is a str, an iterable of documents, a ``pathlib.Path`` to a UTF-8 text file (read
     streaming), or a mapping ``word -> count`` (taken as already counted). ``processes=None`` counts
@@ -219,6 +220,7 @@ def count_words(corpus: Corpus, pattern: str, *, special_tokens: Iterable[str] =
             if word and n:
                 out[word] = out.get(word, 0) + n
         return out
+    _, pattern = resolve(pattern)  # else "whitespace" ran as a regex and counted nothing
     specials = tuple(special_tokens)
     # A cut inside a special token's text would hide it; only ones holding a space or a
     # newline can straddle a cut.
