@@ -64,7 +64,10 @@ def test_offline_error_names_the_file_and_where_to_put_it(offline, name):
     assert "ConnectionError: Failed to resolve openaipublic.blob.core.windows.net" in message
     assert f"put {url} as {cached}" in message
     assert "Set TIKTOKEN_CACHE_DIR to use another folder" in message
-    assert f"open it with bpe_core.load('{name}.tiktoken')" in message
+    # The command line gave this message too, which spoke of Python only.
+    assert (f"open that file: bpe_core.load('{name}.tiktoken') in Python, or its path in place "
+            f"of {name!r} on the command line (the file is recognised by its content)."
+            ) in message
 
 
 def test_offline_gpt2_names_both_of_its_files(offline):

@@ -174,5 +174,6 @@ def _offline_help(ref: ReferenceEncoding, exc: Exception) -> str:
     return (f"cannot fetch the reference encoding {ref.name!r}: tiktoken failed with "
             f"{type(exc).__name__}: {exc}. Without internet, tiktoken reads its cache: put "
             f"{where}. Set TIKTOKEN_CACHE_DIR to use another folder. Or download "
-            f"{ref.rank_file} on another machine and open it with "
-            f"bpe_core.load({local!r}) (the file is recognised by its content).")
+            f"{ref.rank_file} on another machine and open that file: bpe_core.load({local!r}) "
+            f"in Python, or its path in place of {ref.name!r} on the command line (the file is "
+            f"recognised by its content).")
