@@ -333,6 +333,8 @@ def _findall_mixed(fast, full, text: str) -> list[str]:
 
 def split(text: str, pretokenizer: str) -> list[str]:
     """Cut ``text`` into pieces with a preset name or a custom regex (empty matches dropped)."""
+    if not isinstance(text, str):  # else "'NoneType' object has no attribute 'isascii'"
+        raise TypeError(f"split takes a str, not {type(text).__name__}")
     _, pattern = resolve(pretokenizer)
     return [p for p in piece_finder(pattern)(text) if p]
 

@@ -85,3 +85,12 @@ def test_count_words_takes_a_preset_name_as_train_does():
     assert bpe_core.count_words("a b a", "whitespace") == {"a": 2, "b": 1}
     assert bpe_core.count_words("a b a", "gpt2") == {"a": 1, " b": 1, " a": 1}
     assert bpe_core.count_words("a b a", r"\S+") == {"a": 2, "b": 1}
+
+
+def test_split_of_what_is_not_a_str_says_what_it_takes():
+    # It failed with AttributeError "'NoneType' object has no attribute 'isascii'".
+    with pytest.raises(TypeError, match=r"^split takes a str, not NoneType$"):
+        bpe_core.split(None, "gpt2")
+    with pytest.raises(TypeError, match=r"^split takes a str, not bytes$"):
+        bpe_core.split(b"Hello world", "gpt2")
+    assert bpe_core.split("Hello world", "gpt2") == ["Hello", " world"]
