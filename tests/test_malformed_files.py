@@ -73,6 +73,10 @@ def _set(d: dict, path: str, value) -> dict:
      'the template\'s special_tokens must be an object, not ["<s>"]'),
     ("post_processor", {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": "<s>"},
      "the RobertaProcessing's cls must be [token, id], the id an integer from 0, not \"<s>\""),
+    ("truncation", 512, "the truncation must be an object or null, not 512"),
+    ("truncation", {"max_length": "512"},
+     'the truncation\'s max_length must be a whole number, not "512"'),
+    ("padding", [], "the padding must be an object or null, not []"),
 ])
 def test_a_hugging_face_field_of_the_wrong_shape_is_named(path, value, said):
     d = _set(json.loads(llama2_file()), path, value)

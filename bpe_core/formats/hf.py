@@ -24,6 +24,7 @@ from typing import Any, Mapping
 
 from .. import decoders, models, normalizers, post_processors, pre_tokenizers
 from ..added_vocabulary import added_tokens, as_hugging_face_reads
+from ..checked import shown
 from ..end_of_word import EndOfWord
 from ..identity import flatten
 from ..oniguruma import convert_pattern
@@ -80,7 +81,9 @@ def to_dict(tok: Tokenizer) -> dict[str, Any]:
                     if token.content in tok.model.vocab else "")
                 + "; save this tokenizer in the native format, or train it without that token")
     out = {
-        "version": "1.0", "truncation": None, "padding": None,
+        # (kept as read: bpe_core's encode neither truncates nor pads; the pages say so)
+        "version": "1.0", "truncation": tok.config.get("truncation"),
+        "padding": tok.config.get("padding"),
         "added_tokens": [t.to_dict() for t in tok.added_tokens],
         "normalizer": part(normalizer), "pre_tokenizer": part(pre),
         "post_processor": part(tok.post_processor), "decoder": part(tok.decoder),
@@ -88,6 +91,20 @@ def to_dict(tok: Tokenizer) -> dict[str, Any]:
     }
     _refuse_python_regexes(out)
     return out
+
+
+def _limits(d: Mapping[str, Any]) -> dict:
+    """The file's ``truncation`` and ``padding``, those it sets, kept in ``config``: what Hugging
+    Face's ``encode`` then does to the ids (cut them at ``max_length``, pad them), which
+    ``Tokenizer.encode`` never does (a playground shows every token)."""
+    limits = {k: d[k] for k in ("truncation", "padding") if d.get(k) is not None}
+    for key, value in limits.items():
+        if not isinstance(value, Mapping):
+            raise ValueError(f"the {key} must be an object or null, not {shown(value)}")
+    at = limits.get("truncation", {}).get("max_length")
+    if not (at is None or isinstance(at, int) and not isinstance(at, bool) and at >= 0):
+        raise ValueError(f"the truncation's max_length must be a whole number, not {shown(at)}")
+    return {k: dict(v) for k, v in limits.items()}
 
 
 def _refuse_python_regexes(d: Any) -> None:
@@ -120,7 +137,7 @@ def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf
         tok = Tokenizer(model, normalizers.from_dict(d.get("normalizer")), pre,
                         decoders.from_dict(d.get("decoder")), added,
                         post_processors.from_dict(d.get("post_processor")), name=name,
-                        config={"pretokenizer": _preset_name(pre)})
+                        config={"pretokenizer": _preset_name(pre), **_limits(d)})
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise TokenizerFileError(f"{source} cannot be read as a Hugging Face BPE tokenizer: "

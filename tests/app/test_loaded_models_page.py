@@ -489,3 +489,25 @@ def test_a_chat_template_renders_the_conversation_as_the_model_receives_it() -> 
     # Said below the box, which the config loaded before keeps closed: inside, none saw it.
     assert at.error[0].value.endswith(" The one loaded before is still used.")
     assert not any(box.error for box in at.expander)
+
+
+def test_a_file_that_truncates_and_pads_says_what_hugging_face_does_to_the_ids() -> None:
+    # A tokenizer.json saved after enable_truncation / enable_padding gives fewer (or more) ids
+    # in tokenizers' encode; the page showed every token without a word, and a saved copy
+    # dropped both settings ("truncation": null).
+    reference = hf(llama2_file())
+    reference.enable_truncation(4, direction="left")
+    reference.enable_padding(length=12, pad_id=0, pad_token="<unk>")
+    data = reference.to_str().encode()
+    at = open_page()
+    load(at, data)
+    type_text(at, "Hello wörld")
+    n = int(metric(at, "Tokens"))
+    assert n > 4 and len(reference.encode("Hello wörld", add_special_tokens=False).ids) == 12
+    assert [i.value.replace("\\", "") for i in at.info] == [
+        f"Hugging Face's encode() keeps only the last 4 of these {n} tokens (the file's "
+        "truncation, counting the special tokens it adds) and pads them with 8 more tokens "
+        "('<unk>') to 12; this page shows every token, as bpe_core's encode does."]
+    saved = json.loads(bpe_core.dumps(active(at), format="hf"))
+    assert (saved["truncation"], saved["padding"]) == (
+        json.loads(data)["truncation"], json.loads(data)["padding"])

@@ -9,8 +9,9 @@ from . import loaders, state, wording
 
 
 def describe(tok) -> str:
-    """Markdown lines about a tokenizer: unit, pipeline, vocabulary size, and whether
-    whole pieces are looked up before merging (``ignore_merges``, as tiktoken does).
+    """Markdown lines about a tokenizer: unit, pipeline, vocabulary size, whether whole
+    pieces are looked up before merging (``ignore_merges``, as tiktoken does), and the
+    ``truncation`` or ``padding`` its file sets, which this app does not apply.
 
     >>> import bpe_core
     >>> tok = bpe_core.train("hug pug", unit="char", pretokenizer="whitespace", max_merges=1,
@@ -25,7 +26,9 @@ def describe(tok) -> str:
             f"Pipeline: {tok.describe()}  \n"
             f"Vocab size: {tok.vocab_size:,} ({merges:,} merge{'s' * (merges != 1)})"
             + ("  \nA piece that is a whole token is looked up, not merged (ignore_merges)"
-               if tok.ignore_merges else ""))
+               if tok.ignore_merges else "")
+            + "".join(f"  \nThe file sets {k}: Hugging Face's encode() applies it, this app "
+                      "does not" for k in ("truncation", "padding") if k in tok.config))
 
 
 def corpus_size(corpus: state.SessionCorpus) -> str:

@@ -33,6 +33,41 @@ MAX_URL_BYTES = 1000
 
 
 
+def limits_note(config: Mapping, n_tokens: int) -> str | None:
+    """What Hugging Face's ``encode`` does to a text's ``n_tokens`` ids that this page does not,
+    as the file's ``truncation`` and ``padding`` ask (kept in ``Tokenizer.config``); None when
+    it does nothing to them.
+
+    >>> print(limits_note({"truncation": {"max_length": 3, "direction": "Left"}}, 5))
+    Hugging Face's encode() keeps only the last 3 of these 5 tokens (the file's truncation, \
+counting the special tokens it adds); this page shows every token, as bpe_core's encode does.
+    >>> limits_note({"truncation": {"max_length": 8}}, 5) is None
+    True
+    """
+    notes, kept = [], n_tokens
+    cut = config.get("truncation")
+    at = cut.get("max_length") if isinstance(cut, Mapping) else None
+    if isinstance(at, int) and n_tokens > at:
+        end = "last" if cut.get("direction") == "Left" else "first"
+        notes.append(f"keeps only the {end} {at:,} of these {n_tokens:,} tokens (the file's "
+                     "truncation, counting the special tokens it adds)")
+        kept = at
+    pad = config.get("padding")
+    if isinstance(pad, Mapping):
+        strategy, multiple = pad.get("strategy"), pad.get("pad_to_multiple_of")
+        fixed = strategy.get("Fixed") if isinstance(strategy, Mapping) else None
+        length = fixed if isinstance(fixed, int) else kept  # (BatchLongest: a batch of one)
+        if isinstance(multiple, int) and multiple > 0 and length % multiple:
+            length += multiple - length % multiple
+        if length > kept:
+            notes.append(f"pads them with {plural(length - kept, 'more token')} "
+                         f"({quoted(str(pad.get('pad_token', '[PAD]')))}) to {length:,}")
+    if not notes:
+        return None
+    return (f"Hugging Face's encode() {' and '.join(notes)}; this page shows every token, as "
+            "bpe_core's encode does.")
+
+
 @dataclass(frozen=True)
 class TextCounts:
     """How long a text is, in tokens, characters, bytes and space-separated words."""

@@ -21,7 +21,7 @@ from ..shared.tokens import NOTATION_HELP, md_escape
 from ..shared.wording import WHITESPACE_WORDS, plural
 from . import background, browser
 from .address import TEXT_KEY, VIEWS, merges_key
-from .data import (TextCounts, budget_note, choice_label, differences, id_lists,
+from .data import (TextCounts, budget_note, choice_label, differences, id_lists, limits_note,
                    merge_step_note, occurrences, pages, text_counts, token_table)
 from .presets import presets
 
@@ -267,6 +267,9 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
         return Shown([], None, range(0), stopped=NOT_TOKENIZED)
     spans, rank = found
     counts_row(text_counts(opts.text, spans))
+    limits = limits_note(tok.config, len(spans))
+    if limits:  # (a file saved after enable_truncation or enable_padding was called)
+        st.info(md_escape(limits), icon=":material/content_cut:")
     if not spans:
         st.info(f"The tokenizer makes no tokens of these {plural(len(opts.text), 'character')}: "
                 "its normalizer or pre-tokenizer drops them all (BERT's, as the first GPT has "
