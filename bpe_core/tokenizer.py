@@ -20,6 +20,7 @@ had reached after k steps.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Literal
 
@@ -134,7 +135,18 @@ class Tokenizer(VocabularyMethods):
         return post_processors.around(self.post_processor, ids) if add_special_tokens else ids
 
     def _limit(self, upto: int | None) -> int | None:
-        return None if upto is None or upto >= len(self.merges) else max(0, int(upto))
+        """``upto`` checked: None for all the merges ("'>=' not supported" met "1", and -1
+        quietly meant none)."""
+        if upto is None:
+            return None
+        try:
+            k = operator.index(upto)
+        except TypeError:
+            raise TypeError(f"upto takes a whole number of merges, not {upto!r}") from None
+        if k < 0:
+            raise ValueError(f"upto takes a number of merges from 0 (none) to "
+                             f"{len(self.merges):,} (all), not {k}")
+        return None if k >= len(self.merges) else k
 
     def pre_tokenize(self, text: str) -> list[str]:
         """The pieces merges stay within: added tokens taken out, the rest normalized and cut

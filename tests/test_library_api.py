@@ -94,3 +94,16 @@ def test_split_of_what_is_not_a_str_says_what_it_takes():
     with pytest.raises(TypeError, match=r"^split takes a str, not bytes$"):
         bpe_core.split(b"Hello world", "gpt2")
     assert bpe_core.split("Hello world", "gpt2") == ["Hello", " world"]
+
+
+def test_upto_that_is_no_merge_count_is_named():
+    # encode("low", upto="1") failed with "'>=' not supported between instances of 'str' and
+    # 'int'", and upto=-1 quietly encoded with no merges.
+    tok = bpe_core.train("low lower newest widest", max_merges=3, min_frequency=1)
+    with pytest.raises(TypeError, match=r"^upto takes a whole number of merges, not '1'$"):
+        tok.encode("low", upto="1")
+    with pytest.raises(ValueError, match=r"^upto takes a number of merges from 0 \(none\) to 3 "
+                                         r"\(all\), not -1$"):
+        tok.spans("low", upto=-1)
+    assert tok.encode("low", upto=0) == [108, 111, 119]
+    assert tok.encode("low", upto=99) == tok.encode("low")
