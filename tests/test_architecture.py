@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -139,7 +140,7 @@ def installed(tmp_path_factory) -> Path:
     """bpe_core installed as pip installs the project (a wheel) into a bare folder. The build
     runs on a copy, so that it leaves nothing in the checkout."""
     source, target = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("site")
-    for name in ("pyproject.toml", "README.md", "requirements.txt"):
+    for name in ("pyproject.toml", "README.md", "requirements-engine.txt"):
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(PACKAGE, source / "bpe_core",
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -166,3 +167,13 @@ def test_the_installed_package_works_on_its_own(installed, tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     n, failed = map(int, out.stdout.split())
     assert n >= 30 and failed == 0, out.stdout[-3000:]
+
+
+def test_the_installed_package_needs_only_the_engines_dependencies(installed):
+    """``pip install .`` gives bpe_core, not the app: it pulled in streamlit, plotly and pandas
+    (the package read the app's requirements.txt)."""
+    metadata = next(installed.glob("*.dist-info")) / "METADATA"
+    needs = {re.split(r"[<>=!~ ;\[]", line.split(":", 1)[1].strip())[0].lower()
+             for line in metadata.read_text().splitlines() if line.startswith("Requires-Dist:")}
+    assert needs == {"regex", "pyarrow", "tiktoken", "requests", "huggingface_hub", "langcodes",
+                     "language_data", "jinja2"}
