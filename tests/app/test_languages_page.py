@@ -544,3 +544,28 @@ def test_training_on_a_small_corpus_stops_a_large_ones_training_under_way():
     finally:
         for held in busy:
             pool.cancel(held)
+
+
+def test_a_tokenizer_made_active_in_the_sidebar_is_compared_and_detailed():
+    # The page compares four tokenizers at first; picking a fifth in the sidebar left the page
+    # comparing the four and detailing one of them, though the sidebar named the fifth active.
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    hug = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    for n in range(1, 5):
+        at.session_state["tokenizers"][f"hug {n}"] = bpe_core.train(
+            hug, max_merges=n, unit="char", pretokenizer="whitespace", min_frequency=1,
+            name=f"hug {n}")
+    at.switch_page(PAGE).run()
+    assert at.multiselect(key="lang_tokenizers").value == [
+        "English byte-level 1k", "hug 1", "hug 2", "hug 3"]
+    at.sidebar.selectbox(key="sidebar_tokenizer").set_value("hug 4").run()
+    assert not at.exception
+    assert at.multiselect(key="lang_tokenizers").value == [
+        "English byte-level 1k", "hug 1", "hug 2", "hug 3", "hug 4"]
+    assert at.selectbox(key="lang_focus").value == "hug 4"
+    assert any(c.value.startswith("Tokens each language needs with **hug 4**")
+               for c in at.caption)
+    # Taken out of the comparison, it stays out while it is still the active one.
+    at.multiselect(key="lang_tokenizers").set_value(["English byte-level 1k", "hug 1"]).run()
+    assert at.multiselect(key="lang_tokenizers").value == ["English byte-level 1k", "hug 1"]

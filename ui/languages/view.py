@@ -39,6 +39,8 @@ UPLOAD_HELP = (
     "sentence i on line i of each, named after their language (en.txt, hindi.txt, flores.fr.txt)."
 )
 LOAD_KEY = "lang_load"
+#: The active tokenizer when the page last drew (session key).
+ACTIVE_SEEN = "lang_active_seen"
 
 
 @dataclass(frozen=True)
@@ -114,9 +116,15 @@ def controls(source: ParallelCorpus) -> Choice | None:
     session = list(state.tokenizers())
     active = state.active_tokenizer().name
     keep("lang_tokenizers", names, [active] + [n for n in names if n != active][:3])
-    loaded = loaders.just_loaded(LOAD_KEY)
-    if loaded in names and loaded not in st.session_state.lang_tokenizers:
-        st.session_state.lang_tokenizers = st.session_state.lang_tokenizers + [loaded]
+    # A tokenizer just loaded here, or just made active (in the sidebar, on Train), joins the
+    # comparison, so the page shows what the sidebar names; one taken out stays out.
+    joining = [loaders.just_loaded(LOAD_KEY)]
+    if active != st.session_state.get(ACTIVE_SEEN):
+        st.session_state[ACTIVE_SEEN] = active
+        joining.append(active)
+    for name in joining:
+        if name in names and name not in st.session_state.lang_tokenizers:
+            st.session_state.lang_tokenizers = st.session_state.lang_tokenizers + [name]
     codes = list(source.codes)
     keep("lang_baseline", codes, "en" if "en" in codes else codes[0])
     left, mid, right = st.columns([5, 2, 3])
