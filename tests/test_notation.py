@@ -9,6 +9,7 @@ end-of-word marker </w>, kept on merged tokens.
 
 from __future__ import annotations
 
+import colorsys
 import re
 
 import pytest
@@ -19,7 +20,8 @@ from bpe_core.training.steps import FrequencyRow, PairRow, StepTables, WordRow
 from ui.corpus.data import counts_stats, top_words_table
 from ui.shared.annotate import coloured_html
 from ui.shared.columns import column_width
-from ui.shared.tokens import readable, readable_pair, readable_token, tokens_html
+from ui.shared.tokens import (CSS, ID_HUES, PALETTE, readable, readable_pair, readable_token,
+                              tokens_html)
 from ui.shared.wording import units
 from ui.train import tables
 
@@ -129,3 +131,31 @@ def test_columns_are_wide_enough_for_their_longest_token():
     assert column_width(["·language"]) == 2 * 3.75 + 7 * 7.5 + 16  # · and l are thin
     assert column_width(["語彙語彙"]) == 4 * 16 + 16  # wide characters count double
     assert column_width(["x"]) == 50 and column_width(["x" * 200]) == 320  # at most: numbers stay
+
+
+def contrast(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """WCAG 2's contrast ratio of two sRGB colours, each given as three fractions."""
+    def luminance(rgb: tuple[float, ...]) -> float:
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def css_colour(value: str) -> tuple[float, ...]:
+    """A CSS colour, #rrggbb or hsl(h s% l%), as three fractions."""
+    if value.startswith("#"):
+        return tuple(int(value[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, sat, light = (float(x) for x in re.findall(r"[\d.]+", value))
+    return colorsys.hls_to_rgb(hue / 360, light / 100, sat / 100)
+
+
+def test_the_notation_marks_in_token_boxes_are_readable_on_every_box_colour():
+    """The marks (· ↵ ⟨NBSP⟩ ⟨ZWSP⟩ ◌) are all a box of whitespace or an invisible character
+    shows, drawn small: each must reach WCAG AA's 4.5:1 on every colour a box can have
+    (#6b7280 gave 2.53:1 on the lavender #bdb2ff)."""
+    mark = re.search(r"\.bpe-tokens \.m\{color:(#[0-9a-f]{6})", CSS).group(1)
+    boxes = re.findall(r"\.bpe-tokens \.[ch]\d+\{background:([^}]+)\}", CSS)
+    assert len(boxes) == len(PALETTE) + ID_HUES
+    worst = min(contrast(css_colour(mark), css_colour(b)) for b in boxes)
+    assert worst >= 4.5, f"the marks' {mark} reach only {worst:.2f}:1"
