@@ -188,3 +188,25 @@ def test_a_short_text_or_no_comparison_stops_the_long_texts_work() -> None:
     finally:
         for job in busy:
             pool.cancel(job)
+
+
+def test_a_box_outlined_as_cut_differently_says_so_in_its_tooltip() -> None:
+    # The red outline was the only cue: a screen reader reads a box's tooltip, not its outline.
+    at = open_page()
+    text = "the lowest price is lower"
+    type_text(at, text)
+    at.session_state["tokenizers"]["tiny char"] = bpe_core.train(
+        text * 3, unit="char", pretokenizer="whitespace", max_merges=3, min_frequency=1,
+        name="tiny char")
+    at.run()
+    at.multiselect(key="tok_compare").set_value(["tiny char"]).run()
+    first = active(at).name
+    columns = [h.proto.body for h in at.get("html") if 'class="bpe-tokens"' in h.proto.body][1:]
+    box = re.compile(r'<span class="t ([^"]*)" title="([^"]*)"')
+    for body, other in zip(columns, ("some other tokenizer", first)):
+        boxes = box.findall(body)
+        outlined = [tip for kind, tip in boxes if "d" in kind.split()]
+        assert outlined
+        assert all(tip.endswith(f"\nOutlined in red: {other} does not have this token")
+                   for tip in outlined)
+        assert not any("Outlined" in tip for kind, tip in boxes if "d" not in kind.split())

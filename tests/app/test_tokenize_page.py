@@ -595,3 +595,8 @@ def test_encoders_can_be_compared_and_their_differences_are_outlined() -> None:
     assert len(boxes(body)) == 5
     assert len(re.findall(r'class="t[^"]* d"', body)) == 4  # ab, c twice; "bc" is shared
     assert any("gives 4 tokens that rank priority does not" in c.value for c in at.caption)
+    # A screen reader reads the tooltip, not the outline: each outlined box says why.
+    tips = re.findall(r'class="t[^"]* d" title="([^"]*)"', body)
+    assert len(tips) == 4
+    assert all(t.endswith("\nOutlined in red: rank priority does not give this token")
+               for t in tips)

@@ -126,8 +126,9 @@ def split_characters(span: TokenSpan, text: str) -> list[str]:
 
 def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
                   show_whitespace: bool = True, marked: Collection[int] = (),
-                  label: str = "text", colours: str = "alternate", window: range | None = None,
-                  chosen: int | None = None, over: int | None = None) -> str:
+                  marked_note: str = "", label: str = "text", colours: str = "alternate",
+                  window: range | None = None, chosen: int | None = None,
+                  over: int | None = None) -> str:
     """The colouring HTML with this page's tooltips (merge rank, pair count, split characters);
     only the tokens at the positions in ``window`` (all by default) are drawn. The options are
     those of :func:`~ui.shared.tokens.tokens_html`."""
@@ -135,8 +136,8 @@ def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
     added = {k for k in window if tok.kind(spans[k].id) == "added"}
     return tokens_html(spans, text, show_whitespace=show_whitespace,
                        details={k: details(tok, spans[k], text) for k in window}, marked=marked,
-                       added=added, label=label, colours=colours, window=window, chosen=chosen,
-                       over=over)
+                       marked_note=marked_note, added=added, label=label, colours=colours,
+                       window=window, chosen=chosen, over=over)
 
 
 #: What each box style means, in the order the legend lists them.

@@ -345,9 +345,10 @@ def _box_html(shown: Box, show_whitespace: bool) -> str:
 
 def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool = True,
                 id_label: str = "id", details: Mapping[int, str] | Sequence[str] | None = None,
-                marked: Collection[int] = (), added: Collection[int] = (),
-                label: str = "text", colours: str = "alternate", window: range | None = None,
-                chosen: int | None = None, over: int | None = None) -> str:
+                marked: Collection[int] = (), marked_note: str = "",
+                added: Collection[int] = (), label: str = "text", colours: str = "alternate",
+                window: range | None = None, chosen: int | None = None,
+                over: int | None = None) -> str:
     """HTML for ``text`` cut into ``spans`` (as ``Tokenizer.spans`` gives them).
 
     Text between spans (what a whitespace pre-tokenizer drops) is shown plain, without a box.
@@ -356,13 +357,14 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
     pages that pick a token by clicking it) and the characters it covers as ``data-s`` and
     ``data-e``, counted as a browser counts them (UTF-16). A box shows what :func:`box` says,
     with its note in the tooltip. Boxes at the positions in ``marked`` are outlined in red (say,
-    where two encoders disagree); those in ``added`` are underlined in blue (added tokens,
-    matched whole before BPE); special tokens are outlined in blue. ``label="id"`` shows the
-    ids instead. ``colours="id"`` colours each box by its id alone (:func:`id_colour`) rather
-    than keeping neighbours apart. Only the positions in ``window`` are drawn (all by default);
-    the box at ``chosen`` is framed, and those from ``over`` on are faded. Each line is laid out
-    as the browser lays out its text, the bytes of a character split over several boxes left to
-    right (see :mod:`ui.shared.bidi`).
+    where two encoders disagree), their tooltip saying why in ``marked_note`` (the outline is
+    lost on a screen reader and on red-blind eyes); those in ``added`` are underlined in blue
+    (added tokens, matched whole before BPE); special tokens are outlined in blue.
+    ``label="id"`` shows the ids instead. ``colours="id"`` colours each box by its id alone
+    (:func:`id_colour`) rather than keeping neighbours apart. Only the positions in ``window``
+    are drawn (all by default); the box at ``chosen`` is framed, and those from ``over`` on are
+    faded. Each line is laid out as the browser lays out its text, the bytes of a character
+    split over several boxes left to right (see :mod:`ui.shared.bidi`).
     """
     window = window if window is not None else range(len(spans))
     shown_boxes = window_boxes(spans, text, window)
@@ -394,7 +396,9 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
         pos = max(pos, span.end)
         hex_bytes = span.bytes.hex(" ").upper() or "none"
         tip = f"{id_label} {span.id} · bytes {hex_bytes} · {quoted(readable_token(span.token))}"
-        tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "") if line)
+        why = marked_note if k in marked else ""
+        tip += "".join(f"\n{line}" for line in (shown.note, details[k] if details else "", why)
+                       if line)
         kind = " ".join(filter(None, (f"t {hues[k]}", "sp" if span.special else shown.style,
                                       "ad" if k in added else "", "d" if k in marked else "",
                                       "on" if k == chosen else "",

@@ -129,9 +129,12 @@ def compare_column(name: str, found: list[TokenSpan] | str, opts: Options, *,
     st.caption(f"{describe(other)}  \n**{plural(c.tokens, 'token')}** · {c.chars_per_token:.2f} "
                f"chars/token · {c.bytes_per_token:.2f} bytes/token")
     window = covering(found, *chars) if chars else None
+    other_name = "some other tokenizer" if name == first else first
     st.html(f'<style>{SCROLL_CSS}</style><div class="bpe-scroll">'
             + coloured_html(other, found, opts.text, show_whitespace=opts.show_whitespace,
-                            colours=opts.colours, window=window, marked=marked) + "</div>")
+                            colours=opts.colours, window=window, marked=marked,
+                            marked_note=f"Outlined in red: {other_name} does not have this token")
+            + "</div>")
     if marked:
-        what = ("some other tokenizer" if name == first else f"**{md_literal(first)}**")
+        what = other_name if name == first else f"**{md_literal(first)}**"
         st.caption(f"Outlined in red: {plural(len(marked), 'token')} that {what} does not have.")

@@ -44,6 +44,8 @@ COLOURS = {"alternate": "Neighbours apart", "id": "By token id"}
 METHODS = {"rank": "Rank priority (tiktoken, Hugging Face)",
            "merge-order": "Replay merges in training order (textbook)",
            "longest-match": "Longest match first (greedy)"}
+#: The tooltip line of a box another encoder outlines: the outline alone is lost on a screen reader.
+RANK_NOTE = "Outlined in red: rank priority does not give this token"
 PICK_KEY, CLICK_KEY, CHOSEN_KEY, PAGE_KEY = "tok_pick", "tok_clicked", "tok_chosen", "tok_page"
 JUMP_KEY = "tok_jump"  # set when a token is picked in the list: show the page of its box
 
@@ -288,7 +290,8 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
     else:
         label = "id" if opts.view == "Ids" else "text"
         html = coloured_html(tok, spans, opts.text, show_whitespace=opts.show_whitespace,
-                             marked=marked, label=label, colours=opts.colours, window=window,
+                             marked=marked, marked_note=RANK_NOTE, label=label,
+                             colours=opts.colours, window=window,
                              chosen=chosen, over=over)
         st.html(f"<style>{SCROLL_CSS}</style>"
                 f'<div class="{browser.PICK_CLASS} bpe-scroll">{html}</div>')
