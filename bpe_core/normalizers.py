@@ -190,7 +190,9 @@ class Lowercase:
 
 @dataclass(frozen=True)
 class Replace:
-    """Every match of ``pattern`` (a string, or a regex when ``regex``) becomes ``content``."""
+    """Every match of ``pattern`` (a string, or a regex when ``regex``) becomes ``content``,
+    which comes, as in tokenizers, from the match's last character: Metaspace's "first" reads
+    where a piece starts from it ('``hello', "``" -> '"': from 1, so no "▁")."""
 
     pattern: str
     content: str
@@ -235,7 +237,7 @@ class Replace:
             pieces, n = text.split(self.pattern), len(self.pattern)
             spans, pos = ranges[:len(pieces[0])], len(pieces[0])
             for piece in pieces[1:]:
-                spans += [(ranges[pos][0], ranges[pos + n - 1][1])] * len(self.content)
+                spans += [ranges[pos + n - 1]] * len(self.content)
                 pos += n
                 spans += ranges[pos:pos + len(piece)]
                 pos += len(piece)
@@ -245,7 +247,7 @@ class Replace:
             out.append(text[pos:start])
             spans += ranges[pos:start]
             if end > start:
-                r = (ranges[start][0], ranges[end - 1][1])
+                r = ranges[end - 1]
             else:  # inserted: it takes the range of the character before (or after) it
                 r = ranges[start - 1] if start else (ranges[0] if ranges else (0, 0))
             out.append(self.content)

@@ -563,7 +563,8 @@ def test_unicode_tables_as_tokenizers_has_them():
        st.sampled_from(["", "▁", "<AB>"]))
 def test_a_string_replace_gives_the_ranges_of_the_same_regex(text, pattern, content):
     # A plain string is found by str.split, a regex by the regex module: the same places, the
-    # same ranges (a replacement covers the characters it replaces; none for a deletion).
+    # same ranges (a replacement the last character it replaces, as in tokenizers; none for a
+    # deletion).
     ranges = [(k, k + 2 * k) for k in range(len(text))]  # (any ranges, told apart)
     plain = bpe_core.normalizers.Replace(pattern, content)
     as_regex = bpe_core.normalizers.Replace(regex.escape(pattern), content, regex=True)
@@ -673,6 +674,27 @@ def test_metaspace_first_when_the_text_start_is_dropped(normalizer, pre):
     text = "  hello world"
     assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids
     assert [s.id for s in ours.spans(text)] == ours.encode(text)
+
+
+@pytest.mark.parametrize("normalizer, text, tokens, offsets", [
+    (N.Replace("``", '"'), "``hello", ["<0x22>", "hello"], [(1, 2), (2, 7)]),
+    (N.Replace("``", '"'), "`` hi", ["<0x22>", "▁", "h", "i"], [(1, 2), (2, 3), (3, 4), (4, 5)]),
+    (N.Replace(Regex("a+"), "X"), "aab", ["X", "b"], [(1, 2), (2, 3)]),
+])
+def test_metaspace_first_after_a_replace_of_several_characters(normalizer, text, tokens,
+                                                               offsets):
+    """A Replace's content comes from the last character it replaces (tokenizers'
+    ``NormalizedString::replace``): at the text's start that is past offset 0, so Metaspace's
+    "first" scheme puts no "▁" before it ('``hello' once gave '▁', '<0x22>', 'hello'), and the
+    spans are tokenizers' offsets."""
+    theirs = char_level(normalizer=normalizer, pre=P.Metaspace(prepend_scheme="first"),
+                        decoder=D.Metaspace(prepend_scheme="first"))
+    ours = bpe_core.loads(theirs.to_str().encode(), source="tokenizer.json")
+    found = theirs.encode(text, add_special_tokens=False)
+    assert (found.tokens, found.offsets) == (tokens, offsets)
+    assert [theirs.id_to_token(i) for i in ours.encode(text)] == tokens
+    assert [(s.id, s.start, s.end) for s in ours.spans(text)] == [
+        (i, a, b) for i, (a, b) in zip(found.ids, offsets)]
 
 
 @pytest.mark.parametrize("pattern, text", [
