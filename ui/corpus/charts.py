@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from ..shared.charts import BLUE
+
 #: What the Unicode script "Common" holds, said in words a student knows.
 COMMON_HINT = "spaces, digits, punctuation, symbols and emoji"
 
@@ -33,7 +35,7 @@ def scripts_figure(scripts: dict[str, int]) -> go.Figure:
             customdata=hints,
             hovertemplate="<b>%{y}</b>: %{x:,} characters (%{text})<br>%{customdata}"
                           "<extra></extra>",
-            marker_color="#2f6fdb",
+            marker_color=BLUE,
         )
     )
     fig.update_layout(

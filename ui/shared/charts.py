@@ -22,9 +22,9 @@ import plotly.colors
 import plotly.graph_objects as go
 import regex
 
-from .tokens import readable
+from .tokens import ACCENT, readable
 
-BLUE, ORANGE, GREEN, GREY = "#2f6fdb", "#e8833a", "#2e9e6b", "#9aa3b2"
+BLUE, ORANGE, GREEN, GREY = ACCENT, "#e8833a", "#2e9e6b", "#9aa3b2"
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
 GRID = "#eef1f6"
 # The two panels of the growth figure, one above the other, as fractions of its height: each

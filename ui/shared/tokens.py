@@ -47,6 +47,8 @@ from bpe_core.alphabet import END_OF_WORD
 from .bidi import byte_run, line_html, quoted
 
 #: Pastel backgrounds, readable under dark text, distinct from their neighbours in the list.
+#: The theme's primaryColor (.streamlit/config.toml): special and added tokens' marks, charts.
+ACCENT = "#2563c9"
 PALETTE = ("#ffd6a5", "#caffbf", "#9bf6ff", "#bdb2ff", "#ffc6ff", "#fdffb6", "#a0c4ff",
            "#ffadad", "#d0f4de", "#e4c1f9", "#f1c0e8", "#b9fbc0")
 
@@ -95,14 +97,14 @@ CSS = (
     ".bpe-tokens .t{display:inline-block;margin:1px;padding:0 3px;border-radius:4px;"
     "color:#1c2331;white-space:pre-wrap;word-break:break-all;line-height:1.6;"
     "unicode-bidi:isolate}"
-    ".bpe-tokens .sp{outline:2px solid #2f6fdb;font-weight:600}"
+    f".bpe-tokens .sp{{outline:2px solid {ACCENT};font-weight:600}}"
     ".bpe-tokens .pb{font-family:monospace;font-size:0.85em}"
     # Dark enough to read at 4.5:1 (WCAG AA) on the darkest box colour: the marks are small.
     ".bpe-tokens .m{color:#374151;font-size:0.75em}"
     ".bpe-tokens .d{outline:2px dashed #d62828;outline-offset:1px}"
     ".bpe-tokens .nz{text-decoration:underline dotted #4b5563;text-underline-offset:3px}"
     ".bpe-tokens .uk{font-family:monospace;font-size:0.85em;outline:2px dotted #b45309}"
-    ".bpe-tokens .ad{box-shadow:inset 0 -3px 0 #2f6fdb}"
+    f".bpe-tokens .ad{{box-shadow:inset 0 -3px 0 {ACCENT}}}"
     ".bpe-tokens .ov{opacity:0.4}"  # past the token budget
     ".bpe-tokens .hl{outline:3px solid #f59e0b;outline-offset:0}"  # linked to selected text
     ".bpe-tokens .on{outline:3px solid #111827;outline-offset:1px}"  # the token picked
