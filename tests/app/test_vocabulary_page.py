@@ -872,3 +872,19 @@ def test_the_downloads_hold_every_token_found_with_its_file_spelling_and_safe_ce
         llama.model.vocab["<0x0A>"], "\n", "0A", "byte")
     assert "frequency" not in newline and "pair count" not in newline  # unknown: left out
     assert [r["id"] for r in rows] == llama.ids()
+
+
+def test_tokenizer_a_follows_the_tokenizer_made_active_in_the_sidebar() -> None:
+    # A stayed 'three' when the sidebar made 'four' active, under the page's cards for 'four'.
+    at = open_tab(open_page(hug_tokenizer(3, "three"), hug_tokenizer(5, "five"),
+                            hug_tokenizer(4, "four")), "Compare")
+    at.sidebar.selectbox(key="sidebar_tokenizer").set_value("four").run()
+    assert not at.exception
+    assert at.selectbox(key="vocab_diff_a").value == "four"
+    assert at.selectbox(key="vocab_diff_b").value == "five"
+    m = metrics(at)
+    assert (m["Tokens"], m["Only in A"], m["Only in B"], m["Shared"]) == ("12", "0", "1", "12")
+    # Picked by hand, A stays as picked.
+    at.selectbox(key="vocab_diff_a").set_value("five").run()
+    at.run()
+    assert at.selectbox(key="vocab_diff_a").value == "five"

@@ -28,6 +28,8 @@ DIFF_COLUMNS = {
     "id_a": _NUM("id in A", format="%d"), "rank_a": _NUM("rank in A", format="%d"),
     "id_b": _NUM("id in B", format="%d"), "rank_b": _NUM("rank in B", format="%d"),
 }
+#: The active tokenizer when the Compare tab last drew (session key).
+ACTIVE_SEEN = "vocab_diff_active_seen"
 LISTS = ("Only in A", "Only in B", "Shared")
 EMPTY = ("Every token of A is also in B.", "Every token of B is also in A.",
          "The two vocabularies have no token in common.")
@@ -56,9 +58,12 @@ def render_diff(tok: Tokenizer) -> None:
         st.info("This session has one tokenizer. Train another on the Train page, or load one "
                 "above, to compare their vocabularies.")
         return
+    # A follows the active tokenizer when the sidebar changes it, as the page's other tabs do;
+    # until then it stays as the user picked it.
+    if st.session_state.get(ACTIVE_SEEN) != tok.name:
+        st.session_state[ACTIVE_SEEN] = st.session_state["vocab_diff_a"] = tok.name
     a_col, b_col = st.columns(2)
-    name_a = a_col.selectbox("Tokenizer A", names, index=names.index(tok.name),
-                             key="vocab_diff_a", **KEEP)
+    name_a = a_col.selectbox("Tokenizer A", names, key="vocab_diff_a", **KEEP)
     rest = [n for n in names if n != name_a]
     name_b = b_col.selectbox("Tokenizer B", rest, key="vocab_diff_b", **KEEP)
     a, b = state.tokenizers()[name_a], state.tokenizers()[name_b]
