@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from streamlit.testing.v1 import AppTest
+
 import bpe_core
 from tests.app.test_tokenize_page import active, open_page, type_text
 
@@ -67,20 +69,31 @@ def test_a_compared_tokenizer_let_go_by_a_fetch_beside_it_leaves_the_comparison(
     assert any(f"**{len(reference.encode(text))} tokens**" in c.value for c in at.caption)
 
 
-def test_the_outlines_of_a_comparison_are_found_once_for_the_same_columns(monkeypatch) -> None:
-    from ui.tokenize import compare, data
+#: What compared_with_tiny_char types.
+TINY_TEXT = "the lowest price is lower"
 
-    calls = []
-    monkeypatch.setattr(compare, "outlines", lambda columns: calls.append(1) or
-                        data.outlines(columns))
+
+def compared_with_tiny_char() -> AppTest:
+    """The page with ``TINY_TEXT`` typed and a tiny character-level tokenizer put beside the
+    active one, which cuts it otherwise."""
     at = open_page()
-    text = "the lowest price is lower"
+    text = TINY_TEXT
     type_text(at, text)
     at.session_state["tokenizers"]["tiny char"] = bpe_core.train(
         text * 3, unit="char", pretokenizer="whitespace", max_merges=3, min_frequency=1,
         name="tiny char")
     at.run()
     at.multiselect(key="tok_compare").set_value(["tiny char"]).run()
+    return at
+
+
+def test_the_outlines_of_a_comparison_are_found_once_for_the_same_columns(monkeypatch) -> None:
+    from ui.tokenize import compare, data
+
+    calls = []
+    monkeypatch.setattr(compare, "outlines", lambda columns: calls.append(1) or
+                        data.outlines(columns))
+    at = compared_with_tiny_char()
     assert len(calls) == 1
     outlined = [c.value for c in at.caption if c.value.startswith("Outlined in red")]
     assert outlined
@@ -90,7 +103,7 @@ def test_the_outlines_of_a_comparison_are_found_once_for_the_same_columns(monkey
     assert len(calls) == 1
     assert [c.value for c in at.caption if c.value.startswith("Outlined in red")] == outlined
     at.toggle(key="tok_compare_specials").set_value(True).run()  # they are not
-    type_text(at, text + " lowest")
+    type_text(at, TINY_TEXT + " lowest")
     assert len(calls) == 3
 
 
@@ -192,14 +205,7 @@ def test_a_short_text_or_no_comparison_stops_the_long_texts_work() -> None:
 
 def test_a_box_outlined_as_cut_differently_says_so_in_its_tooltip() -> None:
     # The red outline was the only cue: a screen reader reads a box's tooltip, not its outline.
-    at = open_page()
-    text = "the lowest price is lower"
-    type_text(at, text)
-    at.session_state["tokenizers"]["tiny char"] = bpe_core.train(
-        text * 3, unit="char", pretokenizer="whitespace", max_merges=3, min_frequency=1,
-        name="tiny char")
-    at.run()
-    at.multiselect(key="tok_compare").set_value(["tiny char"]).run()
+    at = compared_with_tiny_char()
     first = active(at).name
     columns = [h.proto.body for h in at.get("html") if 'class="bpe-tokens"' in h.proto.body][1:]
     box = re.compile(r'<span class="t ([^"]*)" title="([^"]*)"')
