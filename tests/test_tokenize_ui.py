@@ -326,6 +326,20 @@ def test_step_note_names_the_last_merge_used_and_the_next(tok) -> None:
     assert note(one, 1) == "The one merge, merge 1 (rank 0): 'a' + 'b' → 'ab'."
 
 
+def test_step_note_of_a_superbpe_tokenizer_says_where_its_superwords_begin() -> None:
+    # The slider's note named merges alone: a user could not tell which of them join words.
+    tok = bpe_core.train_superbpe("the cat sat on the mat. the cat sat. " * 30, vocab_size=300,
+                                  transition=280)
+    first, n = tok.config["stage1_merges"], len(tok.merges)
+    assert (first, n) == (12, 17)
+    stages = (" SuperBPE: merges 1–12 are stage 1 (inside words), 13–17 stage 2 (superwords "
+              "across spaces), {} of them in use here.")
+    note = tokenize_data.merge_step_note
+    assert note(tok, 3).endswith(stages.format(0)) and note(tok, 14).endswith(stages.format(2))
+    assert note(tok, n).endswith(stages.format(5)) and note(tok, 0).endswith(stages.format(0))
+    assert "SuperBPE" not in note(bpe_core.train("the cat sat", max_merges=3, min_frequency=1), 2)
+
+
 def test_hebrew_tokens_quoted_in_a_sentence_keep_its_order() -> None:
     # "merge 3 (rank 2): 'של' + 'ו'" was drawn "'ו' + 'של'": the quotes and the plus between two
     # Hebrew tokens took their direction. Each quoted token is now a first-strong isolate, its

@@ -103,8 +103,8 @@ def merge_step_note(tok: Tokenizer, k: int) -> str:
 
     if k == n:
         if n == 1:
-            return f"The one merge, {merge(0)}."
-        return f"All {n:,} merges, the last being {merge(n - 1)}."
+            return f"The one merge, {merge(0)}." + _stages(tok, k)
+        return f"All {n:,} merges, the last being {merge(n - 1)}." + _stages(tok, k)
     if k == 0:
         note = f"No merges: base symbols only. The first would be {merge(0)}."
     elif k == 1:
@@ -115,7 +115,19 @@ def merge_step_note(tok: Tokenizer, k: int) -> str:
     if tok.ignore_merges:
         note += (" Below all merges every piece is merged up from its symbols: the look-up of "
                  "whole pieces (ignore_merges) needs the full vocabulary.")
-    return note
+    return note + _stages(tok, k)
+
+
+def _stages(tok: Tokenizer, k: int) -> str:
+    """For a SuperBPE tokenizer, which merges are its stage 2's superwords, and how many of
+    them the first ``k`` hold; "" for any other (or one whose stage 2 made none)."""
+    first = tok.config.get("stage1_merges") if tok.config.get("method") == "superbpe" else None
+    n = len(tok.merges)
+    if not isinstance(first, int) or not 0 <= first < n:
+        return ""
+    used = max(0, k - first)
+    return (f" SuperBPE: merges 1–{first:,} are stage 1 (inside words), {first + 1:,}–{n:,} "
+            f"stage 2 (superwords across spaces), {used:,} of them in use here.")
 
 
 def token_table(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
