@@ -118,11 +118,7 @@ def controls(source: ParallelCorpus) -> Choice | None:
     keep("lang_tokenizers", names, [active] + [n for n in names if n != active][:3])
     # A tokenizer just loaded here, or just made active (in the sidebar, on Train), joins the
     # comparison, so the page shows what the sidebar names; one taken out stays out.
-    joining = [loaders.just_loaded(LOAD_KEY)]
-    if active != st.session_state.get(ACTIVE_SEEN):
-        st.session_state[ACTIVE_SEEN] = active
-        joining.append(active)
-    for name in joining:
+    for name in (loaders.just_loaded(LOAD_KEY), state.newly_active(ACTIVE_SEEN)):
         if name in names and name not in st.session_state.lang_tokenizers:
             st.session_state.lang_tokenizers = st.session_state.lang_tokenizers + [name]
     codes = list(source.codes)
@@ -346,10 +342,10 @@ def fallback_kind(tok: bpe_core.Tokenizer) -> Fallback:
         return Fallback("Most byte fallback", "are <0xNN> bytes (a character the vocabulary "
                         "lacks, spelled in its bytes)", "byte-fallback token",
                         "per byte for characters it lacks")
-    unk = unknown_token(tok)
-    if unk is None:
+    if drops_characters(tok):
         return Fallback("Dropped characters", "stand for nothing: it drops the characters "
                         "its vocabulary lacks", "dropped character",
                         "none for characters it lacks: it drops them")
+    unk = tok.model.unk_token
     return Fallback(f"Most {unk}", f"are {unk} (characters the vocabulary lacks)",
                     f"{unk} token", f"{md(unk)} for characters it lacks")

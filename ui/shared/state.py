@@ -240,6 +240,16 @@ def active_tokenizer() -> bpe_core.Tokenizer:
     return st.session_state.tokenizers[st.session_state.tokenizer]
 
 
+def newly_active(seen_key: str) -> str | None:
+    """The active tokenizer's name if it is not the one the page last saw under ``seen_key``
+    (made active since, in the sidebar or on Train), else None; it is then the one seen."""
+    name = st.session_state.tokenizer
+    if st.session_state.get(seen_key) == name:
+        return None
+    st.session_state[seen_key] = name
+    return name
+
+
 def unique_name(name: str) -> str:
     """``name``, or ``name (2)``, ``name (3)``… if the session already has a tokenizer so named."""
     taken = st.session_state.tokenizers

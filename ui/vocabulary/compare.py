@@ -60,8 +60,8 @@ def render_diff(tok: Tokenizer) -> None:
         return
     # A follows the active tokenizer when the sidebar changes it, as the page's other tabs do;
     # until then it stays as the user picked it.
-    if st.session_state.get(ACTIVE_SEEN) != tok.name:
-        st.session_state[ACTIVE_SEEN] = st.session_state["vocab_diff_a"] = tok.name
+    if state.newly_active(ACTIVE_SEEN) is not None:
+        st.session_state["vocab_diff_a"] = tok.name
     a_col, b_col = st.columns(2)
     name_a = a_col.selectbox("Tokenizer A", names, key="vocab_diff_a", **KEEP)
     rest = [n for n in names if n != name_a]
