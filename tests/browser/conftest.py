@@ -406,6 +406,39 @@ def switch_on(page: Page, key: str) -> None:
     expect(widget.locator("input[type=checkbox]")).to_be_checked()
 
 
+# Where the page's frame and charts are drawn: the same twice running means the page has laid
+# itself out at the window's new width (Streamlit slides its sidebar for about 200 ms).
+_LAYOUT = """() => {
+    const box = e => { const r = e && e.getBoundingClientRect(); return r && [r.left, r.right]; };
+    const charts = [...document.querySelectorAll('.js-plotly-plot')]
+        .filter(c => c.getBoundingClientRect().width);  // (not those in a closed tab)
+    return {
+        redrawn: charts.every(c => c._fullLayout
+                              && Math.abs(c._fullLayout.width - box(c)[1] + box(c)[0]) < 2),
+        frame: [box(document.querySelector('[data-testid="stMain"]')),
+                box(document.querySelector('[data-testid="stSidebar"]'))],
+    };
+}"""
+
+
+def resize(page: Page, width: int, height: int = VIEWPORT["height"]) -> None:
+    """Make the window ``width`` × ``height`` and wait until the page is laid out for it: as a
+    fresh load at that size lays it out (the sidebar shut below 768 px, open above), every chart
+    in sight redrawn to its new width. No rerun of the app: a resize costs the server nothing."""
+    page.set_viewport_size({"width": width, "height": height})
+    deadline = time.monotonic() + DEFAULT_TIMEOUT_MS / 1000
+    last = None
+    while True:
+        page.wait_for_timeout(50)
+        now = page.evaluate(_LAYOUT)
+        if now["redrawn"] and now == last:
+            return
+        if time.monotonic() > deadline:
+            pytest.fail(f"the page was still laying itself out at {width} px: {now}",
+                        pytrace=False)
+        last = now
+
+
 def open_page(page: Page, app_url: str, path: str, heading: str) -> None:
     """Go straight to a page's address (as a shared link does) and check it rendered."""
     page.goto(f"{app_url}/{path}")

@@ -1,9 +1,12 @@
-"""Every page in Chromium, in a narrow window (760 px, the sidebar collapsed, as a split screen
-or a classroom projector gives) and at 1280 px: no one-line label (a metric's figure, a toggle's
+"""Every page in Chromium, at 1280 px and in a narrow window (760 px, the sidebar collapsed, as a
+split screen or a classroom projector gives): no one-line label (a metric's figure, a toggle's
 label) or button cut short, no placeholder cut, no chosen option of a multiselect out of sight,
 nothing wider than the page, and no chart whose title, legend, annotations or axis titles run
 into each other, into a plot or off the figure. At 1280 px, no table wider than its box either:
-every column in sight without scrolling sideways (at 760 px a wide table may scroll)."""
+every column in sight without scrolling sideways (at 760 px a wide table may scroll).
+
+Each state of a page is looked at in both widths in turn, the window resized in between (which
+lays the page out as a fresh load at that width does, without running the app again)."""
 
 from __future__ import annotations
 
@@ -15,14 +18,15 @@ from playwright.sync_api import Page, expect
 
 import bpe_core
 from bpe_core import formats
-from tests.browser.conftest import choose, open_page, wait_for_app
+from tests.browser.conftest import choose, open_page, resize, wait_for_app
 from tests.browser.test_tokenize_browser import BOXES, load_file, open_tokenize
 from tests.browser.test_train_layout_browser import CUT_LABELS, CUT_TEXT, cut_buttons
 from ui.languages.tabs import TABS as LANGUAGE_TABS
 from ui.shared import loaders
 from ui.vocabulary.view import TABS as VOCABULARY_TABS
 
-WIDTHS = [760, 1280]
+WIDTHS = [1280, 760]
+HEIGHT = 1600
 #: From this window width on, every column of every table is in sight.
 WHOLE_TABLES = 1280
 SLOW_MS = 60_000
@@ -93,11 +97,21 @@ _WIDE_TABLES = f"""tables => tables.filter({_SHOWN}).flatMap(t => {{
 }})"""
 
 
-def problems(page: Page, state: str, width: int, screenshot_dir, *,
-             wide_tables: bool = False) -> list[str]:
-    """What does not look right on the page as shown (``state`` names it); a screenshot too.
-    ``wide_tables``: its tables may scroll sideways at any width."""
+def problems(page: Page, state: str, screenshot_dir, *, wide_tables: bool = False) -> list[str]:
+    """What does not look right on the page as shown (``state`` names it) at each of WIDTHS;
+    a screenshot of each. ``wide_tables``: its tables may scroll sideways at any width."""
     wait_for_app(page)
+    found = []
+    for width in WIDTHS:
+        resize(page, width, HEIGHT)
+        found += problems_at(page, state, width, screenshot_dir, wide_tables=wide_tables)
+    return found
+
+
+def problems_at(page: Page, state: str, width: int, screenshot_dir, *,
+                wide_tables: bool = False) -> list[str]:
+    """What does not look right on the page as shown (the app done running), in the window's
+    width now."""
     charts = page.locator('[data-testid="stPlotlyChart"]')
     page.wait_for_function(  # Plotly draws after the script has run
         "() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]"
@@ -134,94 +148,94 @@ def second_tokenizer() -> bytes:
     return formats.dumps(tok)
 
 
-@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
-def width(request, page: Page) -> int:
-    page.set_viewport_size({"width": request.param, "height": 1600})
-    return request.param
+@pytest.fixture(autouse=True)
+def wide_first(page: Page) -> None:
+    """Each test opens its page in the first width."""
+    page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT})
 
 
-def test_corpus_page(page: Page, app_url: str, width: int, screenshot_dir) -> None:
+def test_corpus_page(page: Page, app_url: str, screenshot_dir) -> None:
     open_page(page, app_url, "", "Corpus")
-    assert problems(page, "Corpus", width, screenshot_dir) == []
+    assert problems(page, "Corpus", screenshot_dir) == []
 
 
 def test_corpus_page_with_a_long_word(page: Page, app_url: str, screenshot_dir) -> None:
     # A pasted text whose most frequent words hold a 50-letter one, a ZWJ emoji and Hebrew:
     # the word column took the table's room and count and share went out of sight.
-    page.set_viewport_size({"width": WHOLE_TABLES, "height": 1600})
+    page.set_viewport_size({"width": WHOLE_TABLES, "height": HEIGHT})
     words = ["x" * 50, "👨‍👩‍👧‍👦", "שלום", "price", "the"] * 3
     open_page(page, app_url, f"?corpus_text={quote(' '.join(words))}", "Corpus")
     expect(page.get_by_text("Most frequent words")).to_be_visible()
-    assert problems(page, "Corpus long word", WHOLE_TABLES, screenshot_dir) == []
+    assert problems_at(page, "Corpus long word", WHOLE_TABLES, screenshot_dir) == []
 
 
-def test_train_page(page: Page, app_url: str, width: int, screenshot_dir) -> None:
+def test_train_page(page: Page, app_url: str, screenshot_dir) -> None:
     found = []
     open_page(page, app_url, "train?sample=hug-pug", "Train — watch the vocabulary grow")
-    found += problems(page, "Train settings", width, screenshot_dir)
+    found += problems(page, "Train settings", screenshot_dir)
     progress = page.locator('[data-testid="stProgress"]')
     page.get_by_role("button", name="Start training").click()
     expect(progress).to_contain_text("Merge 0 of 3", timeout=SLOW_MS)
     page.get_by_role("button", name="Step", exact=True).click()
     expect(progress).to_contain_text("Merge 1 of 3", timeout=SLOW_MS)
-    found += problems(page, "Train stepping", width, screenshot_dir)
+    found += problems(page, "Train stepping", screenshot_dir)
     page.get_by_role("button", name="Finish", exact=True).click()
     expect(progress).to_contain_text("Done after 3 merges", timeout=SLOW_MS)
-    found += problems(page, "Train finished", width, screenshot_dir)
+    found += problems(page, "Train finished", screenshot_dir)
     # The curves of a real run (the default English corpus), at merge 40.
     page.goto(f"{app_url}/train?step=40")
     expect(progress).to_contain_text("Merge 40 of", timeout=SLOW_MS)
-    found += problems(page, "Train English", width, screenshot_dir)
+    found += problems(page, "Train English", screenshot_dir)
     # Ten merges of the textbook example: the pair merged next beside its count, then a merge
     # log of ten rows with tied pairs (at 1280 px, its count column, the words' counts and the
     # pairs' "← merged next" were out of sight).
     page.goto(f"{app_url}/train?sample=low-lower&max_merges=10&step=1")
     expect(progress).to_contain_text("Merge 1 of 10", timeout=SLOW_MS)
-    found += problems(page, "Train textbook", width, screenshot_dir)
+    found += problems(page, "Train textbook", screenshot_dir)
     page.get_by_role("button", name="Finish", exact=True).click()
     expect(progress).to_contain_text("Done after 10 merges", timeout=SLOW_MS)
-    found += problems(page, "Train textbook finished", width, screenshot_dir)
+    found += problems(page, "Train textbook finished", screenshot_dir)
     assert found == []
 
 
-def test_tokenize_page(page: Page, app_url: str, width: int, screenshot_dir,
+def test_tokenize_page(page: Page, app_url: str, screenshot_dir,
                        second_tokenizer: bytes) -> None:
     found = []
     open_tokenize(page, app_url, f"?text={quote(TEXT)}")
-    found += problems(page, "Tokenize", width, screenshot_dir)
+    found += problems(page, "Tokenize", screenshot_dir)
     page.locator(f'{BOXES}[data-i="3"]').click()  # its merge tree and merges below
     expect(page.locator(f"{BOXES}.on")).to_have_attribute("data-i", "3", timeout=SLOW_MS)
-    found += problems(page, "Tokenize token detail", width, screenshot_dir)
+    found += problems(page, "Tokenize token detail", screenshot_dir)
     load_file(page, "native", "mine.json", second_tokenizer, named="mine")
     choose(page, "Compare with", "English byte-level 1k")
     page.keyboard.press("Escape")  # the multiselect's list stays open, over the page
     expect(page.locator(".bpe-tokens")).to_have_count(3, timeout=SLOW_MS)
-    found += problems(page, "Tokenize compared", width, screenshot_dir)
+    found += problems(page, "Tokenize compared", screenshot_dir)
     page.get_by_role("radiogroup", name="View").get_by_role("radio", name="Table").click()
     expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible(timeout=SLOW_MS)
-    found += problems(page, "Tokenize table", width, screenshot_dir)
+    found += problems(page, "Tokenize table", screenshot_dir)
     assert found == []
 
 
-def test_languages_page(page: Page, app_url: str, width: int, screenshot_dir) -> None:
+def test_languages_page(page: Page, app_url: str, screenshot_dir) -> None:
     open_page(page, app_url, "languages", "Languages: the tokenization premium")
-    found = problems(page, "Languages", width, screenshot_dir)
+    found = problems(page, "Languages", screenshot_dir)
     for tab in tab_names(LANGUAGE_TABS)[1:]:
         page.get_by_role("tab", name=tab).click()
         # The premium table's eleven columns: their headings alone are wider than the page
         # (it scrolls sideways, Tokenizer and Language pinned: tests/app/test_languages_page).
-        found += problems(page, f"Languages {tab}", width, screenshot_dir,
+        found += problems(page, f"Languages {tab}", screenshot_dir,
                           wide_tables=tab == "Table")
     assert found == []
 
 
-def test_vocabulary_page(page: Page, app_url: str, width: int, screenshot_dir,
+def test_vocabulary_page(page: Page, app_url: str, screenshot_dir,
                          second_tokenizer: bytes) -> None:
     open_page(page, app_url, "vocabulary", "Vocabulary")
-    found = problems(page, "Vocabulary", width, screenshot_dir)
+    found = problems(page, "Vocabulary", screenshot_dir)
     for tab in tab_names(VOCABULARY_TABS)[1:]:
         page.get_by_role("tab", name=tab).click()
-        found += problems(page, f"Vocabulary {tab}", width, screenshot_dir)
+        found += problems(page, f"Vocabulary {tab}", screenshot_dir)
     # The last tab compares two vocabularies: load a second one there.
     choose(page, "Format", loaders.FORMATS["native"].label)
     page.locator('.st-key-vocab_load_native_0 input[type="file"]').set_input_files(
@@ -229,5 +243,5 @@ def test_vocabulary_page(page: Page, app_url: str, width: int, screenshot_dir,
     wait_for_app(page)
     page.get_by_role("button", name="Load", exact=True).click()
     expect(page.get_by_text("Only in A", exact=True)).to_be_visible(timeout=SLOW_MS)
-    found += problems(page, "Vocabulary compared", width, screenshot_dir)
+    found += problems(page, "Vocabulary compared", screenshot_dir)
     assert found == []

@@ -7,10 +7,9 @@ import re
 from unicodedata import category
 from urllib.parse import quote
 
-import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import open_page, wait_for_app
+from tests.browser.conftest import open_page, resize, wait_for_app
 from ui.shared.state import sample_corpus
 from ui.train.config import PRETOKENIZERS
 from ui.train.runs import sample_passage
@@ -111,23 +110,26 @@ def cut_buttons(page: Page) -> list[str]:
     return buttons.evaluate_all(_CUT)
 
 
-@pytest.mark.parametrize("width", [760, 1280])
-def test_no_button_label_is_cut_short(page: Page, app_url: str, width: int,
-                                      screenshot_dir) -> None:
-    page.set_viewport_size({"width": width, "height": 1000})
+def test_no_button_label_is_cut_short(page: Page, app_url: str, screenshot_dir) -> None:
+    widths = [760, 1280]  # (the window resized between them: one run of the app for both)
+    page.set_viewport_size({"width": widths[0], "height": 1000})
     open_page(page, app_url, "train?sample=hug-pug&step=0", HEADING)
     progress = page.locator('[data-testid="stProgress"]')
     expect(progress).to_contain_text("Merge 0 of 3", timeout=SLOW_MS)
     wait_for_app(page)
     finish = page.get_by_role("button", name="Finish", exact=True)
-    finish.scroll_into_view_if_needed()
-    page.screenshot(path=screenshot_dir / f"train-buttons-{width}.png")
-    assert cut_buttons(page) == []
+    for width in widths:
+        resize(page, width)
+        finish.scroll_into_view_if_needed()
+        page.screenshot(path=screenshot_dir / f"train-buttons-{width}.png")
+        assert cut_buttons(page) == [], width
     finish.click()  # the results: keep and download buttons
     expect(progress).to_contain_text("Done after 3 merges", timeout=SLOW_MS)
     wait_for_app(page)
     expect(page.get_by_role("button", name="Keep this tokenizer in the session")).to_be_visible()
-    assert cut_buttons(page) == []
+    for width in reversed(widths):
+        resize(page, width)
+        assert cut_buttons(page) == [], width
 
 
 # Labels drawn on one line (a checkbox's) that the page cuts short with an ellipsis.
@@ -136,46 +138,53 @@ CUT_LABELS = """labels => labels.filter(l => l.scrollWidth > l.clientWidth + 1)
 
 
 # Inputs whose shown text is wider than the box, which cuts it: with the argument "value",
-# what they hold (a select box's chosen option); with "placeholder", the hint of an empty one.
-CUT_TEXT = """(inputs, shown) => inputs.map(i => {
-    const text = shown === 'value' ? i.value : (i.value ? '' : i.placeholder);
-    if (!text || !i.offsetParent) return '';
+# what they hold (a select box's chosen option); with "placeholder", the hint of an empty one;
+# with a list of texts, those of them that would be cut if the box showed them (its options).
+CUT_TEXT = """(inputs, shown) => inputs.flatMap(i => {
+    if (!i.offsetParent) return [];
+    const texts = Array.isArray(shown) ? shown
+        : [shown === 'value' ? i.value : (i.value ? '' : i.placeholder)];
     const s = getComputedStyle(i);
     const ctx = document.createElement('canvas').getContext('2d');
     ctx.font = s.font;
     const room = i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
-    return ctx.measureText(text).width > room + 1 ? text : '';
-}).filter(Boolean)"""
+    return texts.filter(text => text && ctx.measureText(text).width > room + 1);
+})"""
 
 
-@pytest.mark.parametrize("width", [760, 800, 1280, 1920])
-def test_no_setting_label_is_cut_short(page: Page, app_url: str, width: int,
-                                       screenshot_dir) -> None:
+#: Window widths the settings are looked at in, the window resized between them (one run of the
+#: app for all): as narrow as a split screen, where the sidebar shuts; just wide enough for it
+#: to stay open; a laptop's; a desktop's.
+SETTING_WIDTHS = [760, 800, 1280, 1920]
+
+
+def test_no_setting_label_is_cut_short(page: Page, app_url: str, screenshot_dir) -> None:
     # Character BPE shows the byte-fallback checkbox, whose label was cut ("Byte fallback fo…").
     # At 800 px the sidebar stays open, and three columns of settings were 113 px each: "Byte
     # fall…", "SuperBP…", the chosen "Whitespace words" and "first in the corpus wins" were cut.
-    page.set_viewport_size({"width": width, "height": 1000})
+    page.set_viewport_size({"width": SETTING_WIDTHS[0], "height": 1000})
     open_page(page, app_url, "train?sample=hug-pug&unit=char", HEADING)
     wait_for_app(page)
     expect(page.get_by_role("checkbox").first).to_be_visible(timeout=SLOW_MS)
-    if width > 768:  # (narrower, Streamlit starts with the sidebar shut)
-        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed",
-                                                                            "false")
     main = page.locator('[data-testid="stMain"]')
-    page.screenshot(path=screenshot_dir / f"train-settings-{width}.png")
-    assert main.locator(".stMarkdownEllipsis").evaluate_all(CUT_LABELS) == []  # one-line labels
-    assert main.locator('input[role="combobox"]').evaluate_all(CUT_TEXT, "value") == []
-    assert main.locator("input, textarea").evaluate_all(CUT_TEXT, "placeholder") == []
+    for width in SETTING_WIDTHS:
+        resize(page, width)
+        # (narrower than 768 px, Streamlit shuts the sidebar)
+        expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute(
+            "data-collapsed", "false" if width > 768 else "true")
+        page.screenshot(path=screenshot_dir / f"train-settings-{width}.png")
+        labels = main.locator(".stMarkdownEllipsis").evaluate_all(CUT_LABELS)  # one-line ones
+        values = main.locator('input[role="combobox"]').evaluate_all(CUT_TEXT, "value")
+        hints = main.locator("input, textarea").evaluate_all(CUT_TEXT, "placeholder")
+        assert (labels, values, hints) == ([], [], []), width
 
 
-@pytest.mark.parametrize("width", [760, 800, 1280])
-def test_every_pre_tokenizer_shows_whole_in_its_box(page: Page, app_url: str,
-                                                    width: int) -> None:
+def test_every_pre_tokenizer_shows_whole_in_its_box(page: Page, app_url: str) -> None:
     # "GPT-2 regex (words with their leading space, numbers, punctuation)" showed as "GPT-2
-    # regex (words with their le" in its third of the page.
-    page.set_viewport_size({"width": width, "height": 1000})
-    boxes = page.locator('[data-testid="stMain"] input[role="combobox"]')
-    for key, label in PRETOKENIZERS.items():
-        open_page(page, app_url, f"train?sample=hug-pug&pretokenizer={key}", HEADING)
-        expect(page.get_by_role("combobox", name="Pre-tokenizer")).to_have_value(label)
-        assert boxes.evaluate_all(CUT_TEXT, "value") == [], key
+    # regex (words with their le" in its third of the page. (The box is as wide whichever is
+    # chosen: each option is measured in it.)
+    open_page(page, app_url, "train?sample=hug-pug", HEADING)
+    box = page.get_by_role("combobox", name="Pre-tokenizer")
+    for width in SETTING_WIDTHS[:3]:
+        resize(page, width)
+        assert box.evaluate_all(CUT_TEXT, list(PRETOKENIZERS.values())) == [], width
