@@ -107,3 +107,33 @@ def test_upto_that_is_no_merge_count_is_named():
         tok.spans("low", upto=-1)
     assert tok.encode("low", upto=0) == [108, 111, 119]
     assert tok.encode("low", upto=99) == tok.encode("low")
+
+
+@pytest.mark.parametrize("arg, said", [
+    (None, "not NoneType$"), (3, "not int$"),
+    ({"model": {}}, r"not dict: for a tokenizer already parsed from JSON, call "
+                    r"loads\(json\.dumps\(it\)\)$"),
+    (b"{}", r"not bytes: for a file's contents, call loads\(data\)$")])
+def test_load_of_what_is_not_a_path_says_what_it_takes(arg, said):
+    # It failed deep in pathlib: "expected str, bytes or os.PathLike object, not NoneType".
+    with pytest.raises(TypeError, match=r"^load takes a file's path \(a str or pathlib\.Path\), "
+                                        + said):
+        bpe_core.load(arg)
+    with pytest.raises(TypeError, match=r"^load_gpt2 takes a file's path"):
+        bpe_core.load_gpt2("vocab.json", arg)
+
+
+def test_loads_of_what_is_no_file_content_says_what_it_takes(tmp_path):
+    # It failed with AttributeError "'NoneType' object has no attribute 'strip'".
+    with pytest.raises(TypeError, match=r"^loads takes a file's contents \(bytes or str\), "
+                                        r"not NoneType$"):
+        bpe_core.loads(None)
+    with pytest.raises(TypeError, match=r"not PosixPath: to read a file, call load\(path\)$"):
+        bpe_core.loads(tmp_path / "tokenizer.json")
+    with pytest.raises(TypeError, match=r"not dict: for a tokenizer already parsed from JSON, "
+                                        r"give json\.dumps\(it\)$"):
+        bpe_core.loads({"model": {}})
+    tok = bpe_core.train("hug pug", max_merges=1, min_frequency=1)
+    bpe_core.save(tok, tmp_path / "t.json")
+    assert bpe_core.load(str(tmp_path / "t.json")).encode("hug") == tok.encode("hug")
+    assert bpe_core.loads(bytearray(bpe_core.dumps(tok))).encode("hug") == tok.encode("hug")

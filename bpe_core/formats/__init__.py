@@ -86,13 +86,30 @@ def _read(path: Path) -> bytes:
         raise TokenizerFileError(f"cannot read {path}: {exc.strerror}") from None
 
 
+def _path(path: object, function: str) -> Path:
+    """``path`` as a Path; anything else (None, a file's bytes, parsed JSON) gets a TypeError
+    that says what ``function`` takes, not pathlib's "expected str, bytes or os.PathLike".
+
+    >>> _path({"model": {}}, "load")
+    Traceback (most recent call last):
+    TypeError: load takes a file's path (a str or pathlib.Path), not dict: for a tokenizer \
+already parsed from JSON, call loads(json.dumps(it))
+    """
+    if isinstance(path, (str, os.PathLike)):
+        return Path(path)
+    fix = {bytes: ": for a file's contents, call loads(data)",
+           dict: ": for a tokenizer already parsed from JSON, call loads(json.dumps(it))"}
+    raise TypeError(f"{function} takes a file's path (a str or pathlib.Path), not "
+                    f"{type(path).__name__}{fix.get(type(path), '')}")
+
+
 def load(path: str | os.PathLike, *, pretokenizer: str | None = None) -> Tokenizer:
     """Read a tokenizer file in any of :data:`FORMATS`; the format is detected from its content.
 
     ``pretokenizer`` is for the formats that store none (``.tiktoken``, GPT-2 files). Like every
     reader here, it returns the tokenizer prepared for encoding (``Tokenizer.prepare``).
     """
-    path = Path(path)
+    path = _path(path, "load")
     data = _read(path)
     with gc_paused(kept=True):  # millions of objects, none in a cycle: see gc_pause.py
         tok = _read_prepared(data, str(path), pretokenizer, merges_beside=True)
@@ -109,7 +126,7 @@ def load(path: str | os.PathLike, *, pretokenizer: str | None = None) -> Tokeniz
 def load_gpt2(vocab_path: str | os.PathLike, merges_path: str | os.PathLike, *,
               pretokenizer: str | None = None) -> Tokenizer:
     """Read GPT-2's ``vocab.json`` and ``merges.txt``; the pre-tokenizer defaults to "gpt2"."""
-    vocab_path, merges_path = Path(vocab_path), Path(merges_path)
+    vocab_path, merges_path = _path(vocab_path, "load_gpt2"), _path(merges_path, "load_gpt2")
     vocab, merges = _read(vocab_path), _read(merges_path)
     with gc_paused(kept=True):
         return gpt2.from_gpt2(vocab, merges, pretokenizer=pretokenizer or "gpt2",
@@ -123,6 +140,12 @@ def loads(data: bytes | str, *, source: str = "the file",
     from its text (as ``tokenizers``' ``Tokenizer.to_str()`` gives a ``tokenizer.json``)."""
     if isinstance(data, str):  # else "'str' object has no attribute 'decode'"
         data = data.encode("utf-8")
+    elif not isinstance(data, (bytes, bytearray)):  # else "'NoneType' has no attribute 'strip'"
+        fix = {dict: ": for a tokenizer already parsed from JSON, give json.dumps(it)"}.get(
+            type(data), ": to read a file, call load(path)" if isinstance(data, os.PathLike)
+            else "")
+        raise TypeError(f"loads takes a file's contents (bytes or str), not "
+                        f"{type(data).__name__}{fix}")
     with gc_paused(kept=True):
         return _read_prepared(data, source, pretokenizer)
 
