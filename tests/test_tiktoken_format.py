@@ -9,7 +9,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-import regex
 import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
