@@ -19,8 +19,9 @@ from .superbpe import (Stage2, StageReport, default_transition, stage_report,
                        train_superbpe)
 from .record import TrainingRecord
 from .textbook import reference_train
-from .trainer import MergeStep, TiedPair, Trainer, train, train_progress_line
+from .trainer import (MergeStep, TiedPair, Trainer, VocabSizeError, train,
+                      train_progress_line)
 
 __all__ = ["Corpus", "CorpusReadError", "MergeStep", "Stage2", "StageReport", "TiedPair",
            "Trainer", "TrainingRecord", "count_words", "default_transition", "read_files", "reference_train",
-           "stage_report", "train", "train_progress_line", "train_superbpe"]
+           "stage_report", "train", "train_progress_line", "train_superbpe", "VocabSizeError"]

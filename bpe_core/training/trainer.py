@@ -34,6 +34,24 @@ MAX_TOKENS = 0x110000  # one per Unicode code point: training holds a token id a
 UNITS = ("byte", "char")
 
 
+class VocabSizeError(ValueError):
+    """A ``vocab_size`` below the base alphabet: ``n_base`` base symbols and ``n_special``
+    special tokens take ``floor`` ids before any merge. Its fields let an app say it in its
+    own words (the message names this library's options).
+
+    >>> VocabSizeError(5, 11, 1).floor
+    12
+    """
+
+    def __init__(self, vocab_size: int, n_base: int, n_special: int):
+        self.vocab_size, self.n_base, self.n_special = vocab_size, n_base, n_special
+        self.floor = n_base + n_special
+        super().__init__(
+            f"vocab_size {vocab_size} is below the base alphabet: {n_base} base symbols + "
+            f"{n_special} special tokens = {self.floor}. Choose a vocab_size of at least "
+            f"{self.floor}, or set max_merges instead.")
+
+
 @dataclass(frozen=True)
 class TiedPair:
     """A pair that had the winner's count but lost the tie."""
@@ -232,10 +250,7 @@ class Trainer:
         if self.vocab_size is not None:
             floor = n_base + n_special
             if self.vocab_size < floor:
-                raise ValueError(
-                    f"vocab_size {self.vocab_size} is below the base alphabet: {n_base} base "
-                    f"symbols + {n_special} special tokens = {floor}. "
-                    f"Choose a vocab_size of at least {floor}, or set max_merges instead.")
+                raise VocabSizeError(self.vocab_size, n_base, n_special)
             targets.append(self.vocab_size - floor)
         if self.max_merges is not None:
             targets.append(self.max_merges)

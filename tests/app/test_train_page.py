@@ -395,9 +395,29 @@ def test_vocab_size_below_the_base_alphabet_is_explained():
     at.number_input(key="train_vocab_size").set_value(100).run()
     at = click(at, "train_start")
     shown = [e.value.replace("\\", "") for e in at.error]  # as Markdown shows it
-    assert any("vocab_size 100 is below the base alphabet" in e and "256 base symbols" in e
-               for e in shown)
+    # It named the engine's options: "Choose a vocab_size of at least 256, or set max_merges".
+    assert shown == [
+        "Training cannot start: the vocabulary size 100 is below the base alphabet: 256 base "
+        "symbols + 0 special tokens = 256 ids before any merge. Choose a vocabulary size of 257 "
+        'or more to make merges (256 makes none), or set "Stop at" to "Number of merges" '
+        "instead"]
     assert "train_run" not in at.session_state
+
+
+def test_a_character_vocabulary_at_or_below_its_alphabet_says_what_size_makes_merges():
+    at = open_train("low-lower")  # 12 base symbols: 10 characters, </w> and [UNK]
+    at.radio(key="train_stop_by").set_value("vocab_size").run()
+    at.number_input(key="train_vocab_size").set_value(5).run()
+    at = click(at, "train_start")
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "Training cannot start: the vocabulary size 5 is below the base alphabet: 12 base "
+        "symbols + 0 special tokens = 12 ids before any merge. Choose a vocabulary size of 13 "
+        'or more to make merges (12 makes none), or set "Stop at" to "Number of merges" '
+        "instead"]
+    at.number_input(key="train_vocab_size").set_value(12).run()
+    at = click(at, "train_start")  # it said only "the vocabulary reached the size you asked for"
+    assert progress(at) == ("Done after 0 merges: the vocabulary size 12 is the base alphabet "
+                            "alone; choose a vocabulary size of 13 or more to make merges.")
 
 
 

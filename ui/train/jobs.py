@@ -20,7 +20,7 @@ from typing import Iterator
 
 import bpe_core
 from bpe_core.gc_pause import gc_paused
-from bpe_core.training import MergeStep, Stage2, TrainingRecord
+from bpe_core.training import MergeStep, Stage2, TrainingRecord, VocabSizeError
 from bpe_core.training.steps import StepTables, step_tables
 
 from ..shared.jobs import Reporter
@@ -57,6 +57,39 @@ def trainer_for(settings: dict) -> bpe_core.Trainer:
     # One process: the app's server is multi-threaded (a fork()ed counting pool started from a
     # threaded process can deadlock), and a worker job has one core to itself.
     return bpe_core.Trainer(**options, processes=1, name=settings["name"])
+
+
+def start_run(trainer: bpe_core.Trainer, corpus_input) -> Iterator[MergeStep]:
+    """``trainer.run(corpus_input)``: count the corpus, then the merges one by one. A
+    vocabulary size below the base alphabet raises ``ValueError`` in the page's words (the
+    engine's names its options, vocab_size and max_merges), with the sizes that work.
+
+    >>> start_run(bpe_core.Trainer(vocab_size=3, unit="char", pretokenizer="whitespace"),
+    ...           ["hug pug"])
+    Traceback (most recent call last):
+    ValueError: the vocabulary size 3 is below the base alphabet: 5 base symbols + 0 special \
+tokens = 5 ids before any merge. Choose a vocabulary size of 6 or more to make merges (5 makes \
+none), or set "Stop at" to "Number of merges" instead
+    """
+    try:
+        return trainer.run(corpus_input)
+    except VocabSizeError as exc:
+        raise ValueError(too_small(exc.vocab_size, exc.n_base, exc.n_special)) from None
+
+
+def too_small(size: int, n_base: int, n_special: int) -> str:
+    """Why a vocabulary of ``size`` makes no merge, and what size would, as the page says it.
+
+    >>> too_small(300, 256, 1)
+    'the vocabulary size 300 is below the base alphabet: 256 base symbols + 1 special token \
+= 257 ids before any merge. Choose a vocabulary size of 258 or more to make merges (257 makes \
+none), or set "Stop at" to "Number of merges" instead'
+    """
+    floor = n_base + n_special
+    return (f"the vocabulary size {size:,} is below the base alphabet: {n_base:,} base symbols "
+            f"+ {n_special:,} special token{'s' * (n_special != 1)} = {floor:,} ids before any "
+            f"merge. Choose a vocabulary size of {floor + 1:,} or more to make merges "
+            f"({floor:,} makes none), or set \"Stop at\" to \"Number of merges\" instead")
 
 
 def unmerged(tok: bpe_core.Tokenizer) -> int:
@@ -113,7 +146,7 @@ def train(corpus_input, settings: dict, *, report: Reporter) -> Trained:
     """The job: count, make every merge (and SuperBPE's stage 2), reporting as it goes."""
     report.progress(0.0, "counting the words of the corpus")
     trainer = trainer_for(settings)
-    merges = trainer.run(corpus_input)
+    merges = start_run(trainer, corpus_input)
     start_tokens = sum(trainer.token_frequencies.values())
     target = max(merge_target(trainer), 1)
     share = 0.5 if settings.get("transition") else 1.0  # of the bar, for stage 1

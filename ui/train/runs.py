@@ -282,7 +282,7 @@ def start(corpus: SessionCorpus, settings: dict) -> Run:
     transition; stage 2 follows when it is done (:meth:`Run.result`).
     """
     trainer = train_jobs.trainer_for(settings)
-    merges = trainer.run(corpus.training_input)  # counts words, checks vocab_size: may raise
+    merges = train_jobs.start_run(trainer, corpus.training_input)  # counts: may raise
     run = Run(trainer, corpus, settings, sample_passage(corpus),
               start_tokens=sum(trainer.token_frequencies.values()),
               total_bytes=_bytes(trainer.word_counts), target=train_jobs.merge_target(trainer),

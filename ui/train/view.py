@@ -138,6 +138,10 @@ def _progress(run: runs.Run) -> None:
         reason = runs.STOP_REASONS[run.trainer.stop_reason]
         if run.superbpe and run.trainer.stop_reason == "vocab_size":
             reason = "the vocabulary reached the transition point; stage 2 follows below"
+        elif at == 0 and run.trainer.stop_reason == "vocab_size":  # the base alphabet alone
+            size = run.vocab_size(0)
+            reason = (f"the vocabulary size {size:,} is the base alphabet alone; choose a "
+                      f"vocabulary size of {size + 1:,} or more to make merges")
         text = f"{stage}Done after {at:,} merge{'' if at == 1 else 's'}: {reason}."
     else:
         text = (f"{stage}Merge {at:,} of {run.last:,} · vocabulary "
