@@ -50,6 +50,12 @@ def load_model(at: AppTest, repo_id: str) -> AppTest:
     return at
 
 
+def session_config(at: AppTest) -> dict | None:
+    """The tokenizer_config.json the session keeps for its active tokenizer, a Hub model."""
+    tok = active(at)
+    return at.session_state[catalogue.CONFIGS].get((tok.fingerprint(), tok.name))
+
+
 def the_error(at: AppTest) -> str:
     """The one error the page shows, Markdown escapes taken out."""
     [error] = [e.value.replace("\\", "") for e in at.error]
@@ -71,7 +77,7 @@ def test_a_catalogue_model_loads_from_the_hub_cache_and_becomes_active(cache) ->
     text = "Hello wörld 😀 lower"
     type_text(at, text)
     assert ids_shown(at) == hf(data).encode(text, add_special_tokens=False).ids
-    assert catalogue.hub_config(active(at)) == CHAT_CONFIG
+    assert session_config(at) == CHAT_CONFIG
     # The chat view renders the model's own template, nothing uploaded.
     prompt = ("<|start|>system\nYou are a helpful assistant.<|end|>"
               "<|start|>user\nHow many tokens does this question cost?<|end|>")
@@ -101,7 +107,7 @@ def test_any_model_id_loads_from_the_box_and_sessions_share_it_unchanged(cache) 
     a, b = active(first), active(second)
     assert a.name == b.name == "someone/tiny-bpe"
     assert a.model is b.model  # read once for the process, shared
-    assert catalogue.hub_config(a) == {}
+    assert session_config(first) == {}
     # Each session holds its own renamed copy: the tokenizer kept for the process is not one.
     kept = catalogue.hub_model("someone/tiny-bpe").tokenizer
     assert a is not kept and b is not kept and a is not b
@@ -214,6 +220,31 @@ def test_two_models_with_one_tokenizer_each_show_their_own_template(cache) -> No
     # A session loading only the base model sees the base model's template.
     assert chat_prompt(load_model(open_hub_form(), "Qwen/Qwen3-8B-Base")) == (
         "base: You are a helpful assistant.")
+
+
+def test_a_models_config_stays_in_the_sessions_that_loaded_it(cache) -> None:
+    # The server kept the config of every model any session had loaded, by (fingerprint, id),
+    # for as long as it ran: it only grew, and a session holding the same tokenizer under that
+    # name (its own upload) was given the other session's chat template.
+    data = llama3_file()
+    put_model(cache, "org/chat", {"tokenizer.json": data, "tokenizer_config.json": config_file()})
+    a = load_model(open_hub_form(), "org/chat")
+    assert chat_prompt(a).startswith("<|start|>system\nYou are a helpful assistant.<|end|>")
+    b = open_page()
+    b.file_uploader(key=f"{KEY}_native_0").upload("tokenizer.json", data, "application/json").run()
+    b.text_input(key=f"{KEY}_name").set_value("org/chat")
+    b.button(key=f"{KEY}_load").click().run()
+    assert not b.exception and b.session_state["tokenizer"] == "org/chat"
+    assert active(b).fingerprint() == active(a).fingerprint()
+    assert not b.code and any("Upload it above to see a conversation as org/chat receives it."
+                              in c.value.replace("\\", "") for c in b.caption)
+    assert catalogue.CONFIGS not in b.session_state
+    # A session keeps only the configs of the models it holds.
+    put_model(cache, "org/other", {"tokenizer.json": char_bpe_file()})
+    held = {k: v for k, v in a.session_state["tokenizers"].items() if k != "org/chat"}
+    a.session_state["tokenizers"], a.session_state["tokenizer"] = held, next(iter(held))
+    load_model(a, "org/other")
+    assert list(a.session_state[catalogue.CONFIGS]) == [(active(a).fingerprint(), "org/other")]
 
 
 def test_text_that_is_no_model_id_says_how_ids_look(cache) -> None:

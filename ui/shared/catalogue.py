@@ -2,8 +2,8 @@
 
 A model loads once per server process (``st.cache_resource``) and every session that picks it
 shares that tokenizer, under its own name in its own state (``state.add_tokenizer`` keeps a
-renamed copy). A model joins a session under its id (``load_into_session``), so its
-``tokenizer_config.json`` is kept by its tokenizer's fingerprint and that id: two models with
+renamed copy). A model joins a session under its id (``load_into_session``), and the session
+keeps its ``tokenizer_config.json`` by its tokenizer's fingerprint and that id: two models with
 one tokenizer.json (Qwen3-8B and Qwen3-8B-Base) each keep their own chat template.
 """
 
@@ -26,23 +26,30 @@ OTHER = ""
 def hub_model(repo_id: str) -> HubModel:
     """The model ``repo_id`` (kept for every session); raises ``HubError`` (not kept, so a
     model that failed is tried again) with one sentence for the user."""
-    model = load_model(repo_id)
-    _configs()[model.tokenizer.fingerprint(), model.repo_id] = model.config
-    return model
+    return load_model(repo_id)
 
 
-@st.cache_resource(show_spinner=False)
-def _configs() -> dict[tuple[str, str], dict]:
-    """(fingerprint, model id) of each Hub model's tokenizer -> its tokenizer_config.json
-    (small: kept when the tokenizer itself has left ``hub_model``'s cache)."""
-    return {}
+#: Session key: (fingerprint, model id) -> the tokenizer_config.json of each Hub model the
+#: session holds. In the session, not the server: a server-wide dict of every model any session
+#: ever loaded grew for as long as the server ran (a config may be up to 100 MB, and any number
+#: of ids can be typed, ``org/name@revision`` too); a session's goes with it.
+CONFIGS = "hub_configs"
 
 
 def hub_config(tok: bpe_core.Tokenizer) -> dict | None:
     """The tokenizer_config.json of the Hub model ``tok`` is (named by its id, as
-    ``load_into_session`` names it), or None if it came from elsewhere (or has not been loaded
-    in this process)."""
-    return _configs().get((tok.fingerprint(), tok.name))
+    ``load_into_session`` names it), or None if it came from elsewhere (or this session has
+    not loaded that model)."""
+    return st.session_state.get(CONFIGS, {}).get((tok.fingerprint(), tok.name))
+
+
+def _keep_config(model: HubModel) -> None:
+    """Keep ``model``'s config in the session, and only those of the models it still holds."""
+    held = state.tokenizers()
+    kept = {key: config for key, config in st.session_state.get(CONFIGS, {}).items()
+            if key[1] in held}
+    kept[model.tokenizer.fingerprint(), model.repo_id] = model.config
+    st.session_state[CONFIGS] = kept
 
 
 def load_into_session(text: str, *, activate: bool = True) -> tuple[str, str | None]:
@@ -58,6 +65,7 @@ def load_into_session(text: str, *, activate: bool = True) -> tuple[str, str | N
         except HubError as exc:
             return repo_id, str(exc)
         state.add_tokenizer(model.tokenizer, activate=activate)  # the id is free: it stays
+        _keep_config(model)
     elif activate:
         state.set_active_tokenizer(repo_id)
     return repo_id, None
