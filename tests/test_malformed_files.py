@@ -197,3 +197,37 @@ def test_a_first_version_playground_file_of_the_wrong_shape_is_named(key, value,
 
 def test_the_first_version_file_as_written_loads():
     assert [m.token for m in _load(VERSION_1).merges] == ["ab"]
+
+
+@pytest.mark.parametrize("codec, said", [
+    ("utf-16", "UTF-16"), ("utf-16-le", "UTF-16"), ("utf-16-be", "UTF-16"),
+    ("utf-32", "UTF-32"), ("utf-32-le", "UTF-32"), ("utf-32-be", "UTF-32")])
+def test_a_file_in_utf_16_or_32_is_named_so(tmp_path, codec, said):
+    # UTF-32 with a byte-order mark was called UTF-16 text, and either without one "binary
+    # data (not JSON, not text)". tokenizers refuses them all too: "stream did not contain
+    # valid UTF-8".
+    tok = bpe_core.train("hug pug pun bun hugs", max_merges=3, min_frequency=1)
+    text = bpe_core.dumps(tok, format="hf").decode("utf-8")
+    (tmp_path / "tokenizer.json").write_bytes(text.encode(codec))
+    with pytest.raises(TokenizerFileError, match=f"^{tmp_path / 'tokenizer.json'} is {said} "
+                                                 f"text: save it as UTF-8 and load it again$"):
+        bpe_core.load(tmp_path / "tokenizer.json")
+    rank_file = bpe_core.dumps(tok, format="tiktoken").decode("ascii").encode(codec)
+    with pytest.raises(TokenizerFileError, match=f"^t.tiktoken is {said} text: save it as"):
+        bpe_core.loads(rank_file, source="t.tiktoken", pretokenizer="gpt2")
+    # (Two files: their encoding is met before the vocab.json is told from the merges.txt.)
+    with pytest.raises(TokenizerFileError, match=f"^vocab.json is {said} text: save it as"):
+        bpe_core.loads_files({"vocab.json": text.encode(codec), "merges.txt": b"#version\n"})
+    from bpe_core.formats.gpt2 import from_gpt2, gpt2_files
+    vocab, merges = gpt2_files(tok)
+    with pytest.raises(TokenizerFileError, match=f"^v \\+ m: the merges.txt is {said} text, not "
+                                                 f"UTF-8 \\(GPT-2's files are\\): save it as"):
+        from_gpt2(vocab, merges.decode("utf-8").encode(codec), source="v + m")
+    assert bpe_core.loads(text.encode("utf-8-sig")).encode("hugs") == tok.encode("hugs")
+
+
+@pytest.mark.parametrize("data", [b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", b"{\0\0\0\0\xd8\0\0"])
+def test_binary_data_with_nul_bytes_is_still_called_binary(data):
+    with pytest.raises(TokenizerFileError, match=r"^t\.json is binary data \(not JSON, not "
+                                                 r"text\)"):
+        bpe_core.loads(data, source="t.json")

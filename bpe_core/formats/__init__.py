@@ -36,7 +36,7 @@ from ..gc_pause import gc_paused
 from ..json_text import loads as json_loads
 from ..tokenizer import Tokenizer
 from . import gpt2, hf, native, tiktoken_file
-from .errors import TokenizerFileError
+from .errors import TokenizerFileError, wide_encoding
 from .foreign import what_json
 from .openai import identify
 
@@ -197,6 +197,8 @@ def loads_files(files: Mapping[str, bytes], *, pretokenizer: str | None = None) 
     if len(files) == 1:
         (name, data), = files.items()
         return loads(data, source=name, pretokenizer=pretokenizer)
+    for name, data in files.items():
+        _refuse_wide(data, name)  # else taken for a merges.txt, as not JSON
     kinds = {name: _sniff(data, name)[0] if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{"
              else "text"
              for name, data in files.items()}
@@ -219,6 +221,14 @@ def _stem(source: str) -> str:
     return name or "tokenizer"
 
 
+def _refuse_wide(data: bytes, source: str) -> None:
+    """Refuse UTF-16 or UTF-32 text, as ``tokenizers`` does ("stream did not contain valid
+    UTF-8"), before it is decoded: ASCII in them is UTF-8 too, with NUL bytes between."""
+    wide = wide_encoding(data)
+    if wide:
+        raise TokenizerFileError(f"{source} is {wide} text: save it as UTF-8 and load it again")
+
+
 def _not_utf8(data: bytes, offset: int, source: str, expected: str) -> str:
     """Why ``data``, which is no UTF-8 from byte ``offset``, cannot be read: text in another
     encoding (which a tokenizer file must not be: they are UTF-8), or binary data.
@@ -226,9 +236,7 @@ def _not_utf8(data: bytes, offset: int, source: str, expected: str) -> str:
     >>> _not_utf8("{'é'".encode("latin-1"), 2, "t.json", "…")
     't.json is not UTF-8 text (byte 0xe9 at byte offset 2): save it as UTF-8 and load it again'
     """
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return f"{source} is UTF-16 text: save it as UTF-8 and load it again"
-    if b"\0" in data[:4096]:  # text never holds NUL; images, archives and UTF-16 do
+    if b"\0" in data[:4096]:  # UTF-8 text never holds NUL; images and archives do
         return f"{source} is binary data (not JSON, not text); {expected}"
     return (f"{source} is not UTF-8 text (byte 0x{data[offset]:02x} at byte offset {offset}): "
             f"save it as UTF-8 and load it again")
@@ -244,6 +252,7 @@ def _sniff(data: bytes, source: str) -> tuple[str, object]:
                 "rank file, or GPT-2's vocab.json with merges.txt")
     if not data.strip():
         raise TokenizerFileError(f"{source} is empty")
+    _refuse_wide(data, source)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

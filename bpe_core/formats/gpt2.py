@@ -22,7 +22,7 @@ from ..json_text import loads as json_loads
 from ..presets import resolve
 from ..recipes import stages
 from ..tokenizer import Tokenizer
-from .errors import TokenizerFileError
+from .errors import TokenizerFileError, wide_encoding
 from .tiktoken_file import refuse_normalizer
 
 
@@ -91,6 +91,10 @@ def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",
     """
     texts = []
     for data, what in ((vocab, "vocab.json"), (merges, "merges.txt")):
+        if wide_encoding(data):  # UTF-32's NUL bytes are UTF-8 too: its merges were not pairs
+            raise TokenizerFileError(f"{source}: the {what} is {wide_encoding(data)} text, not "
+                                     f"UTF-8 (GPT-2's files are): save it as UTF-8 and load it "
+                                     f"again")
         try:
             texts.append(data.decode("utf-8-sig"))
         except UnicodeDecodeError as exc:  # (Python's words would name a codec, not the file)
