@@ -161,6 +161,9 @@ def test_digest_follows_content():
     a = read_table("a.csv", b"en,fr\nx,y\n")
     assert a.digest == read_table("b.csv", b"en,fr\nx,y\n").digest
     assert a.digest != read_table("a.csv", b"en,fr\nx,z\n").digest
+    # One sentence holding \x01 is not the two sentences around it.
+    assert (read_table("a.tsv", b"en\tfr\na\x01b\tc\x01d\n").digest
+            != read_table("a.tsv", b"en\tfr\na\tc\nb\td\n").digest)
 
 
 def test_identify():

@@ -82,11 +82,19 @@ class ParallelCorpus:
     digest: str = field(default="", compare=False)
 
     def __post_init__(self):
+        # Each text hashed after its length, as no separator is safe: a sentence may hold one
+        # (an 'a\x01b' once hashed as the two sentences 'a' and 'b', and the pages, which keep
+        # what they measured by digest for every session, showed the other corpus's counts).
         h = hashlib.blake2b(digest_size=16)
+
+        def add(text: str) -> None:
+            data = text.encode("utf-8", "surrogatepass")
+            h.update(len(data).to_bytes(8, "little") + data)
+
         for lang, column in zip(self.languages, self.columns):
-            h.update(f"{lang.code}\x00{lang.spaces}\x00".encode())
+            add(f"{lang.code} {lang.spaces} {len(column)}")
             for sentence in column:
-                h.update(sentence.encode("utf-8", "surrogatepass") + b"\x01")
+                add(sentence)
         object.__setattr__(self, "digest", h.hexdigest())
 
     @property

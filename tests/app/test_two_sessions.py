@@ -66,3 +66,28 @@ def test_naming_a_shared_tokenizer_in_one_session_leaves_another_sessions_view_u
     assert a_tok.fingerprint() == b_tok.fingerprint() == tok.fingerprint()
     assert view(a.run())[0] == [DEFAULT, "Alice's hugs"]  # and A keeps its own name
     assert shared.name == "hugs" and default.name == DEFAULT
+
+
+def measured(at: AppTest, name: str, data: bytes) -> dict[str, tuple[int, int]]:
+    """Upload ``data`` as a parallel corpus on the Languages page: language -> (sentences,
+    tokens) of the default tokenizer, as the results table gives them."""
+    at.switch_page("app_pages/languages.py").run()
+    uploader = next(u for u in at.get("file_uploader") if u.key.startswith("lang_upload"))
+    uploader.set_value((name, data, "text/tab-separated-values")).run()
+    assert not at.exception and not at.error
+    [df] = [d.value for d in at.dataframe]
+    return {row.Language: (row.Sentences, row.Tokens) for row in df.itertuples()
+            if row.Tokenizer == DEFAULT}
+
+
+def test_a_corpus_another_session_measured_does_not_stand_in_for_a_different_one():
+    # The measurements are kept for every session by the corpus's digest, which hashed each
+    # sentence with a \x01 after it: one sentence 'a\x01b' hashed as the two sentences 'a'
+    # and 'b', and B was shown A's counts (2 tokens a language, not its own 3).
+    a, b = open_tokenize(), open_tokenize()
+    assert measured(a, "two.tsv", b"en\tfr\na\tc\nb\td\n") == {
+        "English": (2, 2), "French \u2014 fran\u00e7ais": (2, 2)}
+    tok = b.session_state["tokenizers"][DEFAULT]
+    assert [len(tok.encode(s)) for s in ("a\x01b", "c\x01d")] == [3, 3]
+    assert measured(b, "one.tsv", b"en\tfr\na\x01b\tc\x01d\n") == {
+        "English": (1, 3), "French \u2014 fran\u00e7ais": (1, 3)}
