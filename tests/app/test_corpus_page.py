@@ -601,7 +601,7 @@ def test_a_hostile_corpus_name_in_a_link_is_shown_as_typed():
     assert not at.exception
     name = at.session_state["corpus"]
     assert name == "**bold** [x](javascript:alert(1)) <script>"
-    shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.subheader,
+    shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.header,
                                         *at.sidebar.caption])
     assert "\\*\\*bold\\*\\*" in shown  # the name is on the page, escaped
     assert "**bold**" not in shown.replace("\\*\\*bold\\*\\*", "")  # escaped wherever it shows
@@ -617,7 +617,7 @@ def test_a_bidi_override_in_a_corpus_name_does_not_turn_the_page_round():
     at.text_input(key="corpus_paste_name").set_value("my\u202enotes\x00")
     at.button(key="corpus_paste_use").click().run()
     assert not at.exception and active_corpus(at).name == "my\u202enotes\x00"
-    shown = [m.value for m in [*at.markdown, *at.caption, *at.subheader, *at.success]]
+    shown = [m.value for m in [*at.markdown, *at.caption, *at.header, *at.success]]
     assert any("my⟨U+202E⟩notes⟨NUL⟩" in s for s in shown)
     assert not [s for s in shown if "\u202e" in s or "\x00" in s]
 

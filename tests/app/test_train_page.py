@@ -278,7 +278,7 @@ def test_superbpe_runs_stage_1_live_then_learns_superwords():
     at = click(at, "train_start")
     assert progress(at).startswith("SuperBPE stage 1 · Merge 10 of 144")
     at = click(at, "train_finish")
-    assert any(s.value == "SuperBPE stage 2: superwords" for s in at.subheader)
+    assert any(s.value == "SuperBPE stage 2: superwords" for s in at.header)
     tok = run_of(at).result()
     assert tok.config["transition"] == 400 and tok.vocab_size == 500
     stage2 = [m.token for m in tok.merges[tok.config["stage1_merges"]:]]

@@ -297,7 +297,7 @@ def _counts_panel() -> None:
 
 def render_stats(corpus: state.SessionCorpus) -> None:
     """The numbers, the most frequent words, the scripts chart and a preview of ``corpus``."""
-    st.subheader(f"What is in “{md_escape(corpus.name)}”")
+    st.header(f"What is in “{md_escape(corpus.name)}”")
     if corpus.is_counts:
         st.caption("A word-count corpus: each word comes with how often it occurs, so there is "
                    "no running text to split, and no pre-tokenizer to choose.")

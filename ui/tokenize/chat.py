@@ -85,7 +85,7 @@ def read_config(name: str, data: bytes) -> dict | str:
 
 
 def chat_panel(tok: Tokenizer, *, show_whitespace: bool, colours: str) -> None:
-    st.subheader("Chat template", anchor=False)
+    st.header("Chat template", anchor=False)
     config = config_of(tok)
     with st.expander("The model's tokenizer_config.json or chat_template.jinja"
                      + (" (loaded)" if config else ""),

@@ -27,7 +27,7 @@ OUTLINES_KEY = "tok_compare_outlines"
 
 def compare_panel(tok: Tokenizer, opts: Options, shown: Shown) -> None:
     """The same text under up to three more tokenizers, side by side, with counts."""
-    st.subheader("Compare tokenizers")
+    st.header("Compare tokenizers")
     others = [n for n in state.tokenizers() if n != tok.name]
     refs = [r for r in loaders.loadable_references() if r not in state.tokenizers()]
     ss = st.session_state

@@ -323,7 +323,7 @@ def id_list(spans: list[TokenSpan]) -> None:
 
 def explain_panel(tok: Tokenizer, shown: Shown) -> None:
     """Pick a token (here or by clicking it) and draw how it was built from its merges."""
-    st.subheader("How a token was built", anchor=False)
+    st.header("How a token was built", anchor=False)
     spans, chosen = shown.spans, shown.chosen
     if not spans:
         st.caption("No tokens yet.")

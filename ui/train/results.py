@@ -120,7 +120,7 @@ def render(run: runs.Run) -> None:
     else:
         tok = run.result()
         used, tokens = run.result_counts()
-    st.subheader("Result", anchor=False)
+    st.header("Result", anchor=False)
     reason = tok.stop_reason
     if run.superbpe and reason == "max_merges":  # stage 2 is run for the merges left to make
         reason = "vocab_size"

@@ -22,7 +22,7 @@ def render(run: runs.Run, tok: bpe_core.Tokenizer) -> None:
     """Stage 2 of a finished SuperBPE run: its merges and the passage before and after."""
     n1 = tok.config["stage1_merges"]
     stage2 = tok.merges[n1:]
-    st.subheader("SuperBPE stage 2: superwords", anchor=False)
+    st.header("SuperBPE stage 2: superwords", anchor=False)
     transition, reached = run.settings["transition"], tok.vocab_size - len(stage2)
     stage1 = (f"ran to the transition point ({wording.plural(transition, 'token')}, "
               f"{wording.plural(n1, 'merge')})" if reached >= transition else

@@ -104,7 +104,7 @@ def _tables(run: runs.Run, k: int, playing: bool) -> None:
     if playing and not run.is_small():
         st.caption("The step tables of this big corpus appear when you pause.")
         return
-    st.subheader("Step tables", anchor=False)
+    st.header("Step tables", anchor=False)
     words = len(run.trainer.word_counts)
     pieces = None if run.corpus.is_counts else run.settings["pretokenizer"]
     if words <= runs.HUGE_CORPUS_WORDS:
@@ -276,7 +276,7 @@ rule: n \\+ e, e \\+ w.
 
 def _passage(run: runs.Run, k: int) -> None:
     """The corpus passage and the user's own sentence, each cut by the first ``k`` merges."""
-    st.subheader("A passage, re-segmented at this step", anchor=False)
+    st.header("A passage, re-segmented at this step", anchor=False)
     show_ws = st.toggle("Show whitespace (· space, → tab, ↵ newline)", value=True, key=SHOW_WS,
                         help=NOTATION_HELP)
     tok = run.tokenizer()

@@ -242,7 +242,7 @@ def render_token(tok: Tokenizer, df: pd.DataFrame) -> None:
     ids = set(df["id"])
     if st.session_state.get(TOKEN_KEY) not in ids:  # first visit, or another tokenizer
         st.session_state[TOKEN_KEY] = default_token(tok)
-    st.subheader("A token up close")
+    st.header("A token up close")
     token_id = st.number_input("Token id", min_value=0, max_value=int(df["id"].max()), step=1,
                                key=TOKEN_KEY, **KEEP, width=240,
                                help="Or click a row of the table above.")
