@@ -48,6 +48,9 @@ def train() -> None:
         st.warning(note, icon=":material/history:")
     # The step goes in the address only while it belongs to the settings shown.
     view.render(on_step=lambda k: link.write(corpus, step=None if note else k))
+    link.check_step(run.at)  # a link's step past the run's end: say which merge is shown
+    if link.problem():
+        warning.warning(link.problem())
 
 
 if config.mode() == "compress":

@@ -399,12 +399,33 @@ def test_a_reload_restores_typed_word_counts_and_says_what_it_could_not_use():
     assert run_of(at).corpus.counts == {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
     assert progress(at) == "Merge 1 of 10 · vocabulary 9 tokens"
     assert [w.value for w in at.warning] == [
-        "These settings in the link were not understood and keep their defaults: unit, "
-        "tie_break."]
+        "Parts of the link could not be used: unit=bytes (Base symbols stays Characters "
+        "\\(those seen in the corpus\\)); tie\\_break=? (Tie rule stays first in the corpus "
+        "wins)."]
     at = open_link(words="hug 10, pug", step="1")
     assert any("The link's word counts cannot be read: 'pug' has no count" in w.value
                for w in at.warning)
     assert at.session_state["corpus"] == "English essays (default)"
+
+
+def test_a_hand_edited_link_says_which_part_it_could_not_use_and_what_it_shows():
+    # A step past the run's end was shown as its last merge without a word, and a step that
+    # is no number left the page with no run, under "settings ... keep their defaults: step".
+    at = open_link(sample="hug-pug", max_merges="abc", pretokenizer="nonsense", step="99999")
+    assert progress(at) == "Done after 3 merges: it made the number of merges you asked for."
+    assert [w.value for w in at.warning] == [
+        "Parts of the link could not be used: pretokenizer=nonsense (Pre\\-tokenizer stays "
+        "Whitespace words); max\\_merges=abc (Number of merges stays 3); step=99999 (the run "
+        "has 3 merges\\: merge 3 is shown)."]
+    at = open_link(words="hug 10, pug 5", step="-3")
+    assert progress(at) == "Merge 0 of 10 · vocabulary 5 tokens"
+    assert [w.value for w in at.warning] == [
+        "Part of the link could not be used: step=\\-3 (merge 0 is shown)."]
+    at = open_link(sample="missing", sentence="s" * 1001)
+    assert [w.value for w in at.warning] == [
+        "The link names a sample this version does not have ('missing'), so the page uses "
+        "English essays \\(default\\) instead. Part of the link could not be used: "
+        "sentence=ssssssssssssssssssssssss… (its first 1,000 characters are kept)."]
 
 
 def test_a_link_brings_back_the_text_given_to_gages_compressor():

@@ -12,14 +12,23 @@ from __future__ import annotations
 import streamlit as st
 
 from ..shared import corpus_link, state
+from ..shared.tokens import md_escape
+from ..shared.wording import plural
 from . import config, data, gage
-from .view import SENTENCE
+from .view import SENTENCE, SENTENCE_CHARS
 
 URL_READ, PENDING_STEP, PROBLEM = "train_url_read", "train_url_step", "train_url_problem"
+ASKED_STEP = "train_url_step_asked"  # the step the link asked for, until the run is shown
 _COUNTS = range(1, 10**9)
 CHOICES = {"mode": config.MODES, "unit": config.UNITS, "pretokenizer": config.PRETOKENIZERS,
            "stop_by": config.STOP_BY, "tie_break": config.TIE_RULES, "vocab_size": _COUNTS,
            "min_frequency": _COUNTS, "transition": _COUNTS}
+#: The page's labels of the settings a link holds, to say which one a bad value left alone.
+LABELS = {"mode": "What to run", "unit": "Base symbols", "byte_fallback": "Byte fallback",
+          "pretokenizer": "Pre-tokenizer", "regex": "Custom regex", "stop_by": "Stop at",
+          "vocab_size": "Vocabulary size", "max_merges": "Number of merges",
+          "min_frequency": "Minimum pair frequency", "tie_break": "Tie rule",
+          "specials": "Special tokens", "superbpe": "SuperBPE", "transition": "Transition"}
 
 
 def read() -> None:
@@ -32,44 +41,83 @@ def read() -> None:
     params = st.query_params.to_dict()
     if not params:
         return
-    problems = []
+    failed = ""
     try:
         corpus = corpus_link.corpus_from(params)
     except ValueError as exc:
-        corpus = None
-        problems.append(str(exc))
+        corpus, failed = None, str(exc)
     if corpus is not None:
         state.set_corpus(corpus)
     corpus = state.active_corpus()
+    if failed and "used meanwhile" not in failed:  # (an upload's says so already)
+        failed += f", so the page uses {md_escape(corpus.name)} instead"
     config.apply_defaults(corpus)
-    values, bad = data.read_settings(params, config.defaults(corpus), CHOICES)
+    defaults = config.defaults(corpus)
+    values, bad = data.read_settings(params, defaults, CHOICES)
     for name, value in values.items():
         ss[config.K[name]] = value
     if "transition" not in params:  # none given: the page's own, for the link's vocabulary size
         del ss[config.K["transition"]]
+    parts = [unused(name, params[name], _kept(name, defaults[name])) for name in bad]
     step = params.get("step", "")
     if step.isascii() and step.isdigit():
-        ss[PENDING_STEP] = int(step)
-    elif step:
-        bad.append("step")
-    if "sentence" in params:
-        ss[SENTENCE] = params["sentence"][:corpus_link.LINK_CHARS]
+        ss[PENDING_STEP] = ss[ASKED_STEP] = int(step)
+    elif step:  # a run was on show: train it, at its start
+        ss[PENDING_STEP] = 0
+        parts.append(unused("step", step, "merge 0 is shown"))
+    if "sentence" in params:  # (the box takes no more)
+        ss[SENTENCE] = params["sentence"][:SENTENCE_CHARS]
+        if len(params["sentence"]) > SENTENCE_CHARS:
+            parts.append(unused("sentence", params["sentence"],
+                                f"its first {SENTENCE_CHARS:,} characters are kept"))
     if "gage" in params:  # marked as this corpus's, so the compressor does not reset it
         ss[gage.TEXT], ss[gage.TEXT_FOR] = params["gage"], corpus.digest
-    if bad:
-        problems.append(f"these settings in the link were not understood and keep their "
-                        f"defaults: {', '.join(bad)}")
-    if problems:
-        text = "; ".join(problems)
-        ss[PROBLEM] = f"{text[0].upper()}{text[1:]}."
+    if failed or parts:
+        ss[PROBLEM] = failed, parts
+
+
+def unused(name: str, raw: str, instead: str) -> str:
+    """One part of the link the page could not use, and what it does instead (Markdown).
+
+    >>> print(unused("max_merges", "abc", "Number of merges stays 10"))
+    max\\_merges=abc (Number of merges stays 10)
+    """
+    raw = raw if len(raw) <= 24 else f"{raw[:24]}…"
+    return f"{md_escape(f'{name}={raw}')} ({md_escape(instead)})"
+
+
+def _kept(name: str, value: object) -> str:
+    """What a setting the link could not set stays at, as the page labels it."""
+    labels = CHOICES.get(name)
+    shown = (labels.get(value, value) if isinstance(labels, dict)
+             else ("on" if value else "off") if isinstance(value, bool) else value)
+    return f"{LABELS[name]} stays {shown}"
+
+
+def check_step(shown: int) -> None:
+    """Once the run of a link is on show at step ``shown``: say so if the link asked for a
+    step past the run's last merge."""
+    asked = st.session_state.pop(ASKED_STEP, None)
+    if asked is not None and asked > shown:
+        corpus, parts = st.session_state.get(PROBLEM) or ("", [])
+        more = unused("step", str(asked), f"the run has {plural(shown, 'merge')}: merge "
+                                          f"{shown:,} is shown")
+        st.session_state[PROBLEM] = corpus, [*parts, more]
 
 
 def problem(*, forget: bool = False) -> str | None:
-    """What the address asked for that could not be used; kept (the page reruns once when the
-    address changed the corpus) until ``forget``, when the user starts training anew."""
+    """What the address asked for that could not be used, in one note; kept (the page reruns
+    once when the address changed the corpus) until ``forget``, when the user starts training
+    anew."""
+    ss = st.session_state
     if forget:
-        st.session_state.pop(PROBLEM, None)
-    return st.session_state.get(PROBLEM)
+        ss.pop(PROBLEM, None)
+        ss.pop(ASKED_STEP, None)
+    corpus, parts = ss.get(PROBLEM) or ("", [])
+    lines = [f"{corpus[:1].upper()}{corpus[1:]}." if corpus else "",
+             f"{'Parts' if len(parts) > 1 else 'Part'} of the link could not be used: "
+             f"{'; '.join(parts)}." if parts else ""]
+    return " ".join(line for line in lines if line) or None
 
 
 def pending_step() -> int | None:
