@@ -21,6 +21,7 @@ import bpe_core
 from ui.corpus import view
 from ui.corpus.data import counts_stats
 from ui.corpus.jobs import read_uploads
+from ui.shared import background
 from tests.app.holding import Hold
 from ui.shared.samples import samples
 
@@ -464,6 +465,22 @@ def test_paste_text_becomes_the_active_corpus():
     assert at.code[0].value == hostile.rstrip("\n").replace("\u202e", "⟨U+202E⟩")
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
     assert set(chart["y"]) == {"Latin", "Arabic", "Common"}
+
+
+def test_the_statistics_kept_for_every_session_hold_no_word_longer_than_the_table_shows():
+    # The statistics are kept for every session after the corpus is gone (64 of them), and kept
+    # its top 500 words whole: a word of 300,000 characters (or, split with "none", each whole
+    # document) stayed in memory in full. A long word is now kept cut, as the table shows it.
+    at = open_app()
+    at.radio(key="corpus_source").set_value("paste").run()
+    at.text_area(key="corpus_paste_text").set_value("x" * 300_000 + " hug hug\n")
+    at.button(key="corpus_paste_use").click().run()
+    assert not at.exception and metrics(at)["Words"] == "3"
+    stats = background.kept("corpus stats", size=64).get((active_corpus(at).digest, "whitespace"))
+    cut = "x" * 200 + "\u2026"
+    assert stats.top_words == [("hug", 2), (cut, 1)]
+    table = at.dataframe[0].value
+    assert table["word"].tolist() == ["hug", cut] and table["count"].tolist() == [2, 1]
 
 
 def test_pasting_nothing_warns_and_keeps_the_corpus():

@@ -17,7 +17,7 @@ each job half a second). Reading is plain Python, so it is tested without a brow
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from bpe_core.analysis.stats import CorpusStats, corpus_stats
@@ -32,6 +32,11 @@ from ..shared.jobs import Reporter
 BACKGROUND_SIZE = 1_000_000
 TOP_WORDS = 500
 PREVIEW_CHARS = 2000
+#: A top word longer than this is kept cut, ending in "…": the table's cell shows some 30
+#: characters, and the statistics are kept for every session (``background.kept``, 64 of them)
+#: after the corpus is gone. Uncut, with the "none" pre-tokenizer the top words are whole
+#: documents, and each statistics kept held a copy of a whole corpus.
+TOP_WORD_CHARS = 200
 _PROGRESS_STEP = 0.01  # report reading progress at most once per percent
 
 #: ``progress(fraction, message)``: how far a long job has got, from 0.0 to 1.0.
@@ -53,8 +58,18 @@ def count(documents: Sequence[str], pretokenizer: str, *, report: Reporter) -> C
     def tick(n_bytes: int, n_characters: int) -> None:
         report.progress(min(1.0, n_characters / total), f"{n_bytes / 2**20:,.1f} MB read")
 
-    return corpus_stats(documents, pretokenizer=pretokenizer, top=TOP_WORDS,
-                        preview_chars=PREVIEW_CHARS, progress=tick)
+    stats = corpus_stats(documents, pretokenizer=pretokenizer, top=TOP_WORDS,
+                         preview_chars=PREVIEW_CHARS, progress=tick)
+    return replace(stats, top_words=[(cut_word(w), n) for w, n in stats.top_words])
+
+
+def cut_word(word: str) -> str:
+    """``word``, or its first :data:`TOP_WORD_CHARS` characters and "…" when it is longer.
+
+    >>> cut_word("hug"), len(cut_word("x" * 10_000))
+    ('hug', 201)
+    """
+    return word if len(word) <= TOP_WORD_CHARS else word[:TOP_WORD_CHARS] + "…"
 
 
 @dataclass(frozen=True)
