@@ -93,9 +93,8 @@ class BPE:
         set_(self, "_char_symbols", _CharSymbols(vocab))
         keys = map(or_, map(lshift, count(), repeat(shift)), self.merges.result)  # in C
         set_(self, "_keys", dict(zip(zip(self.merges.left, self.merges.right), keys)))
-        if self.unk_token is not None and self.unk_token not in vocab:
-            raise ValueError(f"the unk_token {self.unk_token!r} is not in the vocabulary; add it "
-                             f"or set unk_token to null")
+        # An unk_token the vocabulary lacks loads, as in Hugging Face's tokenizers: it fails
+        # only when a character needs it (see unk_id).
 
     def __reduce__(self):
         # Pickled (for a worker process) without the tables __post_init__ derives: it rebuilds
@@ -227,13 +226,33 @@ class BPE:
                     if unk is not None:
                         ids.append(unk[0])
                         offsets.append((unk[1], unk[2]))
-                    unk = [vocab[self.unk_token], pos, pos + n]
+                    unk = [self.unk_id(ch), pos, pos + n]
             # (No unk_token: Hugging Face drops the character.)
             pos += n
         if unk is not None:
             ids.append(unk[0])
             offsets.append((unk[1], unk[2]))
         return ids, offsets
+
+    def unk_id(self, char: str) -> int:
+        """The id of ``unk_token``, for ``char``, which has no token; a ValueError when the
+        vocabulary lacks it too, as Hugging Face's encode fails ("Unk token `<unk>` not found
+        in the vocabulary").
+
+        >>> BPE.from_vocab({"a": 0}, [], unk_token="<unk>").tokenize("ab")
+        Traceback (most recent call last):
+        ValueError: 'b' (U+0062) has no token, and the unk_token '<unk>' that stands for such a \
+character is not in the vocabulary either: add '<unk>' to the vocab, or set unk_token to null \
+(such characters are then dropped)
+        """
+        i = self.vocab.get(self.unk_token)
+        if i is None:
+            raise ValueError(
+                f"{char!r} (U+{ord(char):04X}) has no token, and the unk_token {self.unk_token!r} "
+                f"that stands for such a character is not in the vocabulary either: add "
+                f"{self.unk_token!r} to the vocab, or set unk_token to null (such characters "
+                f"are then dropped)")
+        return i
 
     # -- merging -----------------------------------------------------------------------------
 

@@ -455,3 +455,16 @@ def test_a_merge_of_missing_tokens_names_them_in_the_load_message():
     message = str(caught.value)  # what the load panel shows after "Could not load …:"
     assert "merge 1 (rank 0: 'x' + 'y')" in message and "'x', 'y' and 'xy'" in message
     assert "not in the vocabulary" in message and "None" not in message
+
+
+def test_a_file_whose_unk_token_its_vocab_lacks_is_refused_as_it_loads() -> None:
+    # bpe_core loads it, as tokenizers does, and fails on the first character that needs
+    # "<unk>": the Tokenize, Languages and Vocabulary pages then crashed on their sample text.
+    from tokenizers import Tokenizer as HFTokenizer, models
+    data = HFTokenizer(models.BPE({"a": 0, "b": 1}, [], unk_token="<unk>")).to_str().encode()
+    assert bpe_core.loads(data).encode("ab") == [0, 1]
+    with pytest.raises(bpe_core.TokenizerFileError, match=(
+            r"^its unk_token '<unk>' is not in its vocab: Hugging Face's tokenizers fails on the "
+            r"first character it has no token for, as every page here would; add '<unk>' to the "
+            r"vocab, or set unk_token to null \(such characters are then dropped\)$")):
+        loaders.read_upload("native", [("unk.json", data)])

@@ -261,6 +261,27 @@ def unique_name(name: str) -> str:
     return f"{name} ({n})"
 
 
+def refuse_lost_unk(tok: bpe_core.Tokenizer) -> None:
+    """Refuse a tokenizer whose ``unk_token`` its vocabulary lacks. bpe_core loads it, as
+    Hugging Face's tokenizers does, and fails where a character needs it: here that would be
+    in the middle of every page's sample text, so the page says it as the file loads (or the
+    model is fetched).
+
+    >>> from bpe_core.models import BPE
+    >>> refuse_lost_unk(bpe_core.Tokenizer(BPE.from_vocab({"a": 0}, [], unk_token="<unk>")))
+    Traceback (most recent call last):
+    bpe_core.formats.errors.TokenizerFileError: its unk_token '<unk>' is not in its vocab: \
+Hugging Face's tokenizers fails on the first character it has no token for, as every page \
+here would; add '<unk>' to the vocab, or set unk_token to null (such characters are then dropped)
+    """
+    unk = tok.model.unk_token
+    if unk is not None and unk not in tok.model.vocab:
+        raise bpe_core.TokenizerFileError(
+            f"its unk_token {unk!r} is not in its vocab: Hugging Face's tokenizers fails on the "
+            f"first character it has no token for, as every page here would; add {unk!r} to "
+            f"the vocab, or set unk_token to null (such characters are then dropped)")
+
+
 def add_tokenizer(tok: bpe_core.Tokenizer, *, activate: bool = True) -> str:
     """Keep ``tok`` in the session under its name (made unique); return the name used. Past
     :data:`MAX_TOKENIZERS`, the oldest tokenizer that is not active is let go, with a notice."""
