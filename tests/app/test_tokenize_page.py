@@ -68,6 +68,18 @@ def test_default_text_is_coloured_with_one_box_per_token() -> None:
     assert metric(at, "Characters") == f"{len(text):,}"
 
 
+def test_a_keyboard_reaches_the_framed_token_and_a_screen_reader_names_each_box() -> None:
+    # The boxes are picked by clicking: with Tab (the framed one) and arrows, and by name.
+    at = type_text(open_page(), "the lowest price")
+    spans, body = active(at).spans("the lowest price"), token_html(at)
+    chosen = re.findall(r'class="t [^"]*\bon\b[^"]*"[^>]*data-i="(\d+)"', body)
+    named = re.findall(r'role="button" tabindex="(-1|0)" aria-label="token ([^"]*), id (\d+)"',
+                       body)
+    assert [(html_lib.unescape(t), int(i)) for _, t, i in named] == [
+        (repr(colour.readable_token(s.token)), s.id) for s in spans]
+    assert [str(k) for k, (stop, _, _) in enumerate(named) if stop == "0"] == chosen
+
+
 def test_typing_updates_colouring_and_counts() -> None:
     at = open_page()
     text = "Natural language processing is interesting\n\tand 你好 😀"
@@ -405,6 +417,27 @@ def test_a_link_opens_the_view_its_sender_saw() -> None:
                                      "whitespace": "off", "merges": "5",
                                      "encoder": "merge-order", "colours": "id", "limit": "3",
                                      "compare": "tiny char"}  # (AppTest: one value as a string)
+
+
+def test_a_budget_ending_inside_what_nfkc_made_of_one_character_says_so() -> None:
+    # NFKC turns ㌀ into アパート, three tokens of character 0: a budget of 1 was said to end
+    # "at character 0, before '㌀·ok'", as if all of ㌀ were past it, though ア is within.
+    from tokenizers import models, normalizers, pre_tokenizers
+    hf = HFTokenizer(models.BPE(vocab={c: i for i, c in enumerate(
+        ["ア", "パ", "ー", "ト", "o", "k", "ート"])}, merges=[("ー", "ト")]))
+    hf.normalizer, hf.pre_tokenizer = normalizers.NFKC(), pre_tokenizers.Whitespace()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.session_state["tokenizers"]["nfkc"] = bpe_core.loads(hf.to_str()).renamed("nfkc")
+    at.session_state["tokenizer"] = "nfkc"
+    at.query_params.update({"text": "㌀ ok", "tokenizer": "nfkc", "limit": "1"})
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.get("progress")[0].proto.text == (
+        "5 tokens: 4 over the budget of 1. The budget ends inside character 0, '㌀', which "
+        "the tokenizer's normalizer expands into tokens on both sides of it; the faded tokens "
+        "are past it.")
+    assert len(re.findall(r'class="t [^"]*\bov\b', token_html(at))) == 4  # パ ート o k
 
 
 def test_changing_an_option_puts_it_in_the_address() -> None:

@@ -336,15 +336,25 @@ def budget_note(text: str, spans: Sequence[TokenSpan], limit: int, *,
     >>> budget_note("中", cut, 1).split(". ")[1]
     "The budget ends inside character 0, '中', some of whose bytes are past it; the faded tokens \
 are past it."
+
+    So does one that ends within what a normalizer made of one character (NFKC: ㌀ → アパート):
+
+    >>> nfkc = [T(1, "ア", "ア".encode(), 0, 1), T(2, "パート", "パート".encode(), 0, 1)]
+    >>> budget_note("㌀", nfkc, 1).split(". ")[1]
+    "The budget ends inside character 0, '㌀', which the tokenizer's normalizer expands into \
+tokens on both sides of it; the faded tokens are past it."
     """
     n = len(spans)
     if n <= limit:
         return f"{plural(n, 'token')}: {limit - n:,} left of the budget of {limit:,}."
     cut = spans[limit].start
     where = f" (page {page:,})" if page else ""
-    if spans[limit].partial and spans[limit - 1].end > cut:  # bytes of one character each side
-        ends = (f"inside character {cut:,}, {readable(text[cut])!r}, some of whose bytes are "
-                f"past it{where}")
+    if spans[limit - 1].end > cut:  # one character's tokens on both sides of the budget
+        # Its bytes (a model cut there reads a broken character), or the characters a
+        # normalizer made of it (NFKC turns ㌀ into アパート): not all of it is past.
+        split = ("some of whose bytes are past it" if spans[limit].partial else
+                 "which the tokenizer's normalizer expands into tokens on both sides of it")
+        ends = f"inside character {cut:,}, {readable(text[cut])!r}, {split}{where}"
     else:
         ends = f"at character {cut:,}, before {readable(text[cut:cut + 20])!r}{where}"
     return (f"{plural(n, 'token')}: {n - limit:,} over the budget of {limit:,}. The budget ends "
