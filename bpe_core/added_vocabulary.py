@@ -79,9 +79,19 @@ class AddedToken:
                 "special": self.special}
 
 
-def added_tokens(entries: object) -> list[AddedToken]:
-    """A file's ``added_tokens`` (null or absent: none), each one checked."""
-    return list(map(AddedToken.from_dict, listed(entries or [], "the added_tokens")))
+def added_tokens(entries: object, *, skip_empty: bool = False) -> list[AddedToken]:
+    """A file's ``added_tokens`` (null or absent: none), each one checked; ``skip_empty``
+    leaves out those whose content is "", as ``tokenizers`` does as it reads a file (they
+    take no id, and their id decodes to nothing), where a BPE Playground file refuses them.
+
+    >>> [t.content for t in added_tokens([{"content": "", "id": 3}, {"content": "<s>", "id": 4}],
+    ...                                  skip_empty=True)]
+    ['<s>']
+    """
+    entries = listed(entries or [], "the added_tokens")
+    if skip_empty:
+        entries = [e for e in entries if not (isinstance(e, dict) and e.get("content") == "")]
+    return list(map(AddedToken.from_dict, entries))
 
 
 def as_hugging_face_reads(tokens: Iterable[AddedToken], vocab: Mapping[str, int]

@@ -454,32 +454,3 @@ def test_a_trained_tokenizer_saved_for_hugging_face_reads_there_as_here(unit, sp
     assert HFTokenizer.from_str(data.decode()).encode(text, add_special_tokens=False).ids == ids
     assert bpe_core.loads(data, source="t.json").encode(text) == ids
 
-
-def _lost_unk(**options) -> str:
-    """A tokenizer.json whose unk_token "<unk>" its vocab lacks, as tokenizers writes it."""
-    h = HFTokenizer(models.BPE({"a": 0, "b": 1, "ab": 2, "▁": 3}, [("a", "b")],
-                               unk_token="<unk>", **options))
-    h.pre_tokenizer = pre_tokenizers.Metaspace()
-    return h.to_str()
-
-
-@pytest.mark.parametrize("options", [{}, {"fuse_unk": True}, {"byte_fallback": True},
-                                     {"ignore_merges": True}])
-def test_an_unk_token_the_vocab_lacks_fails_where_tokenizers_fails_not_at_load(options):
-    # The file was refused at load ("the unk_token '<unk>' is not in the vocabulary"), which
-    # tokenizers loads and encodes until a character needs "<unk>".
-    text = _lost_unk(**options)
-    theirs, tok = HFTokenizer.from_str(text), bpe_core.loads(text, source="tokenizer.json")
-    for known in ("ab ab", "a" * 300, ""):
-        assert tok.encode(known) == theirs.encode(known).ids
-    assert tok.encode("ab ab") == [3, 2, 3, 2]
-    assert [s.id for s in tok.spans("ab ab")] == [3, 2, 3, 2]
-    with pytest.raises(Exception, match="^Unk token `<unk>` not found in the vocabulary$"):
-        theirs.encode("ab abc")
-    said = (r"^'c' \(U\+0063\) has no token, and the unk_token '<unk>' that stands for such a "
-            r"character is not in the vocabulary either: add '<unk>' to the vocab, or set "
-            r"unk_token to null \(such characters are then dropped\)$")
-    for encode in (tok.encode, tok.spans, lambda t: tok.encode_batch([t])):
-        with pytest.raises(ValueError, match=said):
-            encode("ab abc")
-    assert tok.decode([3, 2]) == theirs.decode([3, 2]) == "▁ ab"  # no decoder: joined by spaces

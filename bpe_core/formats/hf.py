@@ -133,7 +133,8 @@ def from_dict(d: Mapping[str, Any], *, source: str = "the file", name: str = "hf
             raise ValueError("it has no model")
         model = models.from_dict(d["model"])
         pre = pre_tokenizers.from_dict(d.get("pre_tokenizer"))
-        added = as_hugging_face_reads(added_tokens(d.get("added_tokens")), model.vocab)
+        added = as_hugging_face_reads(added_tokens(d.get("added_tokens"), skip_empty=True),
+                                      model.vocab)
         tok = Tokenizer(model, normalizers.from_dict(d.get("normalizer")), pre,
                         decoders.from_dict(d.get("decoder")), added,
                         post_processors.from_dict(d.get("post_processor")), name=name,
