@@ -389,7 +389,7 @@ def test_a_link_opens_the_view_its_sender_saw() -> None:
     tok = active(at)
     assert at.button_group(key="tok_view").value == "Ids"
     assert at.toggle(key="tok_ws").value is False
-    assert at.slider(key=f"tok_upto::{tok.name}").value == 5
+    assert at.slider(key=f"tok_upto::{tok.name}::{tok.fingerprint()}").value == 5
     assert at.radio(key="tok_method").value == "merge-order"
     assert at.radio(key="tok_colours").value == "id"
     assert at.number_input(key="tok_limit").value == 3
@@ -426,6 +426,26 @@ def test_a_budget_ending_inside_what_nfkc_made_of_one_character_says_so() -> Non
         "the tokenizer's normalizer expands into tokens on both sides of it; the faded tokens "
         "are past it.")
     assert len(re.findall(r'class="t [^"]*\bov\b', token_html(at))) == 4  # パ ート o k
+
+
+def test_the_merges_slider_belongs_to_its_tokenizer_not_to_its_name() -> None:
+    # Its position was kept by name: a tokenizer kept under a name another had (let go, or
+    # trained anew) took the other's slider, left at 1, and opened at 0 of its 6 merges (21
+    # tokens, not 12).
+    text = "the lowest price is lower"
+    at = open_page({"text": text})
+    held = at.session_state["tokenizers"]
+    held["mine"] = bpe_core.train(text * 3, unit="char", pretokenizer="whitespace",
+                                  max_merges=3, min_frequency=1, name="mine")
+    at.session_state["tokenizer"] = "mine"
+    at.run()
+    next(s for s in at.slider if s.key.startswith("tok_upto::mine")).set_value(1).run()
+    held["mine"] = again = bpe_core.train(text * 3, unit="char", pretokenizer="whitespace",
+                                          max_merges=6, min_frequency=1, name="mine")
+    at.run()
+    slider = next(s for s in at.slider if s.key.startswith("tok_upto::mine"))
+    assert (slider.value, slider.max) == (6, 6)
+    assert metric(at, "Tokens") == str(len(again.encode(text)))
 
 
 def test_changing_an_option_puts_it_in_the_address() -> None:
@@ -548,7 +568,7 @@ def test_a_large_vocabulary_gets_an_exact_merge_box_beside_its_slider():
     tok = active(at)
     n = len(tok.merges)
     assert n > 500
-    key = f"tok_upto::{tok.name}"
+    key = f"tok_upto::{tok.name}::{tok.fingerprint()}"
     at.number_input(key=key + "::box").set_value(437).run()
     assert at.slider(key=key).value == 437
     assert "merge 437 (rank 436): " in " ".join(c.value for c in at.caption)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bpe_core import Tokenizer
 from bpe_core.formats.hub import in_cache
 
 from ..shared import catalogue, loaders, state
@@ -25,9 +26,23 @@ KEYS = {"view": "tok_view", "whitespace": "tok_ws", "encoder": "tok_method",
 VIEWS = {"text": "Coloured text", "ids": "Ids", "table": "Table"}
 
 
-def merges_key(tokenizer: str) -> str:
-    """The session key of the merges slider of ``tokenizer`` (each tokenizer has its own)."""
-    return f"tok_upto::{tokenizer}"
+#: The merges a link asked for, with its tokenizer's name, until that tokenizer's slider is
+#: drawn (it may be loaded only then).
+LINK_MERGES = "tok_url_merges"
+
+
+def merges_key(tok: Tokenizer) -> str:
+    """The session key of ``tok``'s merges slider, by its name and its contents: another
+    tokenizer kept under the same name later (the first let go, or trained anew) starts at
+    every merge, not at the position the first was left at. A link's merges go to the
+    tokenizer it names."""
+    ss = st.session_state
+    key = f"tok_upto::{tok.name}::{tok.fingerprint()}"
+    asked = ss.get(LINK_MERGES)
+    if asked and asked[0] == tok.name:
+        ss[key] = asked[1]
+        del ss[LINK_MERGES]
+    return key
 
 
 def read_url() -> str | None:
@@ -50,7 +65,7 @@ def read_url() -> str | None:
                        else value)
     name = params.get("tokenizer", [None])[-1]
     if "merges" in options:  # checked against the tokenizer's merges when the slider is drawn
-        ss[merges_key(name or ss.tokenizer)] = options["merges"]
+        ss[LINK_MERGES] = name or ss.tokenizer, options["merges"]
     if not name or name == ss.tokenizer:
         return None
     if name in state.tokenizers():

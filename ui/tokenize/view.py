@@ -111,7 +111,7 @@ def input_panel(tok: Tokenizer) -> Options:
     upto = None
     n = len(tok.merges)
     if n:
-        key = merges_key(tok.name)
+        key = merges_key(tok)
         if ss.get(key, n) > n:  # a link may ask for more merges than this tokenizer has
             ss[key] = n
         # Every merge at first; set here, not as the slider's default, which Streamlit would
