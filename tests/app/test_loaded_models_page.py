@@ -33,7 +33,8 @@ from ui.shared.samples import parallel_sample
 from ui.vocabulary import view as vocabulary_view
 from ui.vocabulary.view import TAB_KEY, TABS, TOKEN_KEY
 
-BOX = re.compile(r'<span class="(t [^"]*)" title="([^"]*)" data-s="\d+" data-e="\d+" data-i="\d+">'
+BOX = re.compile(r'<span class="(t [^"]*)" title="([^"]*)" (?:role="button" [^>]*)?'
+                 r'data-s="\d+" data-e="\d+" data-i="\d+">'
                  r'((?:[^<]|<span class="m">[^<]*</span>|<bdi dir="ltr">[^<]*</bdi>)*)</span>')
 
 

@@ -68,6 +68,18 @@ def test_default_text_is_coloured_with_one_box_per_token() -> None:
     assert metric(at, "Characters") == f"{len(text):,}"
 
 
+def test_a_keyboard_reaches_the_framed_token_and_a_screen_reader_names_each_box() -> None:
+    # The boxes are picked by clicking: with Tab (the framed one) and arrows, and by name.
+    at = type_text(open_page(), "the lowest price")
+    spans, body = active(at).spans("the lowest price"), token_html(at)
+    chosen = re.findall(r'class="t [^"]*\bon\b[^"]*"[^>]*data-i="(\d+)"', body)
+    named = re.findall(r'role="button" tabindex="(-1|0)" aria-label="token ([^"]*), id (\d+)"',
+                       body)
+    assert [(html_lib.unescape(t), int(i)) for _, t, i in named] == [
+        (repr(colour.readable_token(s.token)), s.id) for s in spans]
+    assert [str(k) for k, (stop, _, _) in enumerate(named) if stop == "0"] == chosen
+
+
 def test_typing_updates_colouring_and_counts() -> None:
     at = open_page()
     text = "Natural language processing is interesting\n\tand 你好 😀"

@@ -128,7 +128,7 @@ def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
                   show_whitespace: bool = True, marked: Collection[int] = (),
                   marked_note: str = "", label: str = "text", colours: str = "alternate",
                   window: range | None = None, chosen: int | None = None,
-                  over: int | None = None) -> str:
+                  over: int | None = None, pickable: bool = False) -> str:
     """The colouring HTML with this page's tooltips (merge rank, pair count, split characters);
     only the tokens at the positions in ``window`` (all by default) are drawn. The options are
     those of :func:`~ui.shared.tokens.tokens_html`."""
@@ -137,7 +137,7 @@ def coloured_html(tok: Tokenizer, spans: Sequence[TokenSpan], text: str, *,
     return tokens_html(spans, text, show_whitespace=show_whitespace,
                        details={k: details(tok, spans[k], text) for k in window}, marked=marked,
                        marked_note=marked_note, added=added, label=label, colours=colours,
-                       window=window, chosen=chosen, over=over)
+                       window=window, chosen=chosen, over=over, pickable=pickable)
 
 
 #: What each box style means, in the order the legend lists them.

@@ -108,6 +108,8 @@ CSS = (
     ".bpe-tokens .ov{opacity:0.4}"  # past the token budget
     ".bpe-tokens .hl{outline:3px solid #f59e0b;outline-offset:0}"  # linked to selected text
     ".bpe-tokens .on{outline:3px solid #111827;outline-offset:1px}"  # the token picked
+    # A box reached with the keyboard (pickable boxes, see tokens_html), over any other frame.
+    f".bpe-tokens .t:focus-visible{{outline:3px solid {ACCENT};outline-offset:2px}}"
     # One class per palette colour: a class costs the browser less than a style per box.
     + "".join(f".bpe-tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
     + "".join(f".bpe-tokens .h{i}{{background:hsl({i * 360 // ID_HUES} 80% 84%)}}"
@@ -350,7 +352,7 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
                 marked: Collection[int] = (), marked_note: str = "",
                 added: Collection[int] = (), label: str = "text", colours: str = "alternate",
                 window: range | None = None, chosen: int | None = None,
-                over: int | None = None) -> str:
+                over: int | None = None, pickable: bool = False) -> str:
     """HTML for ``text`` cut into ``spans`` (as ``Tokenizer.spans`` gives them).
 
     Text between spans (what a whitespace pre-tokenizer drops) is shown plain, without a box.
@@ -366,7 +368,13 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
     (:func:`id_colour`) rather than keeping neighbours apart. Only the positions in ``window``
     are drawn (all by default); the box at ``chosen`` is framed, and those from ``over`` on are
     faded. Each line is laid out as the browser lays out its text, the bytes of a character
-    split over several boxes left to right (see :mod:`ui.shared.bidi`).
+    split over several boxes left to right (see :mod:`ui.shared.bidi`). ``pickable`` boxes are
+    buttons named by their token and id, for the keyboard and screen readers: the framed one
+    (else the first) is in the Tab order, the page's script moves along them with the arrows.
+
+    >>> re.findall(r' role=.*? data-s', tokens_html([TokenSpan(7, "hi", b"hi", 0, 2)], "hi",
+    ...                                              pickable=True))
+    [' role="button" tabindex="0" aria-label="token &#x27;hi&#x27;, id 7" data-s']
     """
     window = window if window is not None else range(len(spans))
     shown_boxes = window_boxes(spans, text, window)
@@ -376,6 +384,7 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
                     [f"c{i}" for i in _palette_indices(near)] if colours == "alternate"
                     else [f"h{id_colour(s.id)}" for s in near]))
     at16 = utf16_offsets(text)
+    focus = chosen if chosen in window else window.start  # the box Tab reaches (pickable)
     # Each line's items: the html of one box, or of a few that split characters into bytes
     # (drawn in byte order, see bidi.byte_run), or of text between boxes; and the text covered.
     lines: list[list[tuple[list[str], str]]] = [[]]
@@ -406,7 +415,10 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
                                       "on" if k == chosen else "",
                                       "ov" if over is not None and k >= over else "")))
         body = _box_html(shown, show_whitespace) if label == "text" else str(span.id)
-        box_html = (f'<span class="{kind}" title="{html.escape(tip)}" '
+        name = f"token {quoted(readable_token(span.token))}, {id_label} {span.id}"
+        keys = (f'role="button" tabindex="{0 if k == focus else -1}" '
+                f'aria-label="{html.escape(name)}" ' if pickable else "")
+        box_html = (f'<span class="{kind}" title="{html.escape(tip)}" {keys}'
                     f'data-s="{at16[span.start]}" data-e="{at16[span.end]}" '
                     f'data-i="{k}">{body}</span>')
         line = lines[-1]

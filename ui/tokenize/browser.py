@@ -3,7 +3,10 @@
 - *live typing*: Streamlit's text area sends its text only on Ctrl+Enter or when it loses focus;
   this sends it whenever typing pauses, so the colouring follows the keyboard as in Tiktokenizer;
 - *click to pick*: clicking a token box (inside an element of class ``bpe-pick``) picks that token,
-  by the box's ``data-i`` position, for the merge tree, and frames it at once;
+  by the box's ``data-i`` position, for the merge tree, and frames it at once; so do Enter and
+  Space on a box reached with Tab, and the arrow keys (Home, End) move along the boxes, as in a
+  toolbar (one box in the Tab order at a time); the picked box keeps the focus when the page
+  draws it again;
 - *text and tokens linked*: hovering a box selects the characters it covers in the text area
   (by the box's ``data-s`` and ``data-e``, UTF-16 offsets as a text area counts), and the
   selection is put back as it was when the pointer leaves; selecting characters in the text
@@ -27,12 +30,43 @@ export default function(component) {
   const { setTriggerValue, data } = component;
   const area = () => document.querySelector('.st-key-' + data.text_key + ' textarea');
   const boxAt = (node) => node && node.closest && node.closest('.%(pick)s [data-i]');
-  const onClick = (event) => {
-    const box = boxAt(event.target);
-    if (!box) return;
+  const pick = (box) => {
     document.querySelectorAll('.%(pick)s .on').forEach((b) => b.classList.remove('on'));
     box.classList.add('on');  // framed now; the page's answer frames it too
     setTriggerValue('picked', Number(box.dataset.i));
+  };
+  const onClick = (event) => {
+    const box = boxAt(event.target);
+    if (box) pick(box);
+  };
+  // The page draws the boxes again after a pick: the focus, lost with the old box, goes back
+  // to the picked one (unless the user has moved on, to the text area say).
+  let refocus = null;
+  const keepFocus = new MutationObserver(() => {
+    if (!refocus) return;
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== refocus.old) { refocus = null; return; }
+    const box = document.querySelector('.%(pick)s [data-i="' + refocus.i + '"]');
+    if (box && !refocus.old.isConnected) { box.focus({preventScroll: true}); refocus = null; }
+  });
+  keepFocus.observe(document.body, {childList: true, subtree: true});
+  const onBoxKey = (event) => {
+    const box = boxAt(event.target);
+    if (!box || box !== event.target) return;
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();  // (Space would scroll the page)
+      refocus = {i: box.dataset.i, old: box};
+      pick(box);
+      return;
+    }
+    const all = [...box.closest('.%(pick)s').querySelectorAll('[data-i]')];
+    const at = all.indexOf(box);
+    const to = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: all.length - 1}[event.key];
+    if (to === undefined || !all[to]) return;
+    event.preventDefault();
+    box.tabIndex = -1;
+    all[to].tabIndex = 0;
+    all[to].focus();
   };
   let timer = null;
   const onInput = (event) => {
@@ -92,11 +126,12 @@ export default function(component) {
                      ['compositionend', onInput, true], ['mouseover', onOver],
                      ['mouseout', onOut], ['keydown', onKey, true], ['select', mark, true],
                      ['selectionchange', mark, true], ['keyup', mark, true],
-                     ['mouseup', mark, true]];
+                     ['mouseup', mark, true], ['keydown', onBoxKey]];
   listeners.forEach(([name, handler, capture]) =>
     document.addEventListener(name, handler, !!capture));
   return () => {
     clearTimeout(timer);
+    keepFocus.disconnect();
     listeners.forEach(([name, handler, capture]) =>
       document.removeEventListener(name, handler, !!capture));
   };

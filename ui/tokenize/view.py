@@ -292,12 +292,13 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
         html = coloured_html(tok, spans, opts.text, show_whitespace=opts.show_whitespace,
                              marked=marked, marked_note=RANK_NOTE, label=label,
                              colours=opts.colours, window=window,
-                             chosen=chosen, over=over)
+                             chosen=chosen, over=over, pickable=True)
         st.html(f"<style>{SCROLL_CSS}</style>"
                 f'<div class="{browser.PICK_CLASS} bpe-scroll">{html}</div>')
         styles = legend(tok, spans, opts.text, window=window)
         st.caption("Hover a token to see its characters in the text, or select characters to "
-                   "mark their tokens; click a token to see its merge tree below."
+                   "mark their tokens; click a token (or Tab to the tokens, move with the "
+                   "arrow keys and press Enter) to see its merge tree below."
                    + (" Neighbouring tokens never share a colour." if opts.colours == "alternate"
                       else " A token has the same colour wherever it appears.")
                    + (f"  \n{md_literal(styles)}." if styles else ""))
