@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui.languages import data, tabs, view
 
-st.title(":material/translate: Languages: the tokenization premium", anchor=False)
+st.title("Languages: the tokenization premium", anchor=False)
 st.markdown(view.INTRO)
 source = view.corpus_picker()
 choice = view.controls(source)

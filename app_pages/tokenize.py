@@ -5,7 +5,7 @@ import streamlit as st
 from ui.shared import loaders, state
 from ui.tokenize import address, chat, compare, view
 
-st.title(":material/text_fields: Tokenize", anchor=False)
+st.title("Tokenize", anchor=False)
 st.markdown(
     "Type or paste any text and see how the active tokenizer cuts it into **tokens**, the units a "
     "language model reads. Each coloured box is one token; hover it for its id and bytes, click "

@@ -8,7 +8,7 @@ from ui.shared.annotate import md_literal
 from ui.vocabulary import compare, tables, view
 
 tok, corpus = state.active_tokenizer(), state.active_corpus()
-st.title(":material/dictionary: Vocabulary", anchor=False)
+st.title("Vocabulary", anchor=False)
 st.markdown(f"Every token of **{md_literal(tok.name)}**: how it was learned, what it is made of, "
             f"and how often it occurs in the active corpus, **{md_literal(corpus.name)}**. "
             "Search it, click a token to see its merge tree, count its tokens by writing system, "
