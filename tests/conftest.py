@@ -54,3 +54,8 @@ def offline_with_no_reference_cache(monkeypatch, tmp_path_factory):
 
     monkeypatch.setattr(requests, "head", unreachable)
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "no-cache"))
+    # A Hub model's named chat templates are listed by the Hub's API, which retries an
+    # unreachable host for 20 s: it fails at once, as offline (tests that list mock it).
+    from huggingface_hub import HfApi
+    monkeypatch.setattr(HfApi, "list_repo_tree", lambda self, repo_id, *_, **__: unreachable(
+        f"the Hub's listing of {repo_id}"))

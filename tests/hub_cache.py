@@ -40,7 +40,8 @@ def put_model(cache: Path, repo_id: str, files: dict[str, bytes],
     (folder / "refs" / ref).write_text(revision)
     snapshot = folder / "snapshots" / revision
     snapshot.mkdir(parents=True, exist_ok=True)
-    for name, data in files.items():
+    for name, data in files.items():  # a name may be a path: additional_chat_templates/x.jinja
+        (snapshot / name).parent.mkdir(parents=True, exist_ok=True)
         (snapshot / name).write_bytes(data)
     for name in absent:
         (folder / ".no_exist" / revision).mkdir(parents=True, exist_ok=True)

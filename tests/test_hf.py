@@ -453,4 +453,3 @@ def test_a_trained_tokenizer_saved_for_hugging_face_reads_there_as_here(unit, sp
     ids = tok.encode(text)
     assert HFTokenizer.from_str(data.decode()).encode(text, add_special_tokens=False).ids == ids
     assert bpe_core.loads(data, source="t.json").encode(text) == ids
-

@@ -4,6 +4,7 @@ stand-in ``hf_hub_download`` raising each of ``huggingface_hub``'s errors: no ne
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import huggingface_hub
 import pytest
@@ -348,3 +349,52 @@ def test_the_catalogue_names_real_bpe_models() -> None:
         assert family in families
     assert all(repo.count("/") == 1 and " " not in repo for repo in CATALOGUE)
     assert json.loads(config_file()) == CHAT_CONFIG
+
+
+TOOL_TEMPLATE = "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}{% endfor %}[tools]"
+
+
+def test_named_chat_templates_in_their_folder_are_offered_by_name(cache) -> None:
+    # Only chat_template.jinja was read: the chat view offered no "tool_use" template.
+    from bpe_core.chat import templates
+    put_model(cache, "org/tools", {
+        "tokenizer.json": llama3_file(), "tokenizer_config.json": config_file(),
+        "chat_template.jinja": CHAT_TEMPLATE.encode(),
+        "additional_chat_templates/tool_use.jinja": TOOL_TEMPLATE.encode(),
+        "additional_chat_templates/rag.jinja": b"\xff not text",  # left out
+        "additional_chat_templates/notes.txt": b"not a template"})
+    config = load_model("org/tools").config  # the suite's Hub cannot be reached: the cache's
+    assert templates(config) == {"default": CHAT_TEMPLATE, "tool_use": TOOL_TEMPLATE}
+    assert config["bos_token"] == CHAT_CONFIG["bos_token"]
+    # As transformers reads them: template files come before the config's template, even
+    # when there is no chat_template.jinja among them.
+    put_model(cache, "org/tools-only", {
+        "tokenizer.json": llama3_file(), "tokenizer_config.json": config_file(),
+        "additional_chat_templates/tool_use.jinja": TOOL_TEMPLATE.encode()})
+    assert templates(load_model("org/tools-only").config) == {"tool_use": TOOL_TEMPLATE}
+
+
+def test_named_chat_templates_are_listed_and_downloaded_with_a_new_model(cache,
+                                                                         monkeypatch) -> None:
+    downloaded = put_model(cache / "downloads", "org/new", {
+        "tokenizer.json": llama2_file(), "chat_template.jinja": CHAT_TEMPLATE.encode()})
+    tool = "additional_chat_templates/tool_use.jinja"  # (not yet beside the tokenizer.json)
+    elsewhere = put_model(cache / "later", "org/new", {tool: TOOL_TEMPLATE.encode()})
+    missing = hub_exception(errors.RemoteEntryNotFoundError, "404")
+    calls = online_hub(monkeypatch, {"tokenizer_config.json": missing}, {
+        "tokenizer.json": str(downloaded / "tokenizer.json"),
+        "chat_template.jinja": str(downloaded / "chat_template.jinja"),
+        tool: str(elsewhere / tool)})
+    listed = []
+
+    def tree(self, repo_id, path_in_repo=None, *, revision=None, **_):
+        listed.append((repo_id, path_in_repo, revision))
+        # (The Hub's RepoFile, in what is read of it; a file that is no template is passed over.)
+        return iter([SimpleNamespace(path=tool), SimpleNamespace(path=f"{tool[:-6]}.md")])
+
+    monkeypatch.setattr(huggingface_hub.HfApi, "list_repo_tree", tree)
+    config = load_model("org/new").config
+    assert config["chat_template"] == [{"name": "default", "template": CHAT_TEMPLATE},
+                                       {"name": "tool_use", "template": TOOL_TEMPLATE}]
+    assert listed == [("org/new", "additional_chat_templates", None)]
+    assert calls[-1] == (tool, False)

@@ -1,7 +1,8 @@
 """Models' tokenizers from the Hugging Face Hub, by model id, through ``huggingface_hub``.
 
 ``load_model("Qwen/Qwen3-8B")`` downloads the model's ``tokenizer.json``, its
-``tokenizer_config.json`` and its ``chat_template.jinja`` (when it has them) once
+``tokenizer_config.json``, its ``chat_template.jinja`` and its named templates
+(``additional_chat_templates/<name>.jinja``; when it has them) once
 (``hf_hub_download`` keeps them in the Hub cache, and sends ``HF_TOKEN`` when it is set) and
 reads them into a :class:`HubModel`. A model already in the cache loads without the network.
 Whatever goes wrong is a :class:`HubError` whose message is one sentence for the user: offline,
@@ -48,6 +49,9 @@ TOKENIZER_FILE, CONFIG_FILE = "tokenizer.json", "tokenizer_config.json"
 #: The chat template in a file of its own: newer repositories (GPT-OSS, Qwen 3's later ones) keep
 #: it there rather than in tokenizer_config.json.
 TEMPLATE_FILE = "chat_template.jinja"
+#: Named chat templates besides that one ("tool_use", "rag"), each ``<name>.jinja`` in this
+#: folder, as transformers saves them: read as transformers reads them (``_chat_templates``).
+TEMPLATE_DIR = "additional_chat_templates"
 _EXAMPLE = "Qwen/Qwen3-8B"
 #: A model page's address as the browser shows it: the Hub's host, then org/name, perhaps seen
 #: at a revision (/tree/v1.0, /blob/main/tokenizer.json) or on a tab of its page (/discussions).
@@ -131,17 +135,72 @@ def load_model(text: str) -> HubModel:
         tok = loads(_read(repo_id, TOKENIZER_FILE, path), source=f"{repo_id}'s {TOKENIZER_FILE}")
     except TokenizerFileError as exc:
         raise HubError(f"{exc}.") from None
-    beside = _beside(repo_id, downloaded=not cached)
+    beside, online = _beside(repo_id, downloaded=not cached)
     config = _read_config(_read(repo_id, CONFIG_FILE, beside[CONFIG_FILE]))
-    template = _read(repo_id, TEMPLATE_FILE, beside[TEMPLATE_FILE])
-    if template is not None:
-        # The separate file comes first, as in transformers: a repository saved with it keeps
-        # the template out of tokenizer_config.json, or leaves an older one there.
-        try:
-            config["chat_template"] = template.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            pass  # not text: left out, as an unreadable config is
+    files = {"default": _read(repo_id, TEMPLATE_FILE, beside[TEMPLATE_FILE]),
+             **_named_templates(repo_id, os.path.dirname(path), online=online)}
+    found = _chat_templates(files)
+    if found:
+        config["chat_template"] = found
     return HubModel(repo_id, tok.renamed(repo_id), config)
+
+
+def _chat_templates(files: dict[str, bytes | None]) -> str | list[dict[str, str]] | None:
+    """The chat template the template files give, as transformers reads them: they come before
+    the config's (a repository saved with them keeps the template out of tokenizer_config.json,
+    or leaves an older one there); one "default" is a string, named ones a list as a config
+    writes them; None when there are none. A file that is not text is left out, as an
+    unreadable config is.
+
+    >>> _chat_templates({"default": b"a", "tool_use": b"b"})
+    [{'name': 'default', 'template': 'a'}, {'name': 'tool_use', 'template': 'b'}]
+    >>> _chat_templates({"default": b"\\xef\\xbb\\xbfa", "rag": b"\\xff"}), _chat_templates({})
+    ('a', None)
+    """
+    texts = {}
+    for name, data in files.items():
+        try:
+            texts[name] = data.decode("utf-8-sig") if data is not None else None
+        except UnicodeDecodeError:
+            pass
+    texts = {name: text for name, text in texts.items() if text is not None}
+    if list(texts) == ["default"]:
+        return texts["default"]
+    return [{"name": name, "template": text} for name, text in texts.items()] or None
+
+
+def _named_templates(repo_id: str, snapshot: str, *, online: bool) -> dict[str, bytes | None]:
+    """name -> bytes of each ``additional_chat_templates/<name>.jinja``: those the Hub lists
+    when it is asked anyway (``online``: what the cache lacks is downloaded), else those the
+    cache holds in ``snapshot``, the folder of the tokenizer.json (offline, transformers reads
+    those too)."""
+    folder = os.path.join(snapshot, TEMPLATE_DIR)
+    names = _listed_templates(repo_id) if online else None
+    if names is None:
+        try:
+            names = sorted(n[:-len(".jinja")] for n in os.listdir(folder) if n.endswith(".jinja"))
+        except OSError:  # no such folder: the usual case
+            return {}
+    found = {}
+    for name in names:
+        filename, path = f"{TEMPLATE_DIR}/{name}.jinja", os.path.join(folder, f"{name}.jinja")
+        if not os.path.isfile(path):
+            path = _download_beside(repo_id, filename) if online else None
+        found[name] = _read(repo_id, filename, path)
+    return found
+
+
+def _listed_templates(repo_id: str) -> list[str] | None:
+    """The names of the model's named templates on the Hub; None when it cannot say now."""
+    from huggingface_hub import HfApi
+
+    repo, revision = _repo(repo_id)
+    try:
+        entries = list(HfApi().list_repo_tree(repo, TEMPLATE_DIR, revision=revision))
+    except Exception:  # noqa: BLE001 - no such folder (404), or not now: the cache's then
+        return None
+    return sorted(e.path.rsplit("/", 1)[-1][:-len(".jinja")] for e in entries
+                  if e.path.endswith(".jinja"))
 
 
 def in_cache(name: str) -> bool:
@@ -256,9 +315,10 @@ def unreachable(*, timeout: float = 3.0) -> str | None:
     return None
 
 
-def _beside(repo_id: str, *, downloaded: bool) -> dict[str, str | None]:
+def _beside(repo_id: str, *, downloaded: bool) -> tuple[dict[str, str | None], bool]:
     """Where the model's tokenizer_config.json and chat_template.jinja are, each None when the
-    repository has no such file (normal: the tokenizer works without them).
+    repository has no such file (normal: the tokenizer works without them); and whether the
+    Hub was asked (or the tokenizer.json was just downloaded from it).
 
     Each is looked for in the cache, which also remembers a file the Hub said it does not have;
     one the cache knows nothing of is downloaded when the Hub can be reached, even for a
@@ -273,10 +333,11 @@ def _beside(repo_id: str, *, downloaded: bool) -> dict[str, str | None]:
         if where is None:
             unknown.append(name)
         found[name] = where if isinstance(where, str) else None  # else: known to be absent
-    if unknown and (downloaded or not (constants.HF_HUB_OFFLINE or unreachable())):
+    online = downloaded or bool(unknown) and not (constants.HF_HUB_OFFLINE or unreachable())
+    if unknown and online:
         for name in unknown:
             found[name] = _download_beside(repo_id, name)
-    return found
+    return found, online
 
 
 def _download_beside(repo_id: str, filename: str) -> str | None:

@@ -91,7 +91,7 @@ def hub_form(key: str) -> str | None:
     repo_id = choice or st.text_input("Model id on the Hugging Face Hub", key=f"{key}_hub_id",
                                       placeholder="org/name, for example Qwen/Qwen3-8B, or "
                                                   "the address of its page").strip()
-    st.caption("The model's tokenizer.json, tokenizer_config.json and chat_template.jinja are "
+    st.caption("The model's tokenizer.json, tokenizer_config.json and chat templates are "
                "downloaded the first time and kept in the Hugging Face cache "
                f"(`{cache_dir()}`); from there they load without internet. A gated model needs "
                "its licence accepted on the Hub and HF_TOKEN set. Only BPE tokenizers can be "
