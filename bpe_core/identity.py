@@ -15,6 +15,7 @@ Both read only the stages, so they work on any tokenizer, trained or loaded:
 from __future__ import annotations
 
 import hashlib
+from array import array
 from typing import Iterable, Iterator
 
 from .added_vocabulary import AddedToken
@@ -80,8 +81,12 @@ def fingerprint(normalizer, pre_tokenizer, model: BPE, decoder, post_processor,
     h.update(repr((model.unk_token, model.fuse_unk, model.byte_fallback,
                    model.continuing_subword_prefix, model.end_of_word_suffix,
                    model.ignore_merges)).encode())
-    h.update("\x00".join("\x01" if t is None else t for t in model.tokens).encode(
-        "utf-8", "surrogatepass"))
+    # Each token's length, then the tokens joined: no separator can be told from a token's own
+    # characters (the vocabularies 'a\x00', 'b' and 'a', '\x00b' once hashed alike, and shared
+    # the pages' tables). An id with no token has length -1.
+    tokens = model.tokens
+    h.update(array("q", [-1 if t is None else len(t) for t in tokens]).tobytes())
+    h.update("".join(t for t in tokens if t is not None).encode("utf-8", "surrogatepass"))
     for column in (model.merges.left, model.merges.right, model.merges.result, model.merges.count):
         h.update(column.tobytes())
     return h.hexdigest()

@@ -10,6 +10,8 @@ where the tests need a shape those builders do not give:
   they no longer follow the merge order (Llama 3, GPT-OSS);
 - ``nfkc_file``: NFKC before a byte-level model (Claude's shape);
 - ``char_bpe_file``: ``tokenizers``' CharBPETokenizer, lowercased (the first GPT's shape);
+- ``nul_files``: two vocabularies that differ only in where a NUL character sits between their
+  first two tokens (``a\x00`` + ``b`` and ``a`` + ``\x00b``), each merging them to ``a\x00b``;
 - ``catastrophic_file``: a model of the printable ASCII characters whose Split pre-tokenizer,
   normalizer Replace or decoder Replace is ``(?:a|aa)+$``, which takes minutes on
   ``"a" * 46 + "!"`` unbounded.
@@ -99,6 +101,13 @@ def catastrophic_file(stage: str) -> bytes:
     else:
         tok.decoder = D.Replace(Regex(CATASTROPHIC), "b")
     return _bytes(tok)
+
+
+@lru_cache(maxsize=None)
+def nul_files() -> tuple[bytes, bytes]:
+    """See the module docstring: two tokenizers whose tokens, joined by NUL, read alike."""
+    return tuple(_bytes(HFTokenizer(models.BPE({left: 0, right: 1, "a\x00b": 2}, [(left, right)])))
+                 for left, right in (("a\x00", "b"), ("a", "\x00b")))
 
 
 def hf(data: bytes) -> HFTokenizer:

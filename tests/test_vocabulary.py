@@ -11,6 +11,7 @@ from bpe_core.analysis import vocabulary as engine
 from bpe_core.analysis.vocabulary import (VocabularySearchError, built_from, diff, matches,
                                           not_utf8, vocabulary)
 from bpe_core.analysis.writing_systems import PARTIAL, SPECIAL
+from tests.model_files import nul_files
 from ui.vocabulary.data import (allocation_figure, count_figure, default_token, diff_frame,
                                 length_figure, script_options, select, systems_table,
                                 vocabulary_frame, with_frequencies)
@@ -221,6 +222,9 @@ def test_fingerprint_follows_content_not_name(hug):
     byte = bpe_core.train(HUG, max_merges=5, unit="byte", min_frequency=1)
     looked_up = dataclasses.replace(byte, model=dataclasses.replace(byte.model, ignore_merges=True))
     assert looked_up.fingerprint() != byte.fingerprint()
+    # A NUL in a token is not a separator: 'a\x00' + 'b' and 'a' + '\x00b' are two vocabularies.
+    first, second = (bpe_core.loads(f.decode()) for f in nul_files())
+    assert first.display(0) != second.display(0) and first.fingerprint() != second.fingerprint()
 
 
 def test_default_token_is_the_most_used_merge_made_from_a_merge(hug):

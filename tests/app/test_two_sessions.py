@@ -9,6 +9,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
+from tests.model_files import nul_files
 from ui.shared import loaders
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -91,3 +92,18 @@ def test_a_corpus_another_session_measured_does_not_stand_in_for_a_different_one
     assert [len(tok.encode(s)) for s in ("a\x01b", "c\x01d")] == [3, 3]
     assert measured(b, "one.tsv", b"en\tfr\na\x01b\tc\x01d\n") == {
         "English": (1, 3), "French \u2014 fran\u00e7ais": (1, 3)}
+
+
+def test_a_vocabulary_another_session_listed_does_not_stand_in_for_a_different_one():
+    # The Vocabulary page keeps each table for every session by the tokenizer's fingerprint,
+    # which hashed the tokens joined by NUL: 'a\x00' + 'b' and 'a' + '\x00b' hashed alike, and
+    # B, loading the second file after A had listed the first, was shown A's tokens.
+    tables = []
+    for data in nul_files():
+        at = open_tokenize()
+        load(at, data, name="nul")
+        at.switch_page("app_pages/vocabulary.py").run()
+        assert not at.exception
+        table = next(d.value for d in at.dataframe if "script" in d.value.columns)
+        tables.append(table["token"].tolist())
+    assert tables == [["a\x00", "b", "a\x00b"], ["a", "\x00b", "a\x00b"]]
