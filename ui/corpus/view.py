@@ -20,6 +20,7 @@ from bpe_core.analysis.word_counts import WordCountError, parse_word_counts
 from bpe_core.presets import PRESETS
 
 from ..shared import background, metrics, state, upload_limit, wording
+from ..shared.charts import titled
 from ..shared.columns import fit_columns, fitted_columns
 from ..shared.samples import Sample, samples
 from ..shared.tokens import md_escape, readable
@@ -326,7 +327,10 @@ def render_stats(corpus: state.SessionCorpus) -> None:
     with scripts:
         st.markdown("**Writing systems** (Unicode scripts, in characters)")
         if stats.scripts:
-            st.plotly_chart(scripts_figure(stats.scripts), config={"displayModeBar": False})
+            # Titled as every chart is: the figure's own words for a screen reader.
+            figure = titled(scripts_figure(stats.scripts),
+                            f"Characters of {corpus.name} by writing system", share=3 / 5)
+            st.plotly_chart(figure, config={"displayModeBar": False})
             if "Common" in stats.scripts:
                 st.caption(f"“Common” covers {COMMON_HINT}, shared by all scripts.")
     if corpus.is_counts:

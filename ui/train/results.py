@@ -144,8 +144,9 @@ def render(run: runs.Run) -> None:
     with left:
         lengths, unit = _lengths(run)
         st.markdown("**How long are the tokens?**")
-        st.plotly_chart(charts.length_histogram(lengths, unit), key="train_lengths",
-                        config={"displayModeBar": False})
+        figure = charts.titled(charts.length_histogram(lengths, unit),
+                               f"Token lengths in {unit} of {tok.name}", share=3 / 5)
+        st.plotly_chart(figure, key="train_lengths", config={"displayModeBar": False})
     with right:
         _downloads(run, _keep(run))
 
