@@ -80,8 +80,8 @@ none), or set "Stop at" to "Number of merges" instead
 def too_small(size: int, n_base: int, n_special: int) -> str:
     """Why a vocabulary of ``size`` makes no merge, and what size would, as the page says it.
 
-    >>> too_small(300, 256, 1)
-    'the vocabulary size 300 is below the base alphabet: 256 base symbols + 1 special token \
+    >>> too_small(200, 256, 1)
+    'the vocabulary size 200 is below the base alphabet: 256 base symbols + 1 special token \
 = 257 ids before any merge. Choose a vocabulary size of 258 or more to make merges (257 makes \
 none), or set "Stop at" to "Number of merges" instead'
     """
