@@ -20,6 +20,7 @@ all at once before any is looked up (``Plan.cut_new``).
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from functools import partial
 from itertools import chain, filterfalse, repeat
@@ -153,6 +154,7 @@ class Plan:
         self.normalized_added = any(t.normalized for t in added)
         self.plain = normalizer is None and not len(added) and not self.start_by_offsets
         self._caches: dict[int | None, PieceCache] = {}
+        self._caches_lock = threading.Lock()
         # Pieces are cut where no merge can cross (cuts.py): as characters when the model sees
         # the head's pieces as they are, as bytes when ByteLevel's mapping alone comes after.
         # The cutter costs about what merging CUTTER_AFTER_CHARS characters does, so it is
@@ -322,10 +324,16 @@ class Plan:
         """The piece -> ids cache for ``limit`` (the full one and a few ``upto`` ones are kept)."""
         cache = self._caches.get(limit)
         if cache is None:
-            if len(self._caches) >= CACHED_LIMITS:
-                # Forget the oldest upto=k cache; the full one is the most used.
-                del self._caches[next(k for k in self._caches if k is not None)]
-            cache = self._caches[limit] = PieceCache(self, limit)
+            # The app's sessions are threads sharing one tokenizer: two that miss at once
+            # would both forget the same oldest cache (KeyError), one while the other
+            # iterates (RuntimeError). A miss is rare, so a lock on it costs nothing.
+            with self._caches_lock:
+                cache = self._caches.get(limit)
+                if cache is None:
+                    if len(self._caches) >= CACHED_LIMITS:
+                        # Forget the oldest upto=k cache; the full one is the most used.
+                        del self._caches[next(k for k in self._caches if k is not None)]
+                    cache = self._caches[limit] = PieceCache(self, limit)
         elif len(cache) + len(cache.parts) > CACHE_PIECES:  # bounded: forget all, start again
             cache.clear()
             cache.parts.clear()

@@ -3,6 +3,7 @@
 import dataclasses
 import gc
 import pickle
+import sys
 import threading
 import weakref
 
@@ -120,6 +121,38 @@ def test_worker_processes_start_safely_from_a_thread(monkeypatch):
     thread.join(timeout=120)
     assert results["counts"] == words.count_words(CORPUS * 4, bpe_core.PRESETS["gpt2"])
     assert results["ids"] == [tok.encode(t) for t in texts]
+
+
+def test_sessions_encoding_with_many_merge_limits_at_once_share_the_caches_safely():
+    # The app's sessions are threads sharing one tokenizer. Each merge limit (upto) gets a
+    # cache of its own, a few kept: two threads that missed at once both forgot the same oldest
+    # one (KeyError), or one while the other looked for it ('dictionary changed size during
+    # iteration'). Threads switched as often as they can make it happen every time.
+    tok = bpe_core.train(CORPUS, unit="char", pretokenizer="whitespace", max_merges=30,
+                         min_frequency=1)
+    want = {upto: tok.encode("lowest wider", upto=upto) for upto in range(25)}
+    errors, wrong = [], []
+
+    def work(seed: int) -> None:
+        try:
+            for i in range(2000):
+                upto = (seed * 7 + i) % 25
+                if tok.encode("lowest wider", upto=upto) != want[upto]:
+                    wrong.append(upto)
+        except Exception as exc:  # noqa: BLE001 (any of them fails the test below)
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(6)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+    finally:
+        sys.setswitchinterval(interval)
+    assert (errors, wrong) == ([], [])
 
 
 # -- pre-tokenization: ASCII stretches through Python's `re`, the rest through `regex` --------
