@@ -129,8 +129,10 @@ def test_hug_pug_start_step_and_finish():
         ("hug", "h ug", 10), ("pug", "p ug", 5), ("pun", "p un", 12), ("bun", "b un", 4),
         ("hugs", "h ug s", 5)]
     pairs = frame(at, "pair")
-    assert (pairs.iloc[0]["pair"], pairs.iloc[0]["count"], pairs.iloc[0][""]) == (
+    assert (pairs.iloc[0]["pair"], pairs.iloc[0]["count"], pairs.iloc[0]["outcome"]) == (
         "h + ug", 15, "← merged next")
+    # Every column named: a screen reader reads a cell with its header ("← merged next" alone).
+    assert [c for df in at.dataframe for c in df.value.columns if not str(c).strip()] == []
     freq = frame(at, "token").set_index("token")
     assert (freq.loc["un", "frequency"], freq.loc["un", "change"]) == (16, "+16")
     assert (freq.loc["n", "frequency"], freq.loc["n", "change"]) == (0, "-16")
@@ -165,7 +167,7 @@ def test_ties_are_named_and_highlighted():
     at = click(at, "train_finish")
     go_to(at, 0)
     pairs = frame(at, "pair")
-    assert list(pairs[""][:6]) == ["← merged next"] + ["tie: lost"] * 5
+    assert list(pairs["outcome"][:6]) == ["← merged next"] + ["tie: lost"] * 5
     assert list(pairs["count"][:6]) == [2] * 6
     assert "Before any merge" in headline(at)
 

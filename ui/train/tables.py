@@ -49,7 +49,8 @@ def pairs_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
     notes = {WINNER: "← merged next", TIED: "tie: lost", "": ""}
     return pd.DataFrame({"pair": [cell(readable_pair(p.left, p.right)) for p in rows],
                          "count": [p.count for p in rows],
-                         "": [notes[p.status] for p in rows]})
+                         # A named column: a screen reader reads each cell with its header.
+                         "outcome": [notes[p.status] for p in rows]})
 
 
 def frequencies_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
@@ -63,7 +64,7 @@ def frequencies_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
 
 
 def _pair_style(row: pd.Series) -> list[str]:
-    bg = WIN_BG if row[""].startswith("←") else TIE_BG if row[""] else ""
+    bg = WIN_BG if row["outcome"].startswith("←") else TIE_BG if row["outcome"] else ""
     return [f"background-color:{bg}" if bg else ""] * len(row)
 
 
