@@ -108,8 +108,10 @@ def gpt2_layout(tok: Tokenizer) -> tuple[dict[str, int], list[tuple[str, str]]]:
     return {text[t]: i for t, i in ranks.items()}, merges
 
 
-@given(text=ANY_TEXT)
-def test_gpt2_byte_order_files_give_tiktokens_ids(english, text):
+@pytest.fixture(scope="module")
+def gpt2_byte_order(english) -> tuple[Tokenizer, tiktoken.Encoding]:
+    """``english`` written in OpenAI's GPT-2 layout (encoder.json, vocab.bpe) and read back by
+    bpe_core, and the same ranks as a tiktoken encoding: made once, not once per example."""
     vocab, merges = gpt2_layout(english)
     vocab["<|endoftext|>"] = len(vocab)
     tok = bpe_core.loads_files({
@@ -118,6 +120,12 @@ def test_gpt2_byte_order_files_give_tiktokens_ids(english, text):
     enc = tiktoken.Encoding("gpt2ish", pat_str=PRESETS["gpt2"],
                             mergeable_ranks=gpt2_ordered_ranks(english),
                             special_tokens={"<|endoftext|>": len(vocab) - 1})
+    return tok, enc
+
+
+@given(text=ANY_TEXT)
+def test_gpt2_byte_order_files_give_tiktokens_ids(gpt2_byte_order, text):
+    tok, enc = gpt2_byte_order
     assert tok.encode(text + "<|endoftext|>") == \
            enc.encode(text + "<|endoftext|>", allowed_special="all")
 
