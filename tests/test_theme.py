@@ -32,3 +32,15 @@ def test_the_selected_option_and_links_in_the_primary_colour_are_readable():
     for under in (tint, white, css_colour(THEME["secondaryBackgroundColor"])):
         assert contrast(primary, under) >= 4.5, under
     assert ACCENT == THEME["primaryColor"]  # the token marks and charts draw in it too
+
+
+def test_inline_code_in_a_caption_is_readable():
+    # A caption's inline code (the upload limit's `maxUploadSize` and `.streamlit/config.toml`
+    # under an uploader) is drawn at the caption's 60% opacity, its box too: Streamlit's own
+    # code colour, a dark green, gave 3:1 there.
+    code = css_colour(THEME.get("codeTextColor", "#0c5a44"))  # (Streamlit's, if not set)
+    box = css_colour(THEME.get("codeBackgroundColor", "#f9fafc"))
+    for background in (THEME["backgroundColor"], THEME["secondaryBackgroundColor"]):
+        under = css_colour(background)
+        faded = [tuple(0.6 * c + 0.4 * u for c, u in zip(colour, under)) for colour in (code, box)]
+        assert contrast(*faded) >= 4.5, background
