@@ -10,7 +10,8 @@ from bpe_core.analysis import stats
 from bpe_core.analysis import upload_text as corpus
 from bpe_core.analysis.stats import CorpusStats, corpus_stats
 from bpe_core.analysis.uploads import iter_upload
-from bpe_core.presets import PatternError, split
+from bpe_core.presets import PRESETS, PatternError, split
+from bpe_core.training import counting
 
 TEXT = "the cat and the hat\nthe end\n"
 
@@ -95,12 +96,15 @@ def test_progress_reports_bytes_read(monkeypatch):
 
 
 @pytest.mark.parametrize("pretokenizer", ["whitespace", "gpt2", "o200k", "none"])
-def test_a_long_document_counts_as_the_whole_text(pretokenizer):
+def test_a_long_document_counts_as_the_whole_text(pretokenizer, monkeypatch):
     # One uploaded file is one document, however long: it is read in parts, cut where no
-    # piece is split, so its pieces are exactly those of the whole text.
+    # piece is split, so its pieces are exactly those of the whole text. Parts of 16 K
+    # characters, not 256 K: a tenth of the text (100 KB) is cut in seven parts, not four.
+    monkeypatch.setattr(counting, "CHUNK_CHARS", 1 << 14)
     lines = [f"line {i}: naïve café,  done\n\n" if i % 3 else f"{i}   spaced  \n"
-             for i in range(40_000)]  # 1 MB: four parts
+             for i in range(4_000)]
     text = "".join(lines)
+    assert len(list(counting.text_parts(text, PRESETS["gpt2"]))) == 7
     whole = corpus_stats([text], pretokenizer=pretokenizer, top=50)
     pieces = Counter(split(text, pretokenizer))
     assert (whole.words, whole.unique_words) == (pieces.total(), len(pieces))
@@ -108,7 +112,7 @@ def test_a_long_document_counts_as_the_whole_text(pretokenizer):
     by_lines = corpus_stats(lines, pretokenizer=pretokenizer, top=50)
     assert (whole.bytes, whole.characters, whole.lines, whole.scripts, whole.preview) == (
         by_lines.bytes, by_lines.characters, by_lines.lines, by_lines.scripts, by_lines.preview)
-    assert whole.lines == 40_000 + len([i for i in range(40_000) if i % 3])
+    assert whole.lines == 4_000 + len([i for i in range(4_000) if i % 3])
 
 
 def test_progress_is_reported_within_one_long_document():
