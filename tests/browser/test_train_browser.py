@@ -9,7 +9,8 @@ import time
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.browser.conftest import assert_no_exception, choose, train_on_upload, wait_for_app
+from tests.browser.conftest import (assert_no_exception, choose, open_page, train_on_upload,
+                                    wait_for_app)
 
 MERGES = re.compile(r"^([\d,]+) merges?; each line")
 PROGRESS = re.compile(r"Merge ([\d,]+) of 744")
@@ -56,12 +57,9 @@ def wait_until(condition, what: str) -> None:
 
 def test_training_grows_the_merge_log_and_the_chart(page: Page, app_url: str,
                                                     screenshot_dir) -> None:
-    page.goto(app_url)
-    wait_for_app(page)
-    page.get_by_role("link", name="Train", exact=True).click()
-    wait_for_app(page)
-    expect(page.get_by_role("heading", name="Train — watch the vocabulary grow")).to_be_visible()
-    assert_no_exception(page)
+    # Straight to the Train page: going there by the sidebar's link drew the Corpus page first
+    # (test_every_page_renders follows every link).
+    open_page(page, app_url, "train", "Train — watch the vocabulary grow")
 
     page.get_by_role("button", name="Start training", exact=True).click()
     wait_until(lambda: merges_logged(page) > 0 and chart_points(page) > 1,
