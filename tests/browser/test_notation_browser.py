@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import assert_no_exception, choose, wait_for_app
+from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
 
 SLOW = 30_000  # ms: a loaded two-core machine can take a while to redraw
 
@@ -36,11 +36,10 @@ def test_tokenize_boxes_mark_whitespace_and_break_the_line_after_a_newline(
 
 
 def test_the_train_passage_shows_end_of_word_on_merged_tokens(page: Page, app_url: str) -> None:
-    page.goto(app_url)
-    wait_for_app(page)
-    choose(page, "Sample", "low lower newest widest")
-    page.get_by_role("link", name="Train", exact=True).click()
-    wait_for_app(page)
+    # Straight to the Train page on the sample, as a shared link opens it: picking the sample on
+    # the Corpus page first drew a page this test never looks at (test_pages_browser picks one).
+    open_page(page, app_url, "train?sample=low-lower", "Train — watch the vocabulary grow")
+    expect(page.get_by_text("Corpus: low lower newest widest")).to_be_visible()
     page.get_by_role("button", name="Start training", exact=True).click()
     # A textbook corpus waits at merge 0: Finish makes the five merges.
     expect(page.get_by_text("Merge 0 of 5", exact=False)).to_be_visible(timeout=SLOW)
