@@ -4,26 +4,16 @@ title first, where a chart without one was only its tick labels ("Latin Common 0
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.app.test_headings import open_page
 
 
 def titles(at: AppTest) -> list[str]:
     """The title of each Plotly chart on the page, in order (its lines joined)."""
     return [json.loads(c.proto.spec)["layout"].get("title", {}).get("text", "").replace("<br>", " ")
             for c in at.get("plotly_chart")]
-
-
-def open_page(page: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params.update({"sample": "hug-pug"} if page == "train" else {})
-    at.run()
-    at.switch_page(f"app_pages/{page}.py").run()
-    assert not at.exception
-    return at
 
 
 def test_the_corpus_scripts_chart_is_titled_with_the_corpus():

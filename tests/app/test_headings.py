@@ -42,6 +42,8 @@ def written(node) -> list[tuple[str, str]]:
 
 
 def open_page(page: str) -> AppTest:
+    """The app run as a first visit, then switched to ``app_pages/<page>.py`` (Train on the
+    hug/pug sample, whose settings are ready to start)."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update({"sample": "hug-pug"} if page == "train" else {})
     at.run()
