@@ -426,6 +426,10 @@ def test_a_hand_edited_link_says_which_part_it_could_not_use_and_what_it_shows()
         "The link names a sample this version does not have ('missing'), so the page uses "
         "English essays \\(default\\) instead. Part of the link could not be used: "
         "sentence=ssssssssssssssssssssssss… (its first 1,000 characters are kept)."]
+    at = open_link(corpus="essays.txt")  # an upload's message names the corpus used itself
+    assert [w.value for w in at.warning] == [
+        "This link's corpus, essays\\.txt, was an upload, which no address can hold: upload it "
+        "again on the Corpus page (the default corpus is used meanwhile)."]
 
 
 def test_a_link_brings_back_the_text_given_to_gages_compressor():

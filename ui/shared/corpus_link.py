@@ -27,6 +27,11 @@ KEYS = ("sample", "words", "corpus_text", "corpus")
 READ = "corpus_url_read"
 
 
+class UploadGone(ValueError):
+    """The address names an uploaded corpus, which it cannot hold; the message says so and
+    that the default corpus is used meanwhile."""
+
+
 def params(corpus: SessionCorpus) -> dict[str, str] | None:
     """The corpus as address parameters (none for the default sample, which a new session
     starts with), or None when it cannot go in an address."""
@@ -73,7 +78,7 @@ def corpus_from(query: dict[str, str]) -> SessionCorpus | None:
         return make_corpus(name or "Pasted text", documents=[query["corpus_text"]],
                            source="paste")
     if name:  # (see address)
-        raise ValueError(f"this link's corpus, {md_escape(name)}, was an upload, which no "
+        raise UploadGone(f"this link's corpus, {md_escape(name)}, was an upload, which no "
                          f"address can hold: upload it again on the Corpus page (the default "
                          f"corpus is used meanwhile)")
     return None

@@ -41,15 +41,16 @@ def read() -> None:
     params = st.query_params.to_dict()
     if not params:
         return
-    failed = ""
+    failed, named = "", False
     try:
         corpus = corpus_link.corpus_from(params)
     except ValueError as exc:
         corpus, failed = None, str(exc)
+        named = isinstance(exc, corpus_link.UploadGone)  # (its message names the corpus used)
     if corpus is not None:
         state.set_corpus(corpus)
     corpus = state.active_corpus()
-    if failed and "used meanwhile" not in failed:  # (an upload's says so already)
+    if failed and not named:
         failed += f", so the page uses {md_escape(corpus.name)} instead"
     config.apply_defaults(corpus)
     defaults = config.defaults(corpus)
