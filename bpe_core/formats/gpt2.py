@@ -91,8 +91,9 @@ def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",
     """
     texts = []
     for data, what in ((vocab, "vocab.json"), (merges, "merges.txt")):
-        if wide_encoding(data):  # UTF-32's NUL bytes are UTF-8 too: its merges were not pairs
-            raise TokenizerFileError(f"{source}: the {what} is {wide_encoding(data)} text, not "
+        wide = wide_encoding(data)
+        if wide:  # UTF-32's NUL bytes are UTF-8 too: its merges were not pairs
+            raise TokenizerFileError(f"{source}: the {what} is {wide} text, not "
                                      f"UTF-8 (GPT-2's files are): save it as UTF-8 and load it "
                                      f"again")
         try:
