@@ -160,10 +160,10 @@ def _chat_templates(files: dict[str, bytes | None]) -> str | list[dict[str, str]
     texts = {}
     for name, data in files.items():
         try:
-            texts[name] = data.decode("utf-8-sig") if data is not None else None
+            if data is not None:
+                texts[name] = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             pass
-    texts = {name: text for name, text in texts.items() if text is not None}
     if list(texts) == ["default"]:
         return texts["default"]
     return [{"name": name, "template": text} for name, text in texts.items()] or None
