@@ -28,8 +28,8 @@ def train() -> None:
     restore = link.pending_step()
     start = st.button("Start training", type="primary", disabled=problem is not None,
                       key="train_start")
-    if link.problem(forget=start):
-        warning.warning(link.problem())
+    if said := link.problem(forget=start):
+        warning.warning(said)
     if start or (restore is not None and problem is None):
         try:
             with st.spinner("Counting the words of the corpus…"):
@@ -49,8 +49,8 @@ def train() -> None:
     # The step goes in the address only while it belongs to the settings shown.
     view.render(on_step=lambda k: link.write(corpus, step=None if note else k))
     link.check_step(run.at)  # a link's step past the run's end: say which merge is shown
-    if link.problem():
-        warning.warning(link.problem())
+    if said := link.problem():
+        warning.warning(said)
 
 
 if config.mode() == "compress":
