@@ -415,9 +415,11 @@ def tokens_html(spans: Sequence[TokenSpan], text: str, *, show_whitespace: bool 
                                       "on" if k == chosen else "",
                                       "ov" if over is not None and k >= over else "")))
         body = _box_html(shown, show_whitespace) if label == "text" else str(span.id)
-        name = f"token {quoted(readable_token(span.token))}, {id_label} {span.id}"
-        keys = (f'role="button" tabindex="{0 if k == focus else -1}" '
-                f'aria-label="{html.escape(name)}" ' if pickable else "")
+        keys = ""
+        if pickable:  # (named only then: a page draws up to 5,000 boxes)
+            name = f"token {quoted(readable_token(span.token))}, {id_label} {span.id}"
+            keys = (f'role="button" tabindex="{0 if k == focus else -1}" '
+                    f'aria-label="{html.escape(name)}" ')
         box_html = (f'<span class="{kind}" title="{html.escape(tip)}" {keys}'
                     f'data-s="{at16[span.start]}" data-e="{at16[span.end]}" '
                     f'data-i="{k}">{body}</span>')
