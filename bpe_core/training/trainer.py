@@ -220,8 +220,8 @@ class Trainer:
         """Make the next merge: ``(pair, count, ties, n_tied, sites)``, or None once a rule
         stops us."""
         state = self._state
-        if self._target is not None and len(self._pairs) >= self._target:
-            self.stop_reason = "vocab_size" if self.vocab_size is not None else "max_merges"
+        if len(self._pairs) >= self._target:
+            self.stop_reason = self._target_rule
             return None
         best = state.pop_best()
         allow, data = self.allow, state.data
@@ -245,23 +245,27 @@ class Trainer:
         self._pairs.append((*pair, count))
         return pair, count, ties, n_tied, sites
 
-    def _merge_target(self, n_base: int, n_special: int) -> int | None:
-        targets = []
+    def _merge_target(self, n_base: int, n_special: int) -> int:
+        targets = {}
         if self.vocab_size is not None:
             floor = n_base + n_special
             if self.vocab_size < floor:
                 raise VocabSizeError(self.vocab_size, n_base, n_special)
-            targets.append(self.vocab_size - floor)
+            targets["vocab_size"] = self.vocab_size - floor
         if self.max_merges is not None:
-            targets.append(self.max_merges)
-        if len(targets) == 2 and targets[1] < targets[0]:
-            self.vocab_size = None  # max_merges is the rule that stops us
+            targets["max_merges"] = self.max_merges
         # Training holds a token id as one character (see pairs.py): no id beyond Unicode's.
         room = MAX_TOKENS - n_base - n_special
-        if min(targets, default=room) > room:
+        target = min(targets.values(), default=room)
+        if target > room:
             raise ValueError(f"this trainer makes at most {MAX_TOKENS:,} tokens; ask for "
                              f"{room:,} merges or fewer")
-        return min(targets, default=room)
+        # Which rule stops us (vocab_size when both stop at once), for this corpus: its alphabet
+        # sets how many merges vocab_size leaves. Neither option is dropped: a next corpus may
+        # leave fewer, and the tokenizer's config records both.
+        self._target_rule = next((rule for rule, n in targets.items() if n == target),
+                                 "max_merges")
+        return target
 
     def segmentation(self, step: int) -> list[tuple[int, ...]]:
         """Each training word's token ids after the first ``step`` merges, in ``word_counts``
