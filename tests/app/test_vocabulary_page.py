@@ -124,6 +124,19 @@ def test_ids_that_name_no_token_are_not_counted_as_tokens() -> None:
     assert f"run from 0 to {size + 3:,}, but 3 of them name no token" in card.help
 
 
+def test_the_tokens_card_counts_as_hugging_face_does_and_says_tiktoken_would_not() -> None:
+    """The card's help names who counts the unused ids: tiktoken's n_vocab (the highest id + 1)
+    does, Hugging Face's get_vocab_size does not (it once said both did)."""
+    from tokenizers import Tokenizer, models
+
+    hf = Tokenizer(models.BPE(vocab={"a": 0, "b": 1, "ab": 5}, merges=[("a", "b")]))
+    tok = bpe_core.loads(hf.to_str()).renamed("ids 2 to 4 unused")
+    [card] = [m for m in open_page(tok).metric if m.label == "Tokens"]
+    assert card.value == str(hf.get_vocab_size()) == "3" and tok.vocab_size == 6
+    assert card.help == ("The ids run from 0 to 5, but 3 of them name no token (tiktoken's "
+                         "n_vocab counts them; Hugging Face's get_vocab_size does not)")
+
+
 def test_one_of_a_kind_is_counted_in_the_singular_on_the_cards() -> None:
     # 'but 1 of them name no token', 'They make 1 tokens'
     from bpe_core.formats import tiktoken_file
@@ -423,6 +436,23 @@ def test_charts_count_the_vocabulary() -> None:
     assert values(counts["x"]) == [m.rank for m in tok.merges]
     assert values(counts["y"]) == [m.count for m in tok.merges]
     assert charts["vocab_counts"]["layout"]["yaxis"]["type"] == "log"
+    # A rank, as the axis says: the first merge is rank 0 ("merge 1" on the Train page).
+    assert counts["hovertemplate"].startswith("rank %{x:,}: ")
+    [note] = [c.value for c in at.caption if "counts fall with rank" in c.value]
+    assert note.endswith("so counts fall with rank: late merges serve rarer and rarer text.")
+
+
+def test_the_count_chart_says_superbpes_stage_2_counts_afresh() -> None:
+    """Counts fall with rank within a stage only: stage 2 starts high again (here 10 after 5)."""
+    text = "the cat sat on the mat\nthe dog sat on the log\n" * 5
+    tok = bpe_core.train_superbpe(text, 275, transition=270)
+    counts = [m.count for m in tok.merges]
+    assert counts[13:15] == [5, 10]  # the last of stage 1, the first of stage 2
+    at = open_tab(open_page(tok), "Charts")
+    assert [c.value for c in at.caption if "counts fall with rank" in c.value] == [
+        "Each merge joins the most frequent pair left, so counts fall with rank: late merges "
+        "serve rarer and rarer text, in each stage of SuperBPE. Stage 2, from rank 14 on, "
+        "counts the pairs of its superword pieces afresh, so its counts start high again."]
 
 
 def test_byte_fragments_are_listed_apart() -> None:

@@ -357,7 +357,7 @@ def count_figure(df: pd.DataFrame) -> go.Figure:
         text=merges["shown"].map(plot_text).to_numpy(object),
         customdata=merges["id"].to_numpy("int64"),
         mode="markers", marker=dict(color=BLUE, size=5 if len(merges) < 5000 else 3, opacity=0.7),
-        hovertemplate="merge #%{x:,}: <b>%{text}</b> (id %{customdata})"
+        hovertemplate="rank %{x:,}: <b>%{text}</b> (id %{customdata})"
                       "<br>pair count %{y:,}<extra></extra>"))
     fig.update_layout(height=320, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white")
     fig.update_xaxes(title_text="merge rank (order learned)", gridcolor="#eef1f6",

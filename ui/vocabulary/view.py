@@ -107,7 +107,8 @@ def render_summary(tok: Tokenizer, df: pd.DataFrame, corpus: SessionCorpus) -> N
     metrics.count(cards, "Tokens", len(df), help=(
         f"The ids run from 0 to {tok.vocab_size - 1:,}, but {unused:,} of them "
         f"{'names' if unused == 1 else 'name'} no token "
-        f"(the vocabulary size of tiktoken and Hugging Face counts them)") if unused else None)
+        f"(tiktoken's n_vocab counts them; Hugging Face's get_vocab_size does not)")
+        if unused else None)
     kinds = df["kind"].value_counts()
     base = int(kinds.reindex(["byte", "char", "unk", "eow"]).fillna(0).sum())
     metrics.count(cards, "Base symbols", base, help="Bytes or characters (byte fallback's "
@@ -378,8 +379,20 @@ def render_charts(tok: Tokenizer, df: pd.DataFrame) -> None:
                 "and .tiktoken files keep no counts).", icon=":material/visibility_off:")
         return
     st.plotly_chart(counts, key="vocab_counts", config=chart_config(counts))
-    st.caption("Each merge joins the most frequent pair left, so counts fall with rank: late "
-               "merges serve rarer and rarer text.")
+    st.caption(counts_note(tok))
+
+
+def counts_note(tok: Tokenizer) -> str:
+    """What the chart of counts when learned shows: falling counts, in each stage of SuperBPE,
+    whose stage 2 counts its bigger pieces afresh and starts high again."""
+    note = ("Each merge joins the most frequent pair left, so counts fall with rank: late "
+            "merges serve rarer and rarer text.")
+    if tok.config.get("method") != "superbpe":
+        return note
+    first = tok.config["stage1_merges"]
+    return (f"{note.removesuffix('.')}, in each stage of SuperBPE. Stage 2, from rank {first:,} "
+            "on, counts the pairs of its superword pieces afresh, so its counts start high "
+            "again.")
 
 
 def render_bytes(tok: Tokenizer, df: pd.DataFrame) -> None:
