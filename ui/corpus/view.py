@@ -365,7 +365,7 @@ def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pieces: wording.Un
     notes = [f"Counted in **{pieces.phrase}**."]
     if stats.characters:
         notes.append(f"A character takes **{stats.bytes / stats.characters:.2f} bytes** on average "
-                     f"(about 1 in English, 2 in Russian or Greek, 3 in Chinese or Hindi).")
+                     f"(about 1 in English, 2 in Russian or Greek, 2.5 in Hindi, 3 in Chinese).")
     if stats.unique_words:
         notes.append(f"A {pieces.one} occurs **{stats.words / stats.unique_words:,.1f} times** "
                      "on average.")
