@@ -9,7 +9,8 @@ where the tests need a shape those builders do not give:
 - ``llama3_file``: byte-level with ignore_merges and a BOS template, its ids shuffled so that
   they no longer follow the merge order (Llama 3, GPT-OSS);
 - ``nfkc_file``: NFKC before a byte-level model (Claude's shape);
-- ``char_bpe_file``: ``tokenizers``' CharBPETokenizer, lowercased (the first GPT's shape);
+- ``char_bpe_file``: ``tokenizers``' CharBPETokenizer, lowercased (the first GPT's shape,
+  but its accents kept);
 - ``nul_files``: two vocabularies that differ only in where a NUL character sits between their
   first two tokens (``a\x00`` + ``b`` and ``a`` + ``\x00b``), each merging them to ``a\x00b``;
 - ``catastrophic_file``: a model of the printable ASCII characters whose Split pre-tokenizer,
@@ -74,8 +75,8 @@ def nfkc_file() -> bytes:
 @lru_cache(maxsize=None)
 def char_bpe_file() -> bytes:
     """``tokenizers``' CharBPETokenizer (Sennrich et al.'s BPE, as the first GPT has it: BERT's
-    normalizer, lowercasing and stripping accents, its pre-tokenizer, words ending in ``</w>``),
-    trained on a few sentences."""
+    normalizer, its pre-tokenizer, words ending in ``</w>``), lowercased after BERT's normalizer,
+    which keeps accents here (the first GPT's strips them), trained on a few sentences."""
     tok = CharBPETokenizer(lowercase=True)
     tok.train_from_iterator(["The lowest newest widest low lower. Ünïcödé café, 中文分词!"] * 3,
                             vocab_size=120, min_frequency=2, show_progress=False)
