@@ -19,9 +19,9 @@ For a tokenizer trained here the first two always agree; the third does not:
 ['ab', 'c']
 
 Why rank priority and replay agree when training made the merges: merge ``r`` only uses tokens
-that exist before it, so every pair that merge ``r`` creates belongs to a later merge. Once rule
-``r`` has run, no pair of rule ``r`` or earlier can appear again, so the lowest-ranked pair
-present (what rank priority merges next) is always the rule replay applies next. A file
+that exist before it, so every pair that merge ``r`` creates belongs to a later merge. Once
+merge ``r`` has run, no pair of merge ``r`` or earlier can appear again, so the lowest-ranked
+pair present (what rank priority merges next) is always the merge replay applies next. A file
 converted from SentencePiece lists merges by score instead, and there the two can differ.
 """
 

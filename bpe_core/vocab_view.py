@@ -375,7 +375,13 @@ class VocabularyMethods:
 
     @property
     def vocab_size(self) -> int:
-        """Every id the tokenizer can produce: the model's tokens and the added ones."""
+        """One more than the highest id of a model or added token: ids that name no token count
+        too, as in tiktoken's ``n_vocab`` (Hugging Face's ``get_vocab_size`` counts only tokens).
+
+        >>> from bpe_core import BPE, Tokenizer
+        >>> Tokenizer(BPE.from_vocab({"a": 0, "b": 1, "ab": 5}, [("a", "b")])).vocab_size
+        6
+        """
         return self.view.size
 
     def __len__(self) -> int:
