@@ -1,6 +1,15 @@
 """Training's options, where they stop, and what they mean beside `tokenizers`' BpeTrainer."""
 
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tokenizers import Regex, models, pre_tokenizers, trainers
+from tokenizers import Tokenizer as HFTokenizer
+
 import bpe_core
+from bpe_core.presets import PRESETS
+from ui.train.config import TIE_HELP
 
 
 def test_a_trainer_keeps_both_limits_for_its_next_corpus():
@@ -16,3 +25,73 @@ def test_a_trainer_keeps_both_limits_for_its_next_corpus():
     assert (len(tok.merges), tok.vocab_size, tok.stop_reason) == (1, 12, "vocab_size")
     tok = trainer.fit("abcd " * 5)  # 5 base symbols: 7 merges left by vocab_size, 3 by max_merges
     assert (len(tok.merges), tok.vocab_size, tok.stop_reason) == (3, 8, "max_merges")
+
+
+def hugging_face_trained(texts, vocab_size, *, min_frequency=1, pattern=PRESETS["whitespace"],
+                         special_tokens=("[UNK]",), byte_level=False) -> HFTokenizer:
+    """`tokenizers`' BpeTrainer on ``texts``, pre-tokenized as our ``pattern`` cuts them."""
+    theirs = HFTokenizer(models.BPE(unk_token=None if byte_level else "[UNK]"))
+    split = pre_tokenizers.Split(Regex(pattern), behavior="removed", invert=True)
+    theirs.pre_tokenizer = pre_tokenizers.Sequence(
+        [split, pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
+    ) if byte_level else split
+    theirs.train_from_iterator(texts, trainers.BpeTrainer(
+        vocab_size=vocab_size, min_frequency=min_frequency, special_tokens=list(special_tokens),
+        show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet() if byte_level else []))
+    return theirs
+
+
+def their_merges(theirs: HFTokenizer) -> list[tuple[str, str]]:
+    return [tuple(m) for m in json.loads(theirs.to_str())["model"]["merges"]]
+
+
+def our_merges(tok: bpe_core.Tokenizer) -> list[tuple[str, str]]:
+    return [(tok.model.tokens[m.left_id], tok.model.tokens[m.right_id]) for m in tok.merges]
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.text(alphabet="aab cd\né中", min_size=1, max_size=80),
+       more=st.integers(0, 30), min_frequency=st.integers(1, 4),
+       pretokenizer=st.sampled_from(["whitespace", "gpt2", "space-prefix"]))
+def test_lowest_id_ties_on_characters_train_what_hugging_faces_trainer_does(
+        text, more, min_frequency, pretokenizer):
+    # vocab_size counts the same ids in both: [UNK] (a special token there), the characters
+    # and the merges; a pair whose count is min_frequency is merged in both.
+    try:
+        floor = bpe_core.train(text, max_merges=0, unit="char", pretokenizer=pretokenizer)
+    except ValueError:  # nothing but whitespace: no words
+        return
+    ours = bpe_core.train(text, floor.vocab_size + more, unit="char", pretokenizer=pretokenizer,
+                          min_frequency=min_frequency, tie_break="lowest-id")
+    theirs = hugging_face_trained([text], floor.vocab_size + more, min_frequency=min_frequency,
+                                  pattern=PRESETS[pretokenizer])
+    assert our_merges(ours) == their_merges(theirs)
+    assert ours.model.vocab == theirs.get_vocab()
+
+
+def test_special_tokens_count_in_vocab_size_as_there_but_are_never_trained_on():
+    text = "hug pug pun bun hugs <s>hug <s>pug"
+    ours = bpe_core.train(text, 15, unit="char", pretokenizer="whitespace", min_frequency=1,
+                          tie_break="lowest-id", special_tokens=["[UNK]", "<s>", "</s>"])
+    theirs = hugging_face_trained([text.replace("<s>", "")], 15,
+                                  special_tokens=["[UNK]", "<s>", "</s>"])
+    assert our_merges(ours) == their_merges(theirs) == [
+        ("u", "g"), ("h", "ug"), ("p", "ug"), ("u", "n"), ("b", "un")]
+    assert ours.vocab_size == theirs.get_vocab_size() == 15
+    # The same tokens; the special ones after the merges here, first there.
+    assert {**ours.model.vocab, **ours.special_tokens}.keys() == theirs.get_vocab().keys()
+    assert ours.special_tokens == {"[UNK]": 0, "<s>": 13, "</s>": 14}
+    # Left in the text, BpeTrainer learns merges inside a special token.
+    assert ("<", "s") in their_merges(hugging_face_trained([text], 15, special_tokens=["<s>"]))
+
+
+def test_lowest_id_ties_between_bytes_follow_byte_values_not_gpt2s_order():
+    # "aa" and " a" both occur once: the space (byte 32) has the lower id here, "a" (id 64 in
+    # GPT-2's order, the space 220) there.
+    ours = bpe_core.train("aa a", 257, unit="byte", min_frequency=1, tie_break="lowest-id")
+    theirs = hugging_face_trained(["aa a"], 257, pattern=PRESETS["gpt2"], special_tokens=(),
+                                  byte_level=True)
+    assert (our_merges(ours), their_merges(theirs)) == ([("Ġ", "a")], [("a", "a")])
+    assert "On bytes, whose ids here are their values, Hugging Face numbers them in GPT-2's " \
+           "order instead" in TIE_HELP

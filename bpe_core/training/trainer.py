@@ -332,6 +332,18 @@ def train(corpus: Corpus, vocab_size: int | None = None, *, max_merges: int | No
     the vocabulary reaches ``vocab_size``, ``max_merges`` merges are done, or the best pair occurs
     fewer than ``min_frequency`` times; ``tok.stop_reason`` says which.
 
+    ``tie_break`` picks among pairs of the same count: ``"first"``, the one that occurs first in
+    the corpus as merged so far (the code of Sennrich et al.'s paper, minbpe); ``"lowest-id"``,
+    the one with the smallest (left id, right id). With ``unit="char"`` that is Hugging Face's
+    ``BpeTrainer``: the same merges and vocabulary. Bytes have their values as ids here, and
+    ``BpeTrainer`` numbers them in GPT-2's order (the printable ones first, the space at 220),
+    so a tie between byte pairs can go the other way there.
+
+    ``special_tokens`` are cut out of the corpus before it is counted, so no merge is learned
+    inside one (``BpeTrainer`` counts their characters as text), and take the ids after the
+    merges (``BpeTrainer`` gives them the first ones); a character-level ``"[UNK]"`` among them
+    is the base's unknown token, id 0.
+
     ``processes`` spreads the counting of the corpus over worker processes (the merges run in
     this one: each depends on the last). None, the default, counts in this process too: on
     2 cores a second process never paid, from 10 MB to 100 MB, and held more memory (see

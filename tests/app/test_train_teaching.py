@@ -334,7 +334,7 @@ def test_the_tie_rule_and_the_notation_say_what_a_textbook_or_a_file_would_show(
     at = open_train("hug-pug")
     help_text = at.selectbox(key="train_tie_break").help
     assert "first in the corpus as merged so far" in help_text and "minbpe" in help_text
-    assert "smallest id, as in Hugging Face's trainer" in help_text
+    assert "smallest id: on characters, as in Hugging Face's trainer. On bytes" in help_text
     notation = click(at, "train_start").toggle(key="train_show_whitespace").help
     assert "a space as `Ġ` and a newline as `Ċ`, SentencePiece's a space as `▁`" in notation
 

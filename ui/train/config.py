@@ -44,7 +44,10 @@ TIE_RULES = {"first": "first in the corpus wins", "lowest-id": "lowest token ids
 TIE_HELP = ("Which pair is merged when several have the highest count. **First in the "
             "corpus**: the one that occurs first in the corpus as merged so far, as in the code "
             "of Sennrich et al.'s paper and in minbpe. **Lowest token ids**: the one whose left "
-            "token, then right token, has the smallest id, as in Hugging Face's trainer.")
+            "token, then right token, has the smallest id: on characters, as in Hugging Face's "
+            "trainer. On bytes, whose ids here are their values, Hugging Face numbers them in "
+            "GPT-2's order instead (the printable ones first, the space after them), so a tie "
+            "between byte pairs can go the other way there.")
 STOP_BY = {"vocab_size": "Vocabulary size", "max_merges": "Number of merges"}
 
 # Widget keys (each persists for the session); _DEFAULTS_FOR remembers whose defaults they hold.
