@@ -22,7 +22,9 @@ The rules, fixed so that every run gives the same answer:
 - Replacing goes left to right without overlap: ``aaa`` becomes ``Za``.
 - Ties go to the smallest ``(left, right)`` pair of byte values.
 - New symbols are the highest unused byte values first: 255, 254, ...
-- It stops when no pair occurs at least twice or no byte value is left unused.
+- It stops when no pair occurs at least twice or no byte value is left unused. (Gage's code
+  waits for three, its THRESHOLD: a pair replaced twice saves what its table entry costs. Two
+  keeps the textbook example, whose last two pairs occur twice.)
 
 The table is part of the compressed message: without it the data cannot be expanded, so a real
 compressor ships both (Gage wrote the table in front of each block).

@@ -485,6 +485,11 @@ def test_gage_mode_rewrites_aaabdaaabac_to_XdXac():
     # ZabdZabac holds Za and ab twice each: why Y is ab (61 62), not Za (FF 61), is said.
     assert any("Of pairs with the same count, the one of the smallest byte values is replaced "
                "first" in c.value for c in at.caption)
+    # Here a pair is replaced from two occurrences, as in the textbook example; Gage's code
+    # (THRESHOLD 3 in his compress.c) waits for three, and the page says so.
+    assert any("repeat while some pair occurs at least twice and a byte value is unused. "
+               "(Gage's own code waits for three occurrences: a pair replaced twice saves two "
+               "bytes, what its table entry costs.)" in m.value for m in at.markdown)
     # The table of 3 pairs travels with it: 5 + 6 bytes, all that was saved.
     assert shown["With the table (bytes)"] == "11"
     assert [i.value for i in at.info] == [

@@ -37,9 +37,10 @@ def render(corpus: SessionCorpus) -> None:
     st.markdown(
         "Philip Gage's 1994 compressor is where BPE comes from: find the most frequent pair of "
         "adjacent bytes, replace it everywhere by a byte value the data does not use, write the "
-        "replacement in a table, and repeat until no pair occurs twice or no byte value is left "
-        "unused. Tokenizers keep the idea but never run out of symbols: each merge adds a new "
-        "token instead.")
+        "replacement in a table, and repeat while some pair occurs at least twice and a byte "
+        "value is unused. (Gage's own code waits for three occurrences: a pair replaced twice "
+        "saves two bytes, what its table entry costs.) Tokenizers keep the idea but never run "
+        "out of symbols: each merge adds a new token instead.")
     ss = st.session_state
     if ss.get(TEXT_FOR) != corpus.digest:
         ss[TEXT], ss[TEXT_FOR] = default_text(corpus), corpus.digest
