@@ -606,6 +606,17 @@ def test_charts_are_titled_named_and_the_scripts_chart_has_a_log_scale() -> None
     assert json.loads(alloc.spec)["layout"]["xaxis"]["type"] == "log"
 
 
+def test_the_writing_systems_rule_names_the_private_use_row_it_makes() -> None:
+    # A font's icon (U+E000) is no punctuation: the rule under the table says where it goes.
+    tok = bpe_core.train("\ue000\ue000 ab ab", unit="char", pretokenizer="whitespace",
+                         max_merges=2, min_frequency=1)
+    at = open_page(tok)
+    assert "Private use & unassigned" in at.multiselect(key="vocab_scripts").options
+    at = open_tab(at, "Writing systems")
+    assert any("private-use and unassigned characters (a font's icons) count as one more "
+               "script, private use & unassigned." in c.value for c in at.caption)
+
+
 def test_a_script_has_the_same_colour_here_and_on_the_languages_page() -> None:
     from tests.app.test_languages_page import chart as languages_chart
     from tests.app.test_languages_page import open_page as open_languages

@@ -71,11 +71,13 @@ COLUMNS = {
 #: How the page counts a token's writing system (the rule of bpe_core.analysis.writing_systems).
 SYSTEM_RULE = ("Each token counts once, for the Unicode script most of its letters belong to "
                "(a leading space or ▁, digits and punctuation do not count; a tie goes to the "
-               "script written first). A token without letters counts as digits when digits "
-               "are most of it, as whitespace when it is only spaces, tabs or newlines, else "
-               "as punctuation & symbols (emoji too). Partial UTF-8: a byte-level piece of a "
-               "character; byte fallback: the <0xNN> tokens; special & added: tokens the file "
-               "lists as added, [UNK] and </w>, whatever their text.")
+               "script written first); private-use and unassigned characters (a font's icons) "
+               "count as one more script, private use & unassigned. A token with neither "
+               "counts as digits when digits are most of it, as whitespace when it is only "
+               "spaces, tabs or newlines, else as punctuation & symbols (emoji too). Partial "
+               "UTF-8: a byte-level piece of a character; byte fallback: the <0xNN> tokens; "
+               "special & added: tokens the file lists as added, [UNK] and </w>, whatever "
+               "their text.")
 
 
 # --- cached charts --------------------------------------------------------------------------
