@@ -198,11 +198,37 @@ class Tokenizer(VocabularyMethods):
 
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = True) -> str:
         """Token ids to text, as Hugging Face's ``decode`` (special tokens skipped unless
-        ``skip_special_tokens=False``; ids not in the vocabulary are skipped too)."""
-        if isinstance(ids, (str, bytes)):  # else "'<=' not supported between 'int' and 'str'"
-            raise TypeError(f"decode takes a list of token ids, not a {type(ids).__name__}: "
-                            f"give [9906, 11], or [int(i) for i in text.split()]")
-        return self.view.decode(ids, skip_special_tokens=skip_special_tokens)
+        ``skip_special_tokens=False``; ids past the vocabulary are skipped too). A negative id,
+        or one that is not a whole number, is refused, as there."""
+        return self.view.decode(_token_ids(ids), skip_special_tokens=skip_special_tokens)
+
+
+def _token_ids(ids: object) -> list[int]:
+    """``ids`` as a list of whole numbers from 0, else an error naming the first that is not.
+
+    Hugging Face refuses them too, less clearly ("can't convert negative int to unsigned").
+    Unchecked, -1 was skipped without a word, "5" met "'<=' not supported between 'int' and
+    'str'", 3.0 "list indices must be integers", and 1.0 decoded as token 1.
+
+    >>> _token_ids((i for i in (5, True)))
+    [5, 1]
+    """
+    if isinstance(ids, (str, bytes)) or not isinstance(ids, Iterable):
+        fix = ": give [9906, 11], or [int(i) for i in text.split()]" if isinstance(
+            ids, (str, bytes)) else ""
+        raise TypeError(f"decode takes a list of token ids, not a {type(ids).__name__}{fix}")
+    ids = list(ids)
+    if not {int}.issuperset(map(type, ids)):  # (numpy's integers, True: the ints they are)
+        for k, i in enumerate(ids):
+            try:
+                ids[k] = operator.index(i)
+            except TypeError:
+                raise TypeError(f"decode takes whole-number token ids, not {i!r} (at position "
+                                f"{k})") from None
+    if ids and min(ids) < 0:
+        k = next(k for k, i in enumerate(ids) if i < 0)
+        raise ValueError(f"decode takes token ids from 0, not {ids[k]} (at position {k})")
+    return ids
 
 
 def _check_text(text: object, method: str) -> None:

@@ -72,6 +72,24 @@ def test_decoding_a_string_of_ids_says_to_give_a_list():
     assert tok.decode([int(i) for i in "257 115".split()]) == "hugs"
 
 
+@pytest.mark.parametrize("ids, error, said", [
+    ([257, -1], ValueError, r"decode takes token ids from 0, not -1 \(at position 1\)"),
+    ([-100, 257], ValueError, r"decode takes token ids from 0, not -100 \(at position 0\)"),
+    ([257, "5"], TypeError, r"decode takes whole-number token ids, not '5' \(at position 1\)"),
+    ([1.0], TypeError, r"decode takes whole-number token ids, not 1\.0 \(at position 0\)"),
+    ([[257, 115]], TypeError, r"decode takes whole-number token ids, not \[257, 115\] "),
+    (None, TypeError, r"decode takes a list of token ids, not a NoneType$")])
+def test_decoding_an_id_that_is_no_token_id_says_which(ids, error, said):
+    # -1 was skipped without a word ("hug"), "5" met "'<=' not supported between instances of
+    # 'int' and 'str'", 1.0 decoded as token 1 and 3.0 failed with "list indices must be
+    # integers"; tokenizers refuses them all, as OverflowError or TypeError.
+    tok = bpe_core.train("hug pug pun bun hugs", max_merges=3, min_frequency=1)
+    with pytest.raises(error, match=f"^{said}"):
+        tok.decode(ids)
+    # An id past the vocabulary is skipped, as tokenizers skips it; any integer type will do.
+    assert tok.decode([257, 10 ** 6, 115]) == tok.decode(iter([257, 115])) == "hugs"
+
+
 @pytest.mark.parametrize("option, value", [("vocab_size", "300"), ("max_merges", 2.5),
                                            ("min_frequency", "2")])
 def test_a_count_that_is_not_a_whole_number_is_named(option, value):
