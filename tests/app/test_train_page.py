@@ -252,6 +252,10 @@ def test_multi_file_formats_download_as_a_zip():
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         assert sorted(archive.namelist()) == ["merges.txt", "vocab.json"]
         assert json.loads(archive.read("vocab.json"))
+    # Hugging Face's names: OpenAI released the same two files as encoder.json and vocab.bpe.
+    assert training_results.format_help(tok, "gpt2").startswith(
+        "GPT-2's two files as the Hugging Face Hub names them (OpenAI's release calls them "
+        "encoder.json and vocab.bpe), in one zip. They hold no pre-tokenizer")
 
 
 def test_big_corpus_tables_show_top_rows():

@@ -27,7 +27,8 @@ FORMAT_LABELS = {"native": "BPE Playground JSON", "hf": "Hugging Face tokenizer.
                  "tiktoken": "tiktoken .tiktoken", "gpt2": "GPT-2 vocab.json + merges.txt"}
 FORMAT_HELP = {"native": "Everything, including the merge counts: load it back with "
                          "bpe_core.load or on the Tokenize page.",
-               "gpt2": "The two files GPT-2 was released with, in one zip."}
+               "gpt2": "GPT-2's two files as the Hugging Face Hub names them (OpenAI's release "
+                       "calls them encoder.json and vocab.bpe), in one zip."}
 NAME = "train_result_name"
 
 
