@@ -88,6 +88,16 @@ def fallback_byte(token: str) -> int | None:
     return None if m is None else int(m.group(1), 16)
 
 
+def reads_as_byte(data: bytes) -> bool:
+    """Whether a token of these UTF-8 bytes is read as a byte-fallback token, which training
+    with byte fallback never makes of characters (it would decode as that byte).
+
+    >>> reads_as_byte(b"<0x4a>"), reads_as_byte(b"<0x4a"), reads_as_byte(b"<0xZZ>")
+    (True, False, False)
+    """
+    return len(data) == 6 and fallback_byte(data.decode("utf-8", "replace")) is not None
+
+
 @dataclass(frozen=True)
 class ByteFallback(_Decoder):
     """Runs of ``<0xNN>`` tokens become their text when it is valid UTF-8, else one U+FFFD per

@@ -8,8 +8,10 @@ from tokenizers import Regex, models, pre_tokenizers, trainers
 from tokenizers import Tokenizer as HFTokenizer
 
 import bpe_core
+from bpe_core import count_words, reference_train
 from bpe_core.presets import PRESETS
 from ui.train.config import TIE_HELP
+from ui.train.runs import STOP_REASONS
 
 
 def test_a_trainer_keeps_both_limits_for_its_next_corpus():
@@ -95,3 +97,23 @@ def test_lowest_id_ties_between_bytes_follow_byte_values_not_gpt2s_order():
     assert (our_merges(ours), their_merges(theirs)) == ([("Ġ", "a")], [("a", "a")])
     assert "On bytes, whose ids here are their values, Hugging Face numbers them in GPT-2's " \
            "order instead" in TIE_HELP
+
+
+def test_byte_fallback_never_merges_a_token_spelled_as_a_bytes_own():
+    # "<0x41>" in the corpus was merged into a token decoding read as the byte "A" (so "<0x41>"
+    # came back as "A"), and that no tokenizer.json could hold beside the byte's <0x41>.
+    text = "<0x41> <0x4a>x <0x41> <0x4a>x <0x41>"
+    tok = bpe_core.train(text, max_merges=20, unit="char", pretokenizer="whitespace",
+                         byte_fallback=True, min_frequency=1)
+    assert [m.token for m in tok.merges] == ["<0", "<0x", "<0x4", "<0x41", "<0x4a", ">x",
+                                             "<0x4a>x"]
+    assert tok.stop_reason == "byte_names"  # <0x41 + > alone is left, 3 times
+    ids = tok.encode(text)
+    assert tok.decode(ids) == text.replace(" ", "")
+    theirs = HFTokenizer.from_str(bpe_core.dumps(tok, format="hf").decode())
+    assert theirs.encode(text, add_special_tokens=False).ids == ids
+    assert theirs.decode(ids) == tok.decode(ids)
+    assert reference_train(count_words(text, "whitespace"), unit="char", pretokenizer="whitespace",
+                           min_frequency=1, max_merges=20, byte_fallback=True) == [
+        (m.left_id, m.right_id, m.count) for m in tok.merges]
+    assert STOP_REASONS["byte_names"].endswith("such as <0x41>, which would be read as that byte")

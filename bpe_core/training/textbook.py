@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections import Counter
 
 from ..alphabet import base_for
+from ..decoders import fallback_byte
 from ..encoders import merge_pair
 from ..end_of_word import without_marker
 from ..presets import resolve
+from ..recipes import base_strings
 
 
 def count_pairs(words: list[list[int]], counts: list[int]) -> Counter:
@@ -48,9 +50,13 @@ def reference_train(word_counts: dict[str, int], *, unit: str = "byte", pretoken
     # as far as first appearances go (what the "first" tie rule needs).
     words = [base.symbols(w) for w, n in word_counts.items() for _ in range(n)]
     counts = [1] * len(words)
+    shown = base_strings(base)  # each token as the model writes it
     merges: list[tuple[int, int, int]] = []
     while max_merges is None or len(merges) < max_merges:
         pairs = count_pairs(words, counts)
+        if byte_fallback:  # no token spelled as a byte's own ("<0x41>"): see train()
+            pairs = Counter({p: n for p, n in pairs.items()
+                             if fallback_byte(shown[p[0]] + shown[p[1]]) is None})
         if not pairs:
             break
         if tie_break == "first":
@@ -63,4 +69,5 @@ def reference_train(word_counts: dict[str, int], *, unit: str = "byte", pretoken
         new = len(base) + len(merges)
         words = [merge_pair(w, best, new) for w in words]
         merges.append((best[0], best[1], pairs[best]))
+        shown.append(shown[best[0]] + shown[best[1]])
     return merges

@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Iterator
 
 from .. import recipes
 from ..alphabet import base_for
+from ..decoders import reads_as_byte
 from ..end_of_word import without_marker
 from ..gc_pause import gc_paused
 from ..merges import Merge
@@ -224,16 +225,16 @@ class Trainer:
             self.stop_reason = self._target_rule
             return None
         best = state.pop_best()
-        allow, data = self.allow, state.data
-        while best is not None and allow is not None and not allow(
-                data[best[0][0]] + data[best[0][1]]):
+        refusing = self.allow is not None or self.byte_fallback
+        while best is not None and refusing and not self._may_make(*best[0]):
             # Popped, it is gone for good: a pair enters the heap once, when it first occurs.
             best = state.pop_best()
         if best is None:
             # The heap holds only pairs that may still win: a pair left at min_frequency or
-            # more was refused by `allow`, any other is too rare.
+            # more was refused (by `allow`, or as a byte's name), any other is too rare.
+            refused = refusing and state.top_count() >= self.min_frequency
             self.stop_reason = (
-                "not_allowed" if allow is not None and state.top_count() >= self.min_frequency
+                ("not_allowed" if self.allow is not None else "byte_names") if refused
                 else "min_frequency" if state.any_pair() else "no_pairs")
             return None
         pair, count = best
@@ -244,6 +245,16 @@ class Trainer:
         sites = state.merge(pair, new_id)
         self._pairs.append((*pair, count))
         return pair, count, ties, n_tied, sites
+
+    def _may_make(self, a: int, b: int) -> bool:
+        """Whether tokens ``a`` and ``b`` may be merged: ``allow`` says so and, with byte
+        fallback, the token is not spelled as a byte's own (a merged "<0x41>" would decode as
+        "A", and no tokenizer.json could tell it from the byte's token)."""
+        state = self._state
+        data = state.data[a] + state.data[b]
+        if self.byte_fallback and not state.eow[b] and reads_as_byte(data):
+            return False
+        return self.allow is None or self.allow(data)
 
     def _merge_target(self, n_base: int, n_special: int) -> int:
         targets = {}
@@ -343,6 +354,11 @@ def train(corpus: Corpus, vocab_size: int | None = None, *, max_merges: int | No
     inside one (``BpeTrainer`` counts their characters as text), and take the ids after the
     merges (``BpeTrainer`` gives them the first ones); a character-level ``"[UNK]"`` among them
     is the base's unknown token, id 0.
+
+    ``byte_fallback`` (characters only) spells a character unseen in training in its UTF-8
+    bytes, the tokens ``<0x00>`` to ``<0xFF>``; no merge then makes a token spelled as one of
+    them (``<0x41>`` in the corpus would decode as "A"), and a run stopped by such pairs alone
+    says ``stop_reason == "byte_names"``.
 
     ``processes`` spreads the counting of the corpus over worker processes (the merges run in
     this one: each depends on the last). None, the default, counts in this process too: on

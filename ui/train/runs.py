@@ -65,6 +65,8 @@ STOP_REASONS = {
     "not_allowed": f"every pair left that is frequent enough would make a superword of more "
                    f"than {MAX_WORDS} words, or one with a colon and then a space, which "
                    "SuperBPE does not make",
+    "byte_names": "every pair left that is frequent enough would make a token spelled as a "
+                  "byte fallback token, such as <0x41>, which would be read as that byte",
 }
 
 
