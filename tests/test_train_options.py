@@ -117,3 +117,34 @@ def test_byte_fallback_never_merges_a_token_spelled_as_a_bytes_own():
                            min_frequency=1, max_merges=20, byte_fallback=True) == [
         (m.left_id, m.right_id, m.count) for m in tok.merges]
     assert STOP_REASONS["byte_names"].endswith("such as <0x41>, which would be read as that byte")
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.text(alphabet="aab c\né<", min_size=1, max_size=50),
+       unit=st.sampled_from(["byte", "char"]),
+       pretokenizer=st.sampled_from(["gpt2", "whitespace", "end-of-word", "none"]),
+       min_frequency=st.integers(1, 4), special_tokens=st.sampled_from([(), ("<",)]),
+       max_merges=st.none() | st.integers(0, 12), more=st.none() | st.integers(0, 12))
+def test_a_run_stops_where_its_stop_reason_says(text, unit, pretokenizer, min_frequency,
+                                                special_tokens, max_merges, more):
+    options = dict(unit=unit, pretokenizer=pretokenizer, special_tokens=special_tokens)
+    try:
+        floor = bpe_core.train(text, max_merges=0, **options).vocab_size
+    except ValueError:  # no words
+        return
+    vocab_size = None if more is None else floor + more
+    tok = bpe_core.train(text, vocab_size, max_merges=max_merges, min_frequency=min_frequency,
+                         **options)
+    made, reason = len(tok.merges), tok.stop_reason
+    assert made <= min(n for n in (max_merges, more, made) if n is not None)
+    # The textbook loop, with no limit but min_frequency, makes these merges and then more
+    # only if a limit stopped us first; with min_frequency 1 too, more only if a pair is left.
+    words = count_words(text, pretokenizer, special_tokens=special_tokens)
+    unlimited = reference_train(words, min_frequency=min_frequency, unit=unit,
+                                pretokenizer=pretokenizer)
+    any_pair = reference_train(words, min_frequency=1, unit=unit, pretokenizer=pretokenizer)
+    assert [(m.left_id, m.right_id, m.count) for m in tok.merges] == unlimited[:made]
+    assert reason == (
+        "vocab_size" if made == more and (max_merges is None or more <= max_merges)
+        else "max_merges" if made == max_merges
+        else "min_frequency" if len(any_pair) > made else "no_pairs")
