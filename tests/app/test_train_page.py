@@ -472,6 +472,22 @@ def test_superbpe_with_a_vocabulary_below_the_bytes_says_the_vocabulary_is_too_s
         "+ 0 special tokens = 256. Choose a vocabulary size of at least 256, and a SuperBPE "
         "transition between 256 and it"]
 
+def test_the_pre_tokenizer_notes_say_what_the_regexes_do():
+    # What each note says cl100k and o200k change, on the regexes themselves.
+    from ui.train.config import PRETOKENIZER_NOTES as notes
+    split = bpe_core.split
+    assert "numbers come in up to three digits, without the space before them" in notes["cl100k"]
+    assert split(" 12345", "gpt2") == [" 12345"]
+    assert split(" 12345", "cl100k") == split(" 12345", "o200k") == [" ", "123", "45"]
+    assert "contractions match in any case (IT'S)" in notes["cl100k"]
+    assert split("IT'S", "gpt2") == ["IT", "'", "S"] and split("IT'S", "cl100k") == ["IT", "'S"]
+    assert notes["o200k"] == ("As GPT-4's, but splits CamelCase and keeps a contraction on its "
+                              "word (don't).")
+    assert split(" CamelCase", "cl100k") == [" CamelCase"]
+    assert split(" CamelCase", "o200k") == [" Camel", "Case"]
+    assert split(" don't", "cl100k") == [" don", "'t"] and split(" don't", "o200k") == [" don't"]
+
+
 # --- Gage's byte-pair compression ---------------------------------------------------------
 
 

@@ -32,8 +32,9 @@ PRETOKENIZERS = {
 }
 PRETOKENIZER_NOTES = {
     "gpt2": "Words with their leading space, numbers, punctuation.",
-    "cl100k": "As GPT-2's, with digits in threes and case-insensitive contractions.",
-    "o200k": "As GPT-4's, and also splits CamelCase.",
+    "cl100k": "As GPT-2's, but numbers come in up to three digits, without the space before "
+              "them, and contractions match in any case (IT'S).",
+    "o200k": "As GPT-4's, but splits CamelCase and keeps a contraction on its word (don't).",
     "space-prefix": "Words with the space before them: ·new, ·renew (Jurafsky & Martin).",
     "whitespace": "Words between whitespace; the spaces themselves are dropped.",
     "end-of-word": "Whitespace words, each ending in `</w>` (Sennrich et al. 2016).",
