@@ -30,7 +30,7 @@ KIND_NAMES = {"byte": "base byte", "char": "base character", "unk": "unknown cha
 def how_made(tok: Tokenizer, token_id: int) -> str:
     """Where a token comes from, in words: ``merge 4 (rank 3): 'l' + 'o'`` or ``base byte``:
     merges counted from 1, as the Train page counts them, and their rank (from 0, their place
-    in Hugging Face's merges list and tiktoken's ranks) beside."""
+    in Hugging Face's merges list; tiktoken ranks tokens, the 256 bytes first) beside."""
     m = tok.merge_for(token_id)
     kind = tok.kind(token_id)
     if m is None:
