@@ -242,14 +242,21 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Train a BPE tokenizer from UTF-8 text files (read streaming).")
     t.add_argument("files", nargs="+", help="UTF-8 text files")
     t.add_argument("-o", "--output", required=True, help="tokenizer file to write")
-    t.add_argument("--vocab-size", type=int, help="stop when the vocabulary reaches this size")
+    t.add_argument("--vocab-size", type=int,
+                   help="stop when the vocabulary reaches this size (base symbols + merges + "
+                        "special tokens)")
     t.add_argument("--max-merges", type=int, help="stop after this many merges")
     t.add_argument("--min-frequency", type=int, default=2,
                    help="stop when the best pair occurs fewer times (default 2)")
-    t.add_argument("--unit", choices=UNITS, default="byte")
+    t.add_argument("--unit", choices=UNITS, default="byte",
+                   help="base symbols: the 256 bytes, or the characters of the corpus (others "
+                        "become [UNK]); default byte")
     t.add_argument("--pretokenizer", default="gpt2",
                    help=f"a preset ({', '.join(PRESETS)}) or a custom regex (default gpt2)")
-    t.add_argument("--tie-break", choices=TIE_BREAKS, default="first")
+    t.add_argument("--tie-break", choices=TIE_BREAKS, default="first",
+                   help="which of the pairs with the highest count is merged: the first in the "
+                        "corpus, or the one of the lowest ids (as Hugging Face's trainer on "
+                        "characters); default first")
     t.add_argument("--special-token", action="append", default=[],
                    help="a special token, e.g. '<|endoftext|>' (repeatable)")
     t.add_argument("--byte-fallback", action="store_true",

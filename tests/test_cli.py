@@ -363,3 +363,12 @@ def test_options_may_come_before_the_ids_or_the_input_file(tmp_path, capsys, mon
         main(["decode", str(path), s, "--bogus", a])
     with pytest.raises(SystemExit):
         main(["encode", str(path), "--show", "tokens", str(text), str(text)])
+
+
+def test_train_help_says_what_the_size_the_unit_and_the_tie_rule_mean():
+    # --vocab-size, --unit and --tie-break had no words (or none on what vocab_size counts).
+    said = " ".join(run("train", "--help").stdout.split())
+    assert "reaches this size (base symbols + merges + special tokens)" in said
+    assert "the 256 bytes, or the characters of the corpus (others become [UNK])" in said
+    assert ("the first in the corpus, or the one of the lowest ids (as Hugging Face's trainer "
+            "on characters)") in said
