@@ -468,3 +468,34 @@ def test_a_file_whose_unk_token_its_vocab_lacks_is_refused_as_it_loads() -> None
             r"first character it has no token for, as every page here would; add '<unk>' to the "
             r"vocab, or set unk_token to null \(such characters are then dropped\)$")):
         loaders.read_upload("native", [("unk.json", data)])
+
+
+@pytest.mark.parametrize("file", ["llama2_file", "llama3_file", "nfkc_file"])
+@pytest.mark.parametrize("room, direction", [(-2, "right"), (-1, "left"), (0, "right"),
+                                             (1, "right"), (-99, "right")])
+def test_the_truncation_note_gives_the_counts_of_hugging_faces_encode(file, room, direction):
+    # With a BOS template the note said nothing where a max_length of the text's own length
+    # cut one of its tokens, said "keeps only the first 5 of these 21" where 4 and the BOS are
+    # kept, and "pads them with 1 more token" where the BOS already made up the length.
+    import tests.model_files
+    from bpe_core.post_processors import around
+    theirs = tests.model_files.hf(getattr(tests.model_files, file)())
+    text = "Hello wörld, this is a test"
+    ours = bpe_core.loads(theirs.to_str().encode())
+    ids, added = ours.encode(text), len(around(ours.post_processor, []))
+    at = max(0, len(ids) + room)
+    theirs.enable_truncation(at, direction=direction)
+    theirs.enable_padding(length=len(ids) + 1, pad_token="<pad>")
+    want = theirs.encode(text)  # (add_special_tokens=True, as encode() has it)
+    ours = bpe_core.loads(theirs.to_str().encode())
+    note = tokenize_data.limits_note(ours.config, len(ids), added) or ""
+    kept = re.search(r"keeps only the (first|last) ([\d,]+) of these", note)
+    text_ids = [i for i, special in zip(want.ids, want.special_tokens_mask) if not special]
+    if kept:
+        k = int(kept[2].replace(",", ""))
+        assert text_ids == (ids[:k] if kept[1] == "first" else ids[-k:])
+    else:
+        assert text_ids == ([] if "keeps none of these" in note else ids), note
+    padded = re.search(r"pads them with ([\d,]+) more tokens? \('<pad>'\) to ([\d,]+)", note)
+    n_pads = want.attention_mask.count(0)
+    assert (int(padded[1]), int(padded[2])) == (n_pads, len(want.ids)) if padded else not n_pads

@@ -33,24 +33,34 @@ MAX_URL_BYTES = 1000
 
 
 
-def limits_note(config: Mapping, n_tokens: int) -> str | None:
+def limits_note(config: Mapping, n_tokens: int, added: int = 0) -> str | None:
     """What Hugging Face's ``encode`` does to a text's ``n_tokens`` ids that this page does not,
-    as the file's ``truncation`` and ``padding`` ask (kept in ``Tokenizer.config``); None when
-    it does nothing to them.
+    as the file's ``truncation`` and ``padding`` ask (kept in ``Tokenizer.config``), with the
+    ``added`` special tokens (BOS/EOS) its post-processor puts around them, as that ``encode``
+    does by default; None when it does nothing to them.
 
     >>> print(limits_note({"truncation": {"max_length": 3, "direction": "Left"}}, 5))
-    Hugging Face's encode() keeps only the last 3 of these 5 tokens (the file's truncation, \
-counting the special tokens it adds); this page shows every token, as bpe_core's encode does.
+    Hugging Face's encode() keeps only the last 3 of these 5 tokens (the file's truncation); \
+this page shows every token, as bpe_core's encode does.
+    >>> print(limits_note({"truncation": {"max_length": 5}}, 5, added=1))
+    Hugging Face's encode() keeps only the first 4 of these 5 tokens (the file's truncation to \
+5, counting the 1 special token its post-processor adds); this page shows every token, as \
+bpe_core's encode does.
     >>> limits_note({"truncation": {"max_length": 8}}, 5) is None
     True
     """
-    notes, kept = [], n_tokens
+    notes, kept = [], n_tokens + added
     cut = config.get("truncation")
     at = cut.get("max_length") if isinstance(cut, Mapping) else None
-    if isinstance(at, int) and n_tokens > at:
+    # Hugging Face truncates the text to max_length less the special tokens; where that is
+    # below 0 its subtraction wraps around (in Rust's usize), and it cuts nothing.
+    if isinstance(at, int) and added <= at < kept:
         end = "last" if cut.get("direction") == "Left" else "first"
-        notes.append(f"keeps only the {end} {at:,} of these {n_tokens:,} tokens (the file's "
-                     "truncation, counting the special tokens it adds)")
+        what = (f"only the {end} {at - added:,} of these {n_tokens:,} tokens" if at > added
+                else f"none of these {n_tokens:,} tokens")
+        why = (f" to {at:,}, counting the {plural(added, 'special token')} its post-processor "
+               f"adds" if added else "")
+        notes.append(f"keeps {what} (the file's truncation{why})")
         kept = at
     pad = config.get("padding")
     if isinstance(pad, Mapping):
@@ -60,8 +70,11 @@ counting the special tokens it adds); this page shows every token, as bpe_core's
         if isinstance(multiple, int) and multiple > 0 and length % multiple:
             length += multiple - length % multiple
         if length > kept:
+            said = not notes and added  # (else the truncation said it)
             notes.append(f"pads them with {plural(length - kept, 'more token')} "
-                         f"({quoted(str(pad.get('pad_token', '[PAD]')))}) to {length:,}")
+                         f"({quoted(str(pad.get('pad_token', '[PAD]')))}) to {length:,}"
+                         + (f", counting the {plural(added, 'special token')} its "
+                            f"post-processor adds" if said else ""))
     if not notes:
         return None
     return (f"Hugging Face's encode() {' and '.join(notes)}; this page shows every token, as "

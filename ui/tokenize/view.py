@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from bpe_core import PatternError, Tokenizer, TokenSpan
+from bpe_core.post_processors import around
 
 from ..shared import metrics, slow_regex
 from ..shared.annotate import coloured_html, legend, md_literal
@@ -269,7 +270,7 @@ def output_panel(tok: Tokenizer, opts: Options) -> Shown:
         return Shown([], None, range(0), stopped=NOT_TOKENIZED)
     spans, rank = found
     counts_row(text_counts(opts.text, spans))
-    limits = limits_note(tok.config, len(spans))
+    limits = limits_note(tok.config, len(spans), len(around(tok.post_processor, [])))
     if limits:  # (a file saved after enable_truncation or enable_padding was called)
         st.info(md_escape(limits), icon=":material/content_cut:")
     if not spans:
