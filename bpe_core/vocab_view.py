@@ -334,10 +334,6 @@ class VocabView:
                     continue
             elif marker is not None and t.endswith(marker):
                 t = t[:-len(marker)]
-                if self.model.byte_fallback and decoders.fallback_byte(t) is not None:
-                    # "<0x41>" + the marker is text: decoders meet it whole, never as the byte
-                    out[k] = t.encode("utf-8")
-                    continue
             decoded.append(k)
             texts.append(t)
         if self.decoder is None:

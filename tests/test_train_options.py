@@ -148,14 +148,3 @@ def test_a_run_stops_where_its_stop_reason_says(text, unit, pretokenizer, min_fr
         "vocab_size" if made == more and (max_merges is None or more <= max_merges)
         else "max_merges" if made == max_merges
         else "min_frequency" if len(any_pair) > made else "no_pairs")
-
-
-def test_a_word_spelled_as_a_fallback_byte_shows_its_text_before_the_end_of_word_marker():
-    # Merged with </w>, "<0x41>" is no byte (decoding meets it whole), but the vocabulary's
-    # view took off the marker first and read it as one: shown as "A</w>", bytes b"A".
-    tok = bpe_core.train("<0x41> " * 5 + "A", unit="char", pretokenizer="end-of-word",
-                         byte_fallback=True, min_frequency=1)
-    ids = tok.encode("<0x41> A")
-    assert [tok.display(i) for i in ids] == ["<0x41></w>", "A</w>"]
-    assert [tok.token_bytes(i) for i in ids] == [b"<0x41>", b"A"]
-    assert tok.decode(ids) == "<0x41> A"
