@@ -10,7 +10,7 @@ st.markdown(
     "Type or paste any text and see how the active tokenizer cuts it into **tokens**, the units a "
     "language model reads. Each coloured box is one token; hover it for its id and bytes, click "
     "it to see which merges built it. Slide back through the merges to watch the text fall apart "
-    "into bytes, or put other tokenizers beside it.")
+    "into its base symbols (bytes or characters), or put other tokenizers beside it.")
 
 notice = address.read_url()
 if notice:

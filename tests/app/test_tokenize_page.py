@@ -66,6 +66,9 @@ def test_default_text_is_coloured_with_one_box_per_token() -> None:
     spans = active(at).spans(text)
     assert len(boxes(token_html(at))) == len(spans) == int(metric(at, "Tokens"))
     assert metric(at, "Characters") == f"{len(text):,}"
+    # Zero merges leave a character tokenizer's characters, not bytes: the intro says both.
+    assert any("fall apart into its base symbols (bytes or characters)" in m.value
+               for m in at.markdown)
 
 
 def test_a_keyboard_reaches_the_framed_token_and_a_screen_reader_names_each_box() -> None:
