@@ -76,3 +76,43 @@ def test_char_unit_unknown_character_is_unk_or_bytes():
                         min_frequency=1, byte_fallback=True)
     assert [fb.display(i) for i in fb.encode("hé")] == ["h", "<C3>", "<A9>"]
     assert fb.decode(fb.encode("hé")) == "hé"
+
+
+
+def sample_merges(sample_id: str) -> tuple[str, list[str]]:
+    """A bundled sample's description and the merges of training it with the settings the
+    manifest suggests (the Train page's defaults for it)."""
+    import json
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parent.parent / "assets" / "samples"
+    [entry] = [e for e in json.loads((samples / "manifest.json").read_text(encoding="utf-8"))
+               if e["id"] == sample_id]
+    path = samples / entry["path"]
+    corpus = (json.loads(path.read_text(encoding="utf-8")) if entry["kind"] == "counts"
+              else path.read_text(encoding="utf-8"))
+    settings = dict(entry["suggested"])
+    return entry["description"], tokens(bpe_core.train(corpus, settings.pop("vocab_size"),
+                                                       **settings))
+
+
+def test_the_textbook_samples_make_the_merges_their_descriptions_name():
+    said, made = sample_merges("hug-pug")
+    assert "first three merges (u+g, u+n, h+ug)" in said and made == ["ug", "un", "hug"]
+    said, made = sample_merges("old-finest")
+    assert "first three merges build es, est and est</w>" in said and "before old" in said
+    assert made == ["es", "est", "est</w>", "ol", "old"]
+    said, made = sample_merges("low-lower")
+    assert "five merges build lo and low" in said and "and es, est and est</w>" in said
+    assert made == ["lo", "low", "es", "est", "est</w>"]
+    said, made = sample_merges("lowest-price")
+    assert "ten merges build e</w>, th and the</w>, the lo, low, lowe" in said
+    assert "the st</w> ending" in said
+    assert made == ["e</w>", "th", "the</w>", "lo", "low", "lowe", "st", "st</w>", "lowest</w>",
+                    "pr"]
+    said, made = sample_merges("set-new-renew")
+    assert "four merges build new and the word-initial ·re" in said
+    assert made == ["ne", "new", " r", " re"]
+    said, made = sample_merges("abdcabecab")
+    assert "the first merges glue letters to spaces (A·B among them)" in said
+    assert made == ["A ", "A B", "A B "]
