@@ -148,3 +148,16 @@ def test_a_run_stops_where_its_stop_reason_says(text, unit, pretokenizer, min_fr
         "vocab_size" if made == more and (max_merges is None or more <= max_merges)
         else "max_merges" if made == max_merges
         else "min_frequency" if len(any_pair) > made else "no_pairs")
+
+
+def test_byte_fallback_never_merges_a_bytes_name_with_end_of_word_either():
+    # "<0x41>" + </w> was merged, and a text's last token is decoded without its marker, so
+    # "x <0x41>" came back "x A".
+    text = "<0x41> " * 5 + "A"
+    tok = bpe_core.train(text, unit="char", pretokenizer="end-of-word", byte_fallback=True,
+                         min_frequency=1)
+    for sentence in ("x <0x41>", "<0x41>", "<0x41> x"):
+        assert tok.decode(tok.encode(sentence)) == sentence
+    assert reference_train(count_words(text, "end-of-word"), unit="char", min_frequency=1,
+                           pretokenizer="end-of-word", byte_fallback=True) == [
+        (m.left_id, m.right_id, m.count) for m in tok.merges]

@@ -17,7 +17,7 @@ from collections import Counter
 from ..alphabet import base_for
 from ..decoders import fallback_byte
 from ..encoders import merge_pair
-from ..end_of_word import without_marker
+from ..end_of_word import MARKER, without_marker
 from ..presets import resolve
 from ..recipes import base_strings
 
@@ -54,9 +54,9 @@ def reference_train(word_counts: dict[str, int], *, unit: str = "byte", pretoken
     merges: list[tuple[int, int, int]] = []
     while max_merges is None or len(merges) < max_merges:
         pairs = count_pairs(words, counts)
-        if byte_fallback:  # no token spelled as a byte's own ("<0x41>"): see train()
-            pairs = Counter({p: n for p, n in pairs.items()
-                             if fallback_byte(shown[p[0]] + shown[p[1]]) is None})
+        if byte_fallback:  # no token spelled as a byte's own ("<0x41>", </w> or not): see train()
+            pairs = Counter({p: n for p, n in pairs.items() if fallback_byte(
+                (shown[p[0]] + shown[p[1]]).removesuffix(MARKER)) is None})
         if not pairs:
             break
         if tie_break == "first":

@@ -249,10 +249,11 @@ class Trainer:
     def _may_make(self, a: int, b: int) -> bool:
         """Whether tokens ``a`` and ``b`` may be merged: ``allow`` says so and, with byte
         fallback, the token is not spelled as a byte's own (a merged "<0x41>" would decode as
-        "A", and no tokenizer.json could tell it from the byte's token)."""
+        "A", and no tokenizer.json could tell it from the byte's token). Nor with </w> after
+        it: a text's last token is decoded without its marker."""
         state = self._state
-        data = state.data[a] + state.data[b]
-        if self.byte_fallback and not state.eow[b] and reads_as_byte(data):
+        data = state.data[a] + state.data[b]  # (</w> has no bytes)
+        if self.byte_fallback and reads_as_byte(data):
             return False
         return self.allow is None or self.allow(data)
 
@@ -357,8 +358,8 @@ def train(corpus: Corpus, vocab_size: int | None = None, *, max_merges: int | No
 
     ``byte_fallback`` (characters only) spells a character unseen in training in its UTF-8
     bytes, the tokens ``<0x00>`` to ``<0xFF>``; no merge then makes a token spelled as one of
-    them (``<0x41>`` in the corpus would decode as "A"), and a run stopped by such pairs alone
-    says ``stop_reason == "byte_names"``.
+    them, ``</w>`` after it or not (``<0x41>`` in the corpus would decode as "A"), and a run
+    stopped by such pairs alone says ``stop_reason == "byte_names"``.
 
     ``processes`` spreads the counting of the corpus over worker processes (the merges run in
     this one: each depends on the last). None, the default, counts in this process too: on
