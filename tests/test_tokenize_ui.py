@@ -470,6 +470,25 @@ def test_a_file_whose_unk_token_its_vocab_lacks_is_refused_as_it_loads() -> None
         loaders.read_upload("native", [("unk.json", data)])
 
 
+@pytest.mark.parametrize("file_name", ["bos.json", "tokenizer.json"])
+def test_a_file_whose_template_adds_an_id_its_vocab_lacks_is_refused_as_it_loads(file_name):
+    # bpe_core encodes it as tokenizers does, but the token cannot be shown: "bos.json" loaded
+    # and Tokenize's comparison with special tokens crashed ("token id 99999 is not in this
+    # vocabulary"); "tokenizer.json" was refused with that message, which named no stage.
+    from tests.model_files import hf, llama2_file
+    d = json.loads(llama2_file())
+    d["post_processor"]["special_tokens"]["<s>"]["ids"] = [99999]
+    data = json.dumps(d).encode()
+    ours, theirs = bpe_core.loads(data), hf(data)
+    assert ours.encode("hi", add_special_tokens=True) == theirs.encode("hi").ids == [
+        99999, *ours.encode("hi")]
+    with pytest.raises(bpe_core.TokenizerFileError, match=(
+            f"^its post-processor puts the token id 99,999 around a text, and its vocabulary has "
+            f"no such id \\(its ids go up to {ours.vocab_size - 1}\\): no page here could show "
+            f"that token; give the post-processor's special token its id in the vocab$")):
+        loaders.read_upload("hf", [(file_name, data)])
+
+
 @pytest.mark.parametrize("file", ["llama2_file", "llama3_file", "nfkc_file"])
 @pytest.mark.parametrize("room, direction", [(-2, "right"), (-1, "left"), (0, "right"),
                                              (1, "right"), (-99, "right")])

@@ -21,6 +21,7 @@ from typing import Collection, Mapping
 import streamlit as st
 
 import bpe_core
+from bpe_core.post_processors import around
 
 from .samples import DEFAULT_SAMPLE, Sample, samples
 from .tokens import md_escape
@@ -262,10 +263,12 @@ def unique_name(name: str) -> str:
 
 
 def refuse_lost_unk(tok: bpe_core.Tokenizer) -> None:
-    """Refuse a tokenizer whose ``unk_token`` its vocabulary lacks. bpe_core loads it, as
-    Hugging Face's tokenizers does, and fails where a character needs it: here that would be
-    in the middle of every page's sample text, so the page says it as the file loads (or the
-    model is fetched).
+    """Refuse a tokenizer whose ``unk_token`` its vocabulary lacks, or an id its post-processor
+    adds (BOS/EOS). bpe_core loads it, as Hugging Face's tokenizers does, and fails where a
+    character needs the first, or where a page shows the second: here that would be in the
+    middle of every page's sample text, or of Tokenize's comparison with special tokens (which
+    crashed on "token id 99999 is not in this vocabulary"), so the page says it as the file
+    loads (or the model is fetched).
 
     >>> from bpe_core.models import BPE
     >>> refuse_lost_unk(bpe_core.Tokenizer(BPE.from_vocab({"a": 0}, [], unk_token="<unk>")))
@@ -280,6 +283,13 @@ here would; add '<unk>' to the vocab, or set unk_token to null (such characters 
             f"its unk_token {unk!r} is not in its vocab: Hugging Face's tokenizers fails on the "
             f"first character it has no token for, as every page here would; add {unk!r} to "
             f"the vocab, or set unk_token to null (such characters are then dropped)")
+    added = around(tok.post_processor, [])
+    lost = next((i for i in added if tok.view.raw(i) is None), None)
+    if lost is not None:
+        raise bpe_core.TokenizerFileError(
+            f"its post-processor puts the token id {lost:,} around a text, and its vocabulary "
+            f"has no such id (its ids go up to {tok.vocab_size - 1:,}): no page here could show "
+            f"that token; give the post-processor's special token its id in the vocab")
 
 
 def add_tokenizer(tok: bpe_core.Tokenizer, *, activate: bool = True) -> str:
