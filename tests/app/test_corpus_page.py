@@ -129,12 +129,33 @@ def test_the_pre_tokenizer_decides_what_a_word_is():
     # the page counts pieces then, and says so.
     assert metrics(at)["Pieces"] == "7" and metrics(at)["Distinct pieces"] == "5"
     assert list(word_table(at)["piece"]) == ["·new", "·renew", "set", "·reset", "↵"]
-    assert any(m.value == "**Most frequent pieces** (split by the gpt2 pre-tokenizer)"
+    assert any(m.value == "**Most frequent pieces** (split by the pre-tokenizer “GPT-2 regex”)"
                for m in at.markdown)
-    assert any(c.value.startswith("Counted in **pieces (split by the gpt2 pre-tokenizer)**. ")
-               for c in at.main.caption)
+    assert any(c.value.startswith("Counted in **pieces (split by the pre-tokenizer “GPT-2 "
+                                  "regex”)**. ") for c in at.main.caption)
     at.selectbox(key="corpus_pretokenizer").set_value("none").run()
     assert metrics(at)["Pieces"] == "1"  # the whole text is one piece
+
+
+def test_the_pre_tokenizers_have_the_names_the_train_page_gives_them():
+    # The box showed the ids ('gpt2', 'end-of-word'), its help quoted them, and a sample's
+    # suggestion read "pre-tokenizer end-of-word", where the Train page says "GPT-2 regex" and
+    # "Words ending in </w>".
+    at = pick_sample(open_app(), "low-lower")
+    box = at.selectbox(key="corpus_pretokenizer")
+    assert box.options == ["GPT-2 regex", "GPT-4 regex (cl100k)", "GPT-4o regex (o200k)",
+                           "Leading-space words", "Whitespace words", "Words ending in </w>",
+                           "None (whole text)"]
+    assert box.value == "whitespace"  # the ids stay in the session
+    assert box.help.startswith("How the text is cut before counting, as a pre-tokenizer cuts "
+                               "it before BPE sees it. “Whitespace words” and “Words ending in "
+                               "</w>” split on spaces, tabs and newlines, giving words; the "
+                               "others give pieces: “Leading-space words” keeps one leading "
+                               "space on each word; “GPT-2 regex”, “GPT-4 regex (cl100k)” and "
+                               "“GPT-4o regex (o200k)” also split off punctuation and digits")
+    assert "“None (whole text)” keeps each document as one piece." in box.help
+    assert any("Try training with: char-level, pre-tokenizer “Words ending in </w>”, 5 merges"
+               in c.value for c in at.main.caption)
 
 
 def test_the_bytes_per_character_the_page_quotes_are_those_of_the_bundled_samples():

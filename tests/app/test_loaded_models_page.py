@@ -289,6 +289,10 @@ def test_a_leading_space_file_downloaded_from_train_loads_back_with_the_same_ids
              else [(name, data)])
     for i, (file_name, got) in enumerate(given):
         at.file_uploader(key=f"tok_load_{fmt}_{i}").upload(file_name, got).run()
+    # Named as on Train and Corpus (it was "GPT-2", "Whitespace words (spaces dropped)", ...).
+    assert at.selectbox(key=f"tok_load_{fmt}_pattern").options == [
+        "GPT-2 regex", "GPT-4 regex (cl100k)", "GPT-4o regex (o200k)", "Leading-space words",
+        "Whitespace words", "None (whole text)", "Custom regex…"]
     at.selectbox(key=f"tok_load_{fmt}_pattern").set_value("space-prefix").run()
     at.button(key="tok_load_load").click().run()
     assert not at.exception and not at.error

@@ -100,6 +100,10 @@ def test_settings_default_to_the_samples_suggestions():
     at = open_train("hug-pug")
     assert at.radio(key="train_unit").value == "char"
     assert at.selectbox(key="train_pretokenizer").value == "whitespace"
+    # Named as on the Corpus page and in the loaders ('none' was "None (Gage)" here alone).
+    assert at.selectbox(key="train_pretokenizer").options == [
+        "GPT-2 regex", "GPT-4 regex (cl100k)", "GPT-4o regex (o200k)", "Leading-space words",
+        "Whitespace words", "Words ending in </w>", "None (whole text)", "Custom regex…"]
     assert at.radio(key="train_stop_by").value == "max_merges"
     assert at.number_input(key="train_max_merges").value == 3
     assert at.number_input(key="train_min_frequency").value == 1
@@ -270,7 +274,7 @@ def test_big_corpus_tables_show_top_rows():
     assert "↵" in list(words["piece"])
     assert any(m.value == "**Pieces after 10 merges**" for m in at.markdown)
     assert any(c.value.endswith("the 30 most frequent of 5,620 distinct pieces (split by the "
-                                "gpt2 pre-tokenizer).") for c in at.caption)
+                                "pre-tokenizer “GPT-2 regex”).") for c in at.caption)
 
 
 # --- SuperBPE ------------------------------------------------------------------------------

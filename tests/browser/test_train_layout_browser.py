@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import open_page, resize, wait_for_app
 from ui.shared.state import sample_corpus
-from ui.train.config import PRETOKENIZERS
+from ui.shared.wording import PRETOKENIZERS
 from ui.train.runs import sample_passage
 
 HEADING = "Train — watch the vocabulary grow"

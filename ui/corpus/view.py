@@ -93,13 +93,17 @@ FORMATS_HELP = (
 )
 GZIP_HINT = (f"A gzip-compressed copy (corpus.txt.gz) is smaller, and is unpacked here up to "
              f"{MAX_DECOMPRESSED_BYTES // 2**20:,} MB.")
+#: The pre-tokenizers to count with, in the order and by the names of Train's box.
+PRETOKENIZER_CHOICES = [p for p in wording.PRETOKENIZERS if p in PRESETS]
+_NAMED = {p: f"“{name}”" for p, name in wording.PRETOKENIZERS.items()}
 PRETOKENIZER_HELP = (
     "How the text is cut before counting, as a pre-tokenizer cuts it before BPE sees it. "
-    "'whitespace' and 'end-of-word' split on spaces, tabs and newlines, giving words; the others "
-    "give pieces: 'space-prefix' keeps one leading space on each word; 'gpt2', 'cl100k' and "
-    "'o200k' also split off punctuation and digits, and keep newlines and runs of spaces as "
-    "pieces of their own, as OpenAI's tokenizers do; 'none' keeps each document as one piece. "
-    "The Train page counts the pieces of the pre-tokenizer it trains with."
+    f"{_NAMED['whitespace']} and {_NAMED['end-of-word']} split on spaces, tabs and newlines, "
+    f"giving words; the others give pieces: {_NAMED['space-prefix']} keeps one leading space "
+    f"on each word; {_NAMED['gpt2']}, {_NAMED['cl100k']} and {_NAMED['o200k']} also split off "
+    "punctuation and digits, and keep newlines and runs of spaces as pieces of their own, as "
+    f"OpenAI's tokenizers do; {_NAMED['none']} keeps each document as one piece. The Train "
+    "page counts the pieces of the pre-tokenizer it trains with."
 )
 
 
@@ -137,10 +141,11 @@ def _use_sample() -> None:
 
 
 def _suggestion(sample: Sample) -> str:
-    """The manifest's suggested training settings in words: "char-level, end-of-word, 5 merges"."""
+    """The manifest's suggested training settings in words, the pre-tokenizer named as on the
+    Train page: "char-level, pre-tokenizer “Words ending in </w>”, 5 merges"."""
     s = sample.suggested
     parts = [f"{s['unit']}-level" if s.get("unit") else "",
-             f"pre-tokenizer {s['pretokenizer']}" if s.get("pretokenizer") else "",
+             f"pre-tokenizer {_NAMED[s['pretokenizer']]}" if s.get("pretokenizer") else "",
              f"vocab size {s['vocab_size']:,}" if s.get("vocab_size") else "",
              f"{s['max_merges']} merges" if s.get("max_merges") else ""]
     parts = [p for p in parts if p]
@@ -306,7 +311,8 @@ def render_stats(corpus: state.SessionCorpus) -> None:
         background.replaced(STATS_JOB, None)  # a text corpus's count under way stops
     else:
         pretokenizer = st.selectbox("Split the text into words with the pre-tokenizer",
-                                    list(PRESETS), index=list(PRESETS).index("whitespace"),
+                                    PRETOKENIZER_CHOICES, format_func=wording.PRETOKENIZERS.get,
+                                    index=PRETOKENIZER_CHOICES.index("whitespace"),
                                     key="corpus_pretokenizer", persist_state="session",
                                     help=PRETOKENIZER_HELP, width=320)
         stats = stats_of(corpus, pretokenizer)

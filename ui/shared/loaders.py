@@ -1,7 +1,8 @@
 """The "load a tokenizer" panel, shared by the Tokenize, Vocabulary and Languages pages: upload a
 tokenizer file (ours, Hugging Face's, tiktoken's or GPT-2's), fetch one of OpenAI's encodings by
-name, or a Hugging Face model's tokenizer by its id (``catalogue``). What loads joins this session's tokenizers (``state.add_tokenizer``) and
-becomes the active one; what does not gets a message saying why.
+name, or a Hugging Face model's tokenizer by its id (``catalogue``). What loads joins this
+session's tokenizers (``state.add_tokenizer``) and becomes the active one; what does not gets a
+message saying why.
 
 ``read_upload`` does the work without Streamlit, so tests call it directly.
 """
@@ -25,6 +26,7 @@ from bpe_core.identity import flatten
 
 from . import catalogue, state, upload_limit
 from .annotate import md_literal
+from .wording import CUSTOM, PRETOKENIZERS
 
 
 @dataclass(frozen=True)
@@ -55,13 +57,11 @@ FORMATS: dict[str, Format] = {
 }
 
 #: The well-known pre-tokenizers, which a file's name is told by (``hints``).
-PATTERNS = {"cl100k": "GPT-4 (cl100k)", "o200k": "GPT-4o (o200k)", "gpt2": "GPT-2"}
-#: Pre-tokenizers to choose from for files that store none: every one the Train page makes
-#: byte-level files with, so a file saved there loads back with its own ids.
-CUSTOM = "custom"
-FILE_PATTERNS = {**PATTERNS, "space-prefix": "Leading-space words",
-                 "whitespace": "Whitespace words (spaces dropped)",
-                 "none": "None (the whole text is one piece)", CUSTOM: "Custom regex…"}
+PATTERNS = ("gpt2", "cl100k", "o200k")
+#: Pre-tokenizers to choose from for files that store none (named as on every page,
+#: ``PRETOKENIZERS``): every one the Train page makes byte-level files with, so a file saved
+#: there loads back with its own ids.
+FILE_PATTERNS = tuple(p for p in PRETOKENIZERS if p != "end-of-word")
 
 
 def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None = None,
@@ -307,8 +307,8 @@ def _upload_form(key: str) -> str | None:
 def _pattern_form(key: str, fmt: str) -> str:
     """The pre-tokenizer a file that stores none was made with: a preset's name or a regex
     ("" while the custom regex box is empty)."""
-    pattern = st.selectbox("Pre-tokenizer", list(FILE_PATTERNS), format_func=FILE_PATTERNS.get,
-                           index=list(FILE_PATTERNS).index("gpt2" if fmt == "gpt2" else "cl100k"),
+    pattern = st.selectbox("Pre-tokenizer", FILE_PATTERNS, format_func=PRETOKENIZERS.get,
+                           index=FILE_PATTERNS.index("gpt2" if fmt == "gpt2" else "cl100k"),
                            key=f"{key}_{fmt}_pattern",
                            help="How text is cut into pieces before the merges: this format "
                                 "does not store it, so say which one it was made with.")

@@ -1,20 +1,41 @@
-"""What a count of "words" means, said the same way on every page.
+"""What a count of "words" means, and what each pre-tokenizer is called, said the same way on
+every page.
 
 Pages count different things: the Corpus page splits text with a pre-tokenizer of your choice,
 Train counts the pieces of the pre-tokenizer it trains with, Tokenize and Languages split on
 whitespace. A count of words always says which, so that two pages never seem to disagree:
 
 >>> units("whitespace").phrase, units("gpt2").phrase
-('words (split on whitespace)', 'pieces (split by the gpt2 pre-tokenizer)')
->>> count(1234, "gpt2"), count(1, "whitespace", distinct=True)
-('1,234 pieces (split by the gpt2 pre-tokenizer)', '1 distinct word (split on whitespace)')
+('words (split on whitespace)', 'pieces (split by the pre-tokenizer “GPT-2 regex”)')
+>>> count(1234, "gpt2")
+'1,234 pieces (split by the pre-tokenizer “GPT-2 regex”)'
+>>> count(1, "whitespace", distinct=True)
+'1 distinct word (split on whitespace)'
+
+A pre-tokenizer is called by one name wherever a user picks or reads one (:data:`PRETOKENIZERS`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bpe_core.presets import PRESETS
+CUSTOM = "custom"
+#: The pre-tokenizers' names on every page (Train's box, the Corpus page's, the loaders' for
+#: files that store none, the counts of pieces); their ids stay in addresses, session state and
+#: the engine. Short enough for Train's box, a third of the page (a longer one was cut mid-word,
+#: "GPT-2 regex (words with their le"); what each does is said under the boxes. "None (whole
+#: text)" says what the choice does on Train and Corpus alike: Gage's compressor is Train's
+#: other mode, and means nothing where a corpus is counted or a file is loaded.
+PRETOKENIZERS = {
+    "gpt2": "GPT-2 regex",
+    "cl100k": "GPT-4 regex (cl100k)",
+    "o200k": "GPT-4o regex (o200k)",
+    "space-prefix": "Leading-space words",
+    "whitespace": "Whitespace words",
+    "end-of-word": "Words ending in </w>",
+    "none": "None (whole text)",
+    CUSTOM: "Custom regex…",
+}
 
 # The presets whose pieces are the runs of characters between whitespace.
 _WHITESPACE_SPLIT = ("whitespace", "end-of-word")
@@ -59,8 +80,9 @@ def units(pretokenizer: str | None) -> Units:
         return WHITESPACE_WORDS
     if pretokenizer == "none":
         return Units("piece", "pieces", "each document is one piece")
-    if pretokenizer in PRESETS:
-        return Units("piece", "pieces", f"split by the {pretokenizer} pre-tokenizer")
+    if pretokenizer in PRETOKENIZERS and pretokenizer != CUSTOM:
+        return Units("piece", "pieces",
+                     f"split by the pre-tokenizer “{PRETOKENIZERS[pretokenizer]}”")
     return Units("piece", "pieces", "split by your own pre-tokenizer regex")
 
 

@@ -15,21 +15,9 @@ from bpe_core.training.superbpe import MAX_WORDS, TRANSITION_RATIO, default_tran
 
 from ..shared.state import DEFAULT_SETTINGS, SessionCorpus
 from ..shared.tokens import md_escape, tokens_html
-from ..shared.wording import plural
+from ..shared.wording import CUSTOM, PRETOKENIZERS, plural
 
-CUSTOM = "custom"
-#: Names short enough for the box, a third of the page (a longer one was cut mid-word, "GPT-2
-#: regex (words with their le"); what each does is said under it (PRETOKENIZER_NOTES).
-PRETOKENIZERS = {
-    "gpt2": "GPT-2 regex",
-    "cl100k": "GPT-4 regex (cl100k)",
-    "o200k": "GPT-4o regex (o200k)",
-    "space-prefix": "Leading-space words",
-    "whitespace": "Whitespace words",
-    "end-of-word": "Words ending in </w>",
-    "none": "None (Gage)",
-    CUSTOM: "Custom regex…",
-}
+#: What each pre-tokenizer does, under its box (the names fit the box: ``PRETOKENIZERS``).
 PRETOKENIZER_NOTES = {
     "gpt2": "Words with their leading space, numbers, punctuation.",
     "cl100k": "As GPT-2's, but numbers come in up to three digits, without the space before "

@@ -13,14 +13,14 @@ import streamlit as st
 
 from ..shared import corpus_link, state
 from ..shared.tokens import md_escape
-from ..shared.wording import plural
+from ..shared.wording import PRETOKENIZERS, plural
 from . import config, data, gage
 from .view import SENTENCE, SENTENCE_CHARS
 
 URL_READ, PENDING_STEP, PROBLEM = "train_url_read", "train_url_step", "train_url_problem"
 ASKED_STEP = "train_url_step_asked"  # the step the link asked for, until the run is shown
 _COUNTS = range(1, 10**9)
-CHOICES = {"mode": config.MODES, "unit": config.UNITS, "pretokenizer": config.PRETOKENIZERS,
+CHOICES = {"mode": config.MODES, "unit": config.UNITS, "pretokenizer": PRETOKENIZERS,
            "stop_by": config.STOP_BY, "tie_break": config.TIE_RULES, "vocab_size": _COUNTS,
            "min_frequency": _COUNTS, "transition": _COUNTS}
 #: The page's labels of the settings a link holds, to say which one a bad value left alone.

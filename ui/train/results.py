@@ -15,8 +15,9 @@ from bpe_core import formats as files
 
 from ..shared import charts, metrics, spreadsheet, state
 from ..shared.annotate import inline_code, md_literal
-from ..shared.loaders import CUSTOM, FILE_PATTERNS
+from ..shared.loaders import FILE_PATTERNS
 from ..shared.tokens import md_escape
+from ..shared.wording import CUSTOM, PRETOKENIZERS
 from . import runs, superbpe
 
 #: The file name each format is saved under ({} is the tokenizer's name, made file-safe). A
@@ -69,8 +70,8 @@ def format_help(tok: bpe_core.Tokenizer, fmt: str) -> str | None:
     if fmt not in ("tiktoken", "gpt2"):
         return FORMAT_HELP.get(fmt)
     preset = tok.config.get("pretokenizer")
-    pick = (f"“{FILE_PATTERNS[preset]}”" if preset in FILE_PATTERNS else
-            f"“{FILE_PATTERNS[CUSTOM]}” and the regex {inline_code(tok.config['pattern'])}")
+    pick = (f"“{PRETOKENIZERS[preset]}”" if preset in FILE_PATTERNS else
+            f"“{PRETOKENIZERS[CUSTOM]}” and the regex {inline_code(tok.config['pattern'])}")
     if fmt == "gpt2":
         return (f"{FORMAT_HELP['gpt2']} They hold no pre-tokenizer: unzip them and load them "
                 f"with the pre-tokenizer {pick}.")
