@@ -10,6 +10,8 @@ from tokenizers import Tokenizer as HFTokenizer
 import bpe_core
 from bpe_core import count_words, reference_train
 from bpe_core.presets import PRESETS
+from bpe_core.training import Stage2
+from bpe_core.training.steps import step_tables
 from ui.train.config import TIE_HELP
 from ui.train.runs import STOP_REASONS
 
@@ -161,3 +163,34 @@ def test_byte_fallback_never_merges_a_bytes_name_with_end_of_word_either():
     assert reference_train(count_words(text, "end-of-word"), unit="char", min_frequency=1,
                            pretokenizer="end-of-word", byte_fallback=True) == [
         (m.left_id, m.right_id, m.count) for m in tok.merges]
+
+
+def test_the_step_tables_and_ties_say_which_pairs_are_refused_and_why():
+    # After merge 5, "<0x41" + ">" (3 times) stood above the winner unmarked, so the tables had
+    # no winner (the page said training had stopped), and "<0x4a" + ">" was a tie it lost.
+    text = "<0x41> <0x4a>x <0x41> <0x4a>x <0x41>"
+    trainer = bpe_core.Trainer(max_merges=20, unit="char", pretokenizer="whitespace",
+                               byte_fallback=True, min_frequency=1)
+    steps = list(trainer.run(text))
+    tables = step_tables(trainer, 5)
+    assert [(p.left, p.right, p.count, p.status, p.refused) for p in tables.pairs] == [
+        ("<0x41", ">", 3, "refused", "byte_names"), (">", "x", 2, "winner", ""),
+        ("<0x4a", ">", 2, "refused", "byte_names")]
+    assert (tables.winner.left, tables.winner.right, tables.ties) == (">", "x", ())
+    assert step_tables(trainer.record(), 5) == tables  # a replay's tables say the same
+    # Merge 6's tie list had nothing in it ("<0x4a" + ">" came first and was dropped), though
+    # it counted one tie.
+    assert ([(t.left, t.right, t.refused) for t in steps[5].ties], steps[5].n_tied) == (
+        [("<0x4a", ">", "byte_names")], 1)
+    assert [(t.left, t.right, t.refused) for t in steps[3].ties] == [("1", ">", "")]
+
+
+def test_superbpes_step_tables_mark_what_its_rule_refuses():
+    text = "a b c d e\n" * 4
+    stage2 = Stage2(text, bpe_core.train(text, 256, unit="byte"), 270, transition=256)
+    for _ in stage2.read():
+        pass
+    made = [m.token for m in stage2.run()]
+    assert stage2.trainer.stop_reason == "not_allowed" and len(made) == 7
+    [refused] = step_tables(stage2.trainer, 7).pairs  # "a b c d " + "e": five words
+    assert (refused.status, refused.refused) == ("refused", "not_allowed")

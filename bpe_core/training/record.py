@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..tokenizer import Tokenizer
+from .refusals import why_refused
 
 
 def rewind(words: Iterable[Sequence[int]], later: Iterable[tuple[int, int]],
@@ -51,13 +52,24 @@ class TrainingRecord:
     """A stopped watched run (see the module docstring): ``Trainer.record()`` makes one.
 
     It answers what a stopped :class:`Trainer` answers about its run: ``tokenizer``,
-    ``stop_reason``, ``word_counts``, ``token_frequencies``, ``special_tokens`` and
-    ``segmentation(step)``."""
+    ``stop_reason``, ``word_counts``, ``token_frequencies``, ``special_tokens``,
+    ``segmentation(step)`` and ``refusal(left_id, right_id)``."""
 
     tokenizer: Tokenizer
     word_counts: dict[str, int]
     words: tuple[tuple[int, ...], ...]  # each word's ids after the last merge
     token_frequencies: dict[int, int]
+    allow: Callable[[bytes], bool] | None = None  # the trainer's rule, if it had one
+
+    def refusal(self, left_id: int, right_id: int) -> str | None:
+        """Why the run never merged these two tokens, or None (``Trainer.refusal``)."""
+        tok = self.tokenizer
+        byte_fallback = tok.model.byte_fallback
+        if not (byte_fallback or self.allow):
+            return None
+        # A token's bytes leave out </w>, as the trainer's do.
+        return why_refused(tok.token_bytes(left_id) + tok.token_bytes(right_id),
+                           byte_fallback=byte_fallback, allow=self.allow)
 
     @property
     def stop_reason(self) -> str | None:

@@ -3,8 +3,9 @@
 After ``k`` merges every training word is segmented with the first ``k`` merges. From that
 segmentation come the three tables a textbook shows for a step: the words with their current
 segmentation and counts, the counts of adjacent pairs (the winner becomes merge ``k + 1``, and the
-pairs with the same count are the ones it beat on the tie rule), and the token frequencies (the
-last merge's new token gains exactly what its two parts lose).
+pairs with the same count are the ones it beat on the tie rule, but for those the run never
+merges, which say why), and the token frequencies (the last merge's new token gains exactly what
+its two parts lose).
 
 The segmentation is the trainer's own (``Trainer.segmentation``), never the words encoded again,
 so a step costs the length of the corpus in tokens, whatever the length of its pieces: with the
@@ -27,12 +28,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Callable
 
 from ..tokenizer import Tokenizer
 from .record import TrainingRecord
 from .trainer import Trainer
 
-WINNER, TIED = "winner", "tied"
+WINNER, TIED, REFUSED = "winner", "tied", "refused"
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,8 @@ class WordRow:
 
 @dataclass(frozen=True)
 class PairRow:
-    """An adjacent pair and its count; ``status`` is "winner", "tied" or ""."""
+    """An adjacent pair and its count; ``status`` is "winner", "tied", "refused" (a pair the
+    run never merges, whatever its count: ``refused`` says why, as ``Trainer.refusal``) or ""."""
 
     left_id: int
     right_id: int
@@ -55,6 +58,7 @@ class PairRow:
     right: str
     count: int
     status: str = ""
+    refused: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,14 +77,15 @@ class StepTables:
 
     step: int
     words: tuple[WordRow, ...]  # in corpus order
-    pairs: tuple[PairRow, ...]  # highest count first; the winner first among its equals
+    pairs: tuple[PairRow, ...]  # highest count first (a refused pair may come before the
+    # winner); the winner first among its equals
     frequencies: tuple[FrequencyRow, ...]  # highest first; tokens at zero are dropped...
     total_tokens: int  # ...except those the last merge used up, shown once with count 0
 
     @property
     def winner(self) -> PairRow | None:
         """The pair merged next (merge ``step + 1``), or None when training stopped here."""
-        return self.pairs[0] if self.pairs and self.pairs[0].status == WINNER else None
+        return next((p for p in self.pairs if p.status == WINNER), None)
 
     @property
     def ties(self) -> tuple[PairRow, ...]:
@@ -112,7 +117,7 @@ def step_tables(trainer: Trainer | TrainingRecord, step: int, *,
     rows = [FrequencyRow(i, show[i], freq.get(i, 0), change.get(i, 0))
             for i in freq.keys() | {i for i, d in change.items() if d}]
     rows.sort(key=lambda r: (-r.count, r.id))
-    return StepTables(step, words, _pairs(tok, pairs, show, step), tuple(rows),
+    return StepTables(step, words, _pairs(tok, pairs, show, step, trainer.refusal), tuple(rows),
                       sum(freq.values()))
 
 
@@ -136,18 +141,21 @@ def _count(segments: list[tuple[int, ...]], counts: list[int]) -> tuple[Counter,
     return freq, pairs
 
 
-def _pairs(tok: Tokenizer, counts: Counter, show: dict[int, str], step: int
-           ) -> tuple[PairRow, ...]:
+def _pairs(tok: Tokenizer, counts: Counter, show: dict[int, str], step: int,
+           refusal: Callable[[int, int], str | None]) -> tuple[PairRow, ...]:
     nxt = tok.merges[step] if step < len(tok.merges) else None
     win = (nxt.left_id, nxt.right_id) if nxt else None
     best = counts.get(win, 0)
     order = list(counts) if tok.config.get("tie_break", "first") == "first" else sorted(counts)
     rank = {p: n for n, p in enumerate(order)}
     ranked = sorted(counts, key=lambda p: (-counts[p], p != win, rank[p]))
-    return tuple(
-        PairRow(a, b, show[a], show[b], counts[(a, b)],
-                WINNER if (a, b) == win else TIED if win and counts[(a, b)] == best else "")
-        for a, b in ranked)
+    rows = []
+    for a, b in ranked:
+        why = refusal(a, b) or ""
+        status = (WINNER if (a, b) == win else REFUSED if why
+                  else TIED if win and counts[(a, b)] == best else "")
+        rows.append(PairRow(a, b, show[a], show[b], counts[(a, b)], status, why))
+    return tuple(rows)
 
 
 def _change(tok: Tokenizer, freq: Counter, step: int) -> dict[int, int]:

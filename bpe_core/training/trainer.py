@@ -20,7 +20,6 @@ from typing import Callable, Iterable, Iterator
 
 from .. import recipes
 from ..alphabet import base_for
-from ..decoders import reads_as_byte
 from ..end_of_word import without_marker
 from ..gc_pause import gc_paused
 from ..merges import Merge
@@ -29,6 +28,7 @@ from ..tokenizer import Tokenizer
 from .counting import Corpus, count_words
 from .pairs import PairState
 from .record import TrainingRecord, rewind
+from .refusals import BYTE_NAMES, NOT_ALLOWED, why_refused
 
 TIE_BREAKS = ("first", "lowest-id")
 MAX_TOKENS = 0x110000  # one per Unicode code point: training holds a token id as a character
@@ -55,21 +55,24 @@ class VocabSizeError(ValueError):
 
 @dataclass(frozen=True)
 class TiedPair:
-    """A pair that had the winner's count but lost the tie."""
+    """A pair that had the winner's count but lost the tie, or is never merged: ``refused``
+    then says why (``"byte_names"`` or ``"not_allowed"``, see ``refusals.py``)."""
 
     left: str
     right: str
     left_id: int
     right_id: int
+    refused: str = ""
 
 
 @dataclass(frozen=True)
 class MergeStep(Merge):
     """One merge as it happens, with what a live view needs.
 
-    ``ties`` lists up to ``Trainer.max_ties`` of the pairs that had the same count and lost the
-    tie (best first); ``n_tied`` counts them all. ``freq_delta`` maps token id to the change of its
-    frequency: the new token gains what its parts lose.
+    ``ties`` lists up to ``Trainer.max_ties`` of the other pairs that had the same count: those
+    that lost the tie (best first) and those the run never merges (their ``refused`` says why);
+    ``n_tied`` counts them all. ``freq_delta`` maps token id to the change of its frequency: the
+    new token gains what its parts lose.
     """
 
     ties: tuple[TiedPair, ...] = ()
@@ -149,6 +152,7 @@ class Trainer:
         self.stop_reason: str | None = None
         self.word_counts: dict[str, int] = {}
         self._pairs: list[tuple[int, int, int]] = []  # (left id, right id, count) per merge
+        self._refused: list[tuple[int, int]] = []  # pairs refused so far, if ties are listed
         self._state: PairState | None = None
 
     # -- the public loop ---------------------------------------------------------------------
@@ -176,7 +180,8 @@ class Trainer:
             show = state.display
             yield MergeStep(rank=rank, left=show(a), right=show(b), token=show(new_id),
                             count=count, left_id=a, right_id=b, token_id=new_id,
-                            ties=tuple(TiedPair(show(x), show(y), x, y) for x, y in ties),
+                            ties=tuple(TiedPair(show(x), show(y), x, y, self.refusal(x, y) or "")
+                                       for x, y in ties),
                             n_tied=n_tied, total_tokens=state.total, freq_delta=delta)
 
     def fit(self, corpus: Corpus) -> Tokenizer:
@@ -212,7 +217,7 @@ class Trainer:
                         byte_fallback=self.byte_fallback)
         own = recipes.own_special_tokens(base, self.special_tokens)  # ([UNK] is in the base)
         self._target = self._merge_target(len(base), len(own))
-        self._pairs, self.stop_reason = [], None
+        self._pairs, self._refused, self.stop_reason = [], [], None
         with gc_paused():
             self._state = PairState(self.word_counts, base, self.tie_break, self.min_frequency,
                                  watched=watched)
@@ -226,19 +231,26 @@ class Trainer:
             return None
         best = state.pop_best()
         refusing = self.allow is not None or self.byte_fallback
-        while best is not None and refusing and not self._may_make(*best[0]):
+        while best is not None and refusing and self.refusal(*best[0]) is not None:
             # Popped, it is gone for good: a pair enters the heap once, when it first occurs.
+            if self.max_ties:
+                self._refused.append(best[0])
             best = state.pop_best()
         if best is None:
             # The heap holds only pairs that may still win: a pair left at min_frequency or
             # more was refused (by `allow`, or as a byte's name), any other is too rare.
             refused = refusing and state.top_count() >= self.min_frequency
             self.stop_reason = (
-                ("not_allowed" if self.allow is not None else "byte_names") if refused
+                (NOT_ALLOWED if self.allow is not None else BYTE_NAMES) if refused
                 else "min_frequency" if state.any_pair() else "no_pairs")
             return None
         pair, count = best
         ties = state.ties(count, self.max_ties) if self.max_ties else []
+        if self._refused:
+            # A refused pair keeps its count: one of this count tied too, and is listed as such.
+            counts = state.counts
+            ties += [p for p in self._refused if counts.get(chr(p[0]) + chr(p[1])) == count
+                     ][:self.max_ties - len(ties)]
         n_tied = state.hist.get(count, 1) - 1 if state.hist is not None else 0
         new_id = len(state.base) + len(self._pairs)
         state.add_token(pair)
@@ -246,16 +258,25 @@ class Trainer:
         self._pairs.append((*pair, count))
         return pair, count, ties, n_tied, sites
 
-    def _may_make(self, a: int, b: int) -> bool:
-        """Whether tokens ``a`` and ``b`` may be merged: ``allow`` says so and, with byte
-        fallback, the token is not spelled as a byte's own (a merged "<0x41>" would decode as
-        "A", and no tokenizer.json could tell it from the byte's token). Nor with </w> after
-        it: a text's last token is decoded without its marker."""
-        state = self._state
-        data = state.data[a] + state.data[b]  # (</w> has no bytes)
-        if self.byte_fallback and reads_as_byte(data):
-            return False
-        return self.allow is None or self.allow(data)
+    def refusal(self, left_id: int, right_id: int) -> str | None:
+        """Why this run never merges these two tokens, or None if it may (see ``refusals.py``):
+        ``"byte_names"`` with byte fallback, for a token spelled as a byte's own (a merged
+        "<0x41>" would decode as "A", and no tokenizer.json could tell it from the byte's
+        token), ``</w>`` after it or not; ``"not_allowed"`` where ``allow`` refuses it.
+
+        >>> t = Trainer(unit="char", pretokenizer="whitespace", byte_fallback=True,
+        ...             min_frequency=1)
+        >>> [s.token for s in t.run("<0x41>")], t.stop_reason
+        (['<0', '<0x', '<0x4', '<0x41'], 'byte_names')
+        >>> vocab = t.tokenizer.model.vocab
+        >>> t.refusal(vocab["<0x41"], vocab[">"]), t.refusal(vocab["<0x4"], vocab["1"])
+        ('byte_names', None)
+        """
+        if not (self.byte_fallback or self.allow):
+            return None
+        data = self._state.data  # (</w> has no bytes)
+        return why_refused(data[left_id] + data[right_id], byte_fallback=self.byte_fallback,
+                           allow=self.allow)
 
     def _merge_target(self, n_base: int, n_special: int) -> int:
         targets = {}
@@ -305,7 +326,7 @@ class Trainer:
         if self._state is None or self.stop_reason is None:
             raise RuntimeError("a record is made of a watched run (run) once it has stopped")
         return TrainingRecord(self.tokenizer, self.word_counts,
-                              tuple(self._state.segments()), self.token_frequencies)
+                              tuple(self._state.segments()), self.token_frequencies, self.allow)
 
     @property
     def token_frequencies(self) -> dict[int, int]:

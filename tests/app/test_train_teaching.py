@@ -120,6 +120,30 @@ def test_a_merge_of_overlapping_pairs_says_where_it_merged_and_what_its_part_los
     assert "merged at" not in headline(at)
 
 
+def test_a_pair_byte_fallback_refuses_is_marked_in_the_tables_and_the_tie_list():
+    # "<0x41" + ">" (3 times) stood above the winner, unmarked, and the caption said training
+    # had stopped; "<0x4a" + ">" was a tie that lost, and the tie line listed nothing.
+    at = open_link(corpus_text="<0x41> <0x4a>x <0x41> <0x4a>x <0x41>", unit="char",
+                   byte_fallback="1", pretokenizer="whitespace", stop_by="max_merges",
+                   max_merges="20", min_frequency="1", step="5")
+    assert at.checkbox(key="train_byte_fallback").value
+    pairs = frame(at, "pair")
+    assert list(zip(pairs["pair"], pairs["outcome"])) == [
+        ("<0x41 + >", "refused: would be spelled as a byte token"), ("> + x", "← merged next"),
+        ("<0x4a + >", "refused: would be spelled as a byte token")]
+    assert any(c.value.endswith(
+        r"The top pair that may be merged (green), \> \+ x with 2, becomes merge 6. A pair "
+        "marked “refused: would be spelled as a byte token” (grey) is never merged, whatever "
+        "its count: its token would be spelled as a byte fallback token, such as `<0x41>`, "
+        "which decoding reads as that byte.") for c in at.caption), [c.value for c in at.caption]
+    at = go_to(at, 6)
+    at.session_state[view.LOG] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert [m.value for m in at.markdown if m.value.startswith("**Merge 6**")] == [
+        r"**Merge 6** (\> \+ x) had no rival: 1 other pair also had its count, 2; never merged, "
+        r"whatever its count: \<0x4a \+ \> (refused: would be spelled as a byte token)."]
+    assert run_of(at).merge_log()["tied_with"][5] == "<0x4a + > (never merged)"  # in the CSV
+
 
 def test_the_words_caption_of_a_single_piece_speaks_of_one_piece():
     # With the "none" pre-tokenizer one document is one piece: the caption said "all 1 distinct

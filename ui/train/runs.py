@@ -270,7 +270,8 @@ class Run:
             "token_id": [s.token_id for s in steps],
             "count": [s.count for s in steps],
             "tied_pairs": [s.n_tied for s in steps],
-            "tied_with": [", ".join(f"{t.left} + {t.right}" for t in s.ties) for s in steps],
+            "tied_with": [", ".join(f"{t.left} + {t.right}" + " (never merged)" * bool(t.refused)
+                                    for t in s.ties) for s in steps],
             "tokens_after": [s.total_tokens for s in steps],
         })
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from bpe_core.training.steps import TIED, WINNER, StepTables
+from bpe_core.training.refusals import BYTE_NAMES, NOT_ALLOWED
+from bpe_core.training.steps import REFUSED, TIED, WINNER, StepTables
+from bpe_core.training.superbpe import MAX_WORDS
 
 from ..shared import wording
 from ..shared.columns import fit_columns, fitted_columns
@@ -22,6 +24,13 @@ ROOM = 258
 #: A word's cell shows at most this many of its characters and of its tokens.
 WORD_CHARS, WORD_TOKENS = 300, 200
 WIN_BG, TIE_BG, GAIN_BG, LOSS_BG, GONE = "#c9f2d9", "#fff1b8", "#dff5e8", "#fde2e1", "#9aa3b2"
+#: A pair training never merges (``bpe_core.training.refusals``): its row's note, and why.
+REFUSAL_NOTES = {BYTE_NAMES: "refused: would be spelled as a byte token",
+                 NOT_ALLOWED: "refused by SuperBPE's rule"}
+REFUSAL_WHY = {BYTE_NAMES: "its token would be spelled as a byte fallback token, such as "
+                           "`<0x41>`, which decoding reads as that byte",
+               NOT_ALLOWED: f"its token would hold more than {MAX_WORDS} words, or a colon "
+                            "and then a space, which SuperBPE does not make"}
 
 
 def words_frame(t: StepTables, limit: int | None, *, pieces: Units) -> pd.DataFrame:
@@ -50,7 +59,8 @@ def pairs_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
     return pd.DataFrame({"pair": [cell(readable_pair(p.left, p.right)) for p in rows],
                          "count": [p.count for p in rows],
                          # A named column: a screen reader reads each cell with its header.
-                         "outcome": [notes[p.status] for p in rows]})
+                         "outcome": [REFUSAL_NOTES[p.refused] if p.status == REFUSED
+                                     else notes[p.status] for p in rows]})
 
 
 def frequencies_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
@@ -64,6 +74,8 @@ def frequencies_frame(t: StepTables, limit: int | None) -> pd.DataFrame:
 
 
 def _pair_style(row: pd.Series) -> list[str]:
+    if row["outcome"].startswith("refused"):
+        return [f"color:{GONE}"] * len(row)
     bg = WIN_BG if row["outcome"].startswith("←") else TIE_BG if row["outcome"] else ""
     return [f"background-color:{bg}" if bg else ""] * len(row)
 
@@ -101,17 +113,7 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
         st.dataframe(frame.style.apply(_pair_style, axis=1), hide_index=True,
                      height=_height(len(t.pairs), limit),
                      column_config=fit_columns(frame, fitted_columns(frame, "pair"), room=ROOM))
-        if t.winner:
-            w = t.winner
-            tied = len(t.ties)
-            tie_note = (f" {tied} other pair{'s' * (tied != 1)} had the same count (yellow) and "
-                        "lost on the tie rule." if tied else "")
-            st.caption(f"Every adjacent pair, counted once per occurrence of its {pieces.one}. "
-                       f"The top pair (green), {md_escape(readable_pair(w.left, w.right))} with "
-                       f"{w.count:,}, becomes merge {k + 1}.{tie_note}")
-        else:
-            st.caption(f"Every adjacent pair, counted once per occurrence of its {pieces.one}. "
-                       "Training stopped here, so no pair is merged next.")
+        st.caption(pairs_caption(t, pieces=pieces))
     with c3:
         st.markdown("**Token frequencies**")
         frame = frequencies_frame(t, limit)
@@ -119,6 +121,26 @@ def render(t: StepTables, *, small: bool, pieces: Units) -> None:
                      height=_height(len(frame), limit),
                      column_config=fit_columns(frame, fitted_columns(frame, "token"), room=ROOM))
         st.caption(_frequency_caption(t))
+
+
+def pairs_caption(t: StepTables, *, pieces: Units) -> str:
+    """What the pair counts show: the winner, its ties, and why a refused pair is not merged."""
+    text = f"Every adjacent pair, counted once per occurrence of its {pieces.one}."
+    w = t.winner
+    if w:
+        tied = len(t.ties)
+        tie_note = (f" {tied} other pair{'s' * (tied != 1)} had the same count (yellow) and "
+                    "lost on the tie rule." if tied else "")
+        # A refused pair may have a higher count: the winner is the top pair training may make.
+        top = "top pair" if t.pairs[0] == w else "top pair that may be merged"
+        text += (f" The {top} (green), {md_escape(readable_pair(w.left, w.right))} with "
+                 f"{w.count:,}, becomes merge {t.step + 1}.{tie_note}")
+    else:
+        text += " Training stopped here, so no pair is merged next."
+    for reason in dict.fromkeys(p.refused for p in t.pairs if p.status == REFUSED):
+        text += (f" A pair marked “{REFUSAL_NOTES[reason]}” (grey) is never merged, "
+                 f"whatever its count: {REFUSAL_WHY[reason]}.")
+    return text
 
 
 def _frequency_caption(t: StepTables) -> str:

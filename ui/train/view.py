@@ -191,10 +191,11 @@ def _headline(run: runs.Run, k: int) -> str:
         return f"<div style='font-size:1.05rem'>{text}</div>"
     s = run.steps[k - 1]
     ties = ""
-    if s.n_tied:
-        named = ", ".join(f"{_chip(t.left)} + {_chip(t.right)}" for t in s.ties[:3])
-        more = f" and {s.n_tied - min(3, len(s.ties))} more" if s.n_tied > 3 else ""
-        ties = f" — it beat {named}{more} on the tie rule"
+    lost = [t for t in s.ties if not t.refused]  # (a refused pair of its count is no rival)
+    if lost:
+        named = ", ".join(f"{_chip(t.left)} + {_chip(t.right)}" for t in lost[:3])
+        more = s.n_tied - len(s.ties) + len(lost) - min(3, len(lost))
+        ties = f" — it beat {named}{f' and {more} more' if more else ''} on the tie rule"
     made = s.freq_delta.get(s.token_id, s.count)
     # A run such as aaa holds the pair a + a twice, but is merged once, from the left.
     overlap = (f", merged at {wording.plural(made, 'place')} (overlapping pairs each count, as "
@@ -243,8 +244,8 @@ def _merge_log(run: runs.Run, k: int) -> None:
                                                       "an encoder applies it in, is one less"),
               **fitted_columns(frame, "merge", "token", labels={"token": "new token"}),
               "ties": st.column_config.NumberColumn(
-                  help="How many other pairs had the same count and lost on the tie rule: tick "
-                       "the row's box to list them")}
+                  help="How many other pairs had the same count and lost on the tie rule (or "
+                       "are never merged): tick the row's box to list them")}
     picked = st.dataframe(frame[shown], hide_index=True, height=min(38 + 35 * max(k, 1), 320),
                           column_config=fit_columns(frame, config, room=LOG_ROOM - PICK_PX,
                                                     order=shown),
@@ -266,15 +267,33 @@ def ties_line(s: bpe_core.MergeStep) -> str:
     ...                                    n_tied=2)))
     **Merge 9** (low \\+ e) won a tie: 2 other pairs also had its count, 1, and lost on the tie \
 rule: n \\+ e, e \\+ w.
+
+    A pair the run never merges is no rival: the line says why it was not merged.
+
+    >>> ties = (bpe_core.TiedPair("<0x4a", ">", 267, 260, refused="byte_names"),)
+    >>> print(ties_line(bpe_core.MergeStep(5, ">", "x", ">x", 2, 260, 262, 268, ties=ties,
+    ...                                    n_tied=1)))
+    **Merge 6** (\\> \\+ x) had no rival: 1 other pair also had its count, 2; never merged, \
+whatever its count: \\<0x4a \\+ \\> (refused: would be spelled as a byte token).
     """
     merge = f"**Merge {s.rank + 1:,}** ({md_escape(readable_pair(s.left, s.right))})"
     if not s.n_tied:
         return f"{merge} had no tie: no other pair had its count, {s.count:,}."
-    pairs = ", ".join(md_escape(readable_pair(t.left, t.right)) for t in s.ties)
-    more = (f", and {s.n_tied - len(s.ties):,} more not recorded" if s.n_tied > len(s.ties)
-            else "")
-    return (f"{merge} won a tie: {wording.plural(s.n_tied, 'other pair')} also had its count, "
-            f"{s.count:,}, and lost on the tie rule: {pairs}{more}.")
+    lost = [t for t in s.ties if not t.refused]
+    refused = [t for t in s.ties if t.refused]
+    more = s.n_tied - len(s.ties)
+    how = "won a tie" if lost or more else "had no rival"
+    return (f"{merge} {how}: {wording.plural(s.n_tied, 'other pair')} also had its count, "
+            f"{s.count:,}" + (f", and lost on the tie rule: {_pairs(lost)}" if lost else "")
+            + (f", and {more:,} more not recorded" if more else "")
+            + (f"; never merged, whatever its count: {_pairs(refused, why=True)}"
+               if refused else "") + ".")
+
+
+def _pairs(ties: list[bpe_core.TiedPair], *, why: bool = False) -> str:
+    """The pairs, listed; with ``why``, each with the note of its refusal."""
+    return ", ".join(md_escape(readable_pair(t.left, t.right))
+                     + (f" ({tables.REFUSAL_NOTES[t.refused]})" if why else "") for t in ties)
 
 
 def _passage(run: runs.Run, k: int) -> None:
