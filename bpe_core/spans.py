@@ -78,17 +78,19 @@ def token_spans(plan, view, text: str, limit: int | None, split_special: bool,
 
 def with_template(post_processor, view, spans: list[TokenSpan], end: int) -> list[TokenSpan]:
     """``spans`` with the tokens a post-processor adds (BOS, EOS), which cover no text, at the
-    text's two ends (``end`` is its length)."""
+    text's two ends (``end`` is its length). They are special, as Hugging Face's
+    ``special_tokens_mask`` has them, even where the file lists one as a plain added token
+    (Command R+'s ``<|END_OF_TURN_TOKEN|>``)."""
     if post_processor is None:
         return spans
     before, after = post_processor.wrap()
-    return [*(_added(view, i, 0, 0) for i in before), *spans,
-            *(_added(view, i, end, end) for i in after)]
+    return [*(_added(view, i, 0, 0, True) for i in before), *spans,
+            *(_added(view, i, end, end, True) for i in after)]
 
 
-def _added(view, i: int, start: int, end: int) -> TokenSpan:
+def _added(view, i: int, start: int, end: int, special: bool = False) -> TokenSpan:
     return TokenSpan(i, view.display(i), view.bytes(i), start, end,
-                     special=view.raw(i) in view.special_texts)
+                     special=special or view.raw(i) in view.special_texts)
 
 
 def _cover(ranges: Ranges, lo: int, hi: int) -> tuple[int, int]:

@@ -102,6 +102,27 @@ def test_spans_with_special_tokens_add_the_templates_bos_covering_no_text(data):
     assert spans[1:] == tok.spans(text)  # the text's own tokens are unchanged
 
 
+def test_a_token_the_template_adds_is_special_whether_or_not_the_file_lists_it_so():
+    # Command R+ ends a text with <|END_OF_TURN_TOKEN|>, an added token the file does not call
+    # special: its span was not special, so Tokenize's comparison with special tokens said
+    # "rewritten before BPE: the text has '', the model reads '<eot>'" where the BOS beside it
+    # said "added by the tokenizer's post-processor: not in the text".
+    from tokenizers import processors
+    from ui.shared.tokens import box
+    theirs = hf(llama2_file())
+    theirs.add_tokens(["<eot>"])
+    theirs.post_processor = processors.TemplateProcessing(
+        single="<s> $A <eot>", special_tokens=[("<s>", 1), ("<eot>", theirs.token_to_id("<eot>"))])
+    tok, text = bpe_core.loads(theirs.to_str().encode()), "Hi <eot>"
+    spans, want = tok.spans(text, add_special_tokens=True), theirs.encode(text)
+    assert [s.id for s in spans] == want.ids
+    # Hugging Face's mask: the template's tokens, not the <eot> typed in the text.
+    assert [k for k, s in enumerate(spans) if s.special and s.start == s.end] == [
+        k for k, special in enumerate(want.special_tokens_mask) if special] == [0, 5]
+    assert [box(s, text).note for s in spans if s.start == s.end] == [
+        "added by the tokenizer's post-processor: not in the text"] * 2
+
+
 def _styles() -> dict[str, bytes]:
     gemma = gemma_style()
     gemma.add_tokens([HFAddedToken("▁▁", normalized=False)])
