@@ -115,6 +115,23 @@ def test_any_model_id_loads_from_the_box_and_sessions_share_it_unchanged(cache) 
     assert list(first.session_state["tokenizers"]).count("someone/tiny-bpe") == 1
 
 
+def test_models_kept_for_later_sessions_are_bounded_by_their_vocabularies(cache, monkeypatch
+                                                                          ) -> None:
+    # Three models of 400 tokens and room for 800: the one used longest ago is let go, and
+    # read anew when asked for again; the one used last stays, even alone over the budget.
+    for repo_id in ("org/a", "org/b", "org/c"):
+        put_model(cache, repo_id, {"tokenizer.json": llama3_file()})
+    monkeypatch.setattr(catalogue, "KEPT_TOKENS", 800)
+    a, b = catalogue.hub_model("org/a"), catalogue.hub_model("org/b")
+    assert a.tokenizer.vocab_size == 400 and catalogue.hub_model("org/a") is a  # b is older
+    c = catalogue.hub_model("org/c")
+    assert catalogue.hub_model("org/a") is a and catalogue.hub_model("org/c") is c
+    again = catalogue.hub_model("org/b")
+    assert again is not b and again.tokenizer.encode("Hello") == b.tokenizer.encode("Hello")
+    monkeypatch.setattr(catalogue, "KEPT_TOKENS", 100)
+    assert catalogue.hub_model("org/b") is again and catalogue.hub_model("org/c") is not c
+
+
 def test_a_models_page_address_pasted_in_the_box_loads_it_under_its_id(cache) -> None:
     put_model(cache, "Qwen/Qwen3-8B", {"tokenizer.json": llama3_file(),
                                        "tokenizer_config.json": config_file()})
