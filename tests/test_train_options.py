@@ -12,6 +12,7 @@ from bpe_core import count_words, reference_train
 from bpe_core.presets import PRESETS
 from bpe_core.training import Stage2
 from bpe_core.training.steps import step_tables
+from ui.train import jobs as train_jobs
 from ui.train.config import TIE_HELP
 from ui.train.runs import STOP_REASONS
 
@@ -194,3 +195,30 @@ def test_superbpes_step_tables_mark_what_its_rule_refuses():
     assert stage2.trainer.stop_reason == "not_allowed" and len(made) == 7
     [refused] = step_tables(stage2.trainer, 7).pairs  # "a b c d " + "e": five words
     assert (refused.status, refused.refused) == ("refused", "not_allowed")
+
+
+class Progress:
+    """A job's reporter that keeps its messages."""
+
+    def __init__(self):
+        self.messages: list[str] = []
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        self.messages.append(message)
+
+
+def test_a_run_with_both_limits_aims_at_the_fewer_merges():
+    # The Train page's jobs counted merges to vocab_size alone: 12 leaves 7 merges on "abcd"
+    # (5 base symbols with [UNK]), so a run that stops at max_merges 3 said "merge 3 of 7".
+    trainer = bpe_core.Trainer(12, max_merges=3, unit="char", pretokenizer="whitespace",
+                               min_frequency=1)
+    trainer.fit("abcd " * 5)
+    assert trainer.merge_target == 3
+    trainer.fit("abcdefghij " * 3)  # 11 base symbols: vocab_size leaves 1
+    assert trainer.merge_target == 1
+    settings = {"unit": "char", "pretokenizer": "whitespace", "min_frequency": 1,
+                "tie_break": "first", "special_tokens": (), "byte_fallback": False,
+                "vocab_size": 12, "max_merges": 3, "name": "both"}
+    report = Progress()
+    trained = train_jobs.train(["abcd " * 5], settings, report=report)
+    assert (len(trained.steps), report.messages[-1]) == (3, "merge 3 of 3")

@@ -153,6 +153,7 @@ class Trainer:
         self.word_counts: dict[str, int] = {}
         self._pairs: list[tuple[int, int, int]] = []  # (left id, right id, count) per merge
         self._refused: list[tuple[int, int]] = []  # pairs refused so far, if ties are listed
+        self._target: int | None = None  # merges to make on the corpus counted (_merge_target)
         self._state: PairState | None = None
 
     # -- the public loop ---------------------------------------------------------------------
@@ -299,6 +300,21 @@ class Trainer:
         self._target_rule = next((rule for rule, n in targets.items() if n == target),
                                  "max_merges")
         return target
+
+    @property
+    def merge_target(self) -> int:
+        """How many merges the run on the corpus counted last (by ``run`` or ``fit``) aims at:
+        the fewer of what ``vocab_size`` leaves after its base symbols and special tokens and
+        ``max_merges``; a stop rule (``min_frequency``, no pairs left) may end it sooner.
+
+        >>> t = Trainer(12, max_merges=3, unit="char", pretokenizer="whitespace")
+        >>> _ = t.run("abcd")  # 5 base symbols with [UNK]: vocab_size leaves 7 merges
+        >>> t.merge_target
+        3
+        """
+        if self._target is None:
+            raise RuntimeError("call run(corpus) or fit(corpus) first")
+        return self._target
 
     def segmentation(self, step: int) -> list[tuple[int, ...]]:
         """Each training word's token ids after the first ``step`` merges, in ``word_counts``

@@ -99,13 +99,6 @@ def unmerged(tok: bpe_core.Tokenizer) -> int:
     return tok.vocab_size - len(tok.merges)
 
 
-def merge_target(trainer: bpe_core.Trainer) -> int:
-    """How many merges the run makes unless a stop rule fires first (once it has counted)."""
-    if trainer.vocab_size is not None:
-        return max(trainer.vocab_size - unmerged(trainer.tokenizer), 0)
-    return trainer.max_merges or 0
-
-
 def stage2_for(corpus_input, stage1: bpe_core.Tokenizer, settings: dict) -> Stage2:
     """SuperBPE's stage 2 from the ``stage1`` tokenizer; raises ``ValueError`` if the settings
     do not allow it."""
@@ -148,7 +141,7 @@ def train(corpus_input, settings: dict, *, report: Reporter) -> Trained:
     trainer = trainer_for(settings)
     merges = start_run(trainer, corpus_input)
     start_tokens = sum(trainer.token_frequencies.values())
-    target = max(merge_target(trainer), 1)
+    target = max(trainer.merge_target, 1)
     share = 0.5 if settings.get("transition") else 1.0  # of the bar, for stage 1
     steps = []
     with gc_paused():  # its full passes would walk the whole training state again and again

@@ -288,7 +288,7 @@ def start(corpus: SessionCorpus, settings: dict) -> Run:
     merges = train_jobs.start_run(trainer, corpus.training_input)  # counts: may raise
     run = Run(trainer, corpus, settings, sample_passage(corpus),
               start_tokens=sum(trainer.token_frequencies.values()),
-              total_bytes=_bytes(trainer.word_counts), target=train_jobs.merge_target(trainer),
+              total_bytes=_bytes(trainer.word_counts), target=trainer.merge_target,
               _merges=merges)
     run.goal = 0
     run.drive()  # make the first merge, so that step 0 can show its winner
