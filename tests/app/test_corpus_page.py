@@ -104,7 +104,10 @@ def test_first_visit_shows_the_default_corpus_and_tokenizer():
     assert side.selectbox(key="sidebar_corpus").value == "English essays (default)"
     assert side.selectbox(key="sidebar_tokenizer").value == "English byte-level 1k"
     assert "pre-tokenizer Split(gpt2) + ByteLevel" in side.caption[1].value
-    assert "Vocab size: 1,000" in side.caption[1].value
+    # It said "Vocab size", where every page says "Vocabulary size".
+    assert "Vocabulary size: 1,000" in side.caption[1].value
+    assert any("Try training with: byte-level, pre-tokenizer “GPT-2 regex”, vocabulary size "
+               "1,000" in c.value for c in at.main.caption)
     assert "227,130 characters in 24 documents" in side.caption[0].value
 
 
@@ -214,7 +217,7 @@ def test_sidebar_switches_between_this_sessions_corpora_and_tokenizers():
     assert side.selectbox(key="sidebar_corpus").value == toy.name
     assert side.caption[1].value.split("  \n") == [
         "Unit: char-level", "Pipeline: pre-tokenizer Split(whitespace) → BPE → decoder Fuse",
-        "Vocab size: 6 (1 merge)"]
+        "Vocabulary size: 6 (1 merge)"]
     side.selectbox(key="sidebar_corpus").set_value(english.name)
     side.selectbox(key="sidebar_tokenizer").set_value("big")
     at.run()

@@ -56,7 +56,7 @@ def test_app_starts_with_the_readme_command(page: Page, app_url: str, screenshot
     # Every page works on the first visit: a default corpus and a default tokenizer are ready.
     expect(picker(page, "Active corpus")).to_have_value("English essays (default)")
     expect(picker(page, "Active tokenizer")).to_have_value("English byte-level 1k")
-    expect(sidebar(page)).to_contain_text("Vocab size: 1,000")
+    expect(sidebar(page)).to_contain_text("Vocabulary size: 1,000")
     expect(metric(page, "Words")).to_have_text(re.compile(r"^\d{1,3}(,\d{3})+$"))
 
 

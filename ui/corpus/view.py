@@ -146,7 +146,7 @@ def _suggestion(sample: Sample) -> str:
     s = sample.suggested
     parts = [f"{s['unit']}-level" if s.get("unit") else "",
              f"pre-tokenizer {_NAMED[s['pretokenizer']]}" if s.get("pretokenizer") else "",
-             f"vocab size {s['vocab_size']:,}" if s.get("vocab_size") else "",
+             f"vocabulary size {s['vocab_size']:,}" if s.get("vocab_size") else "",
              f"{s['max_merges']} merges" if s.get("max_merges") else ""]
     parts = [p for p in parts if p]
     return f"Try training with: {', '.join(parts)}" if parts else ""

@@ -19,12 +19,12 @@ def describe(tok) -> str:
     >>> print(describe(tok).replace("  \\n", "\\n"))
     Unit: char-level
     Pipeline: pre-tokenizer Split(whitespace) → BPE → decoder Fuse
-    Vocab size: 6 (1 merge)
+    Vocabulary size: 6 (1 merge)
     """
     merges = len(tok.merges)
     return (f"Unit: {tok.unit}-level  \n"
             f"Pipeline: {tok.describe()}  \n"
-            f"Vocab size: {tok.vocab_size:,} ({merges:,} merge{'s' * (merges != 1)})"
+            f"Vocabulary size: {tok.vocab_size:,} ({merges:,} merge{'s' * (merges != 1)})"
             + ("  \nA piece that is a whole token is looked up, not merged (ignore_merges)"
                if tok.ignore_merges else "")
             + "".join(f"  \nThe file sets {k}: Hugging Face's encode() applies it, this app "
