@@ -11,6 +11,23 @@ class TokenizerFileError(ValueError):
     message names the file and says what to change."""
 
 
+class FormatCannotHold(ValueError):
+    """A format that cannot hold this tokenizer, raised as it is saved: ``reason`` says why,
+    and the message goes on with ``remedy``, this library's words for what to do (an app that
+    offers the formats under names of its own says it in its words).
+
+    >>> e = FormatCannotHold("GPT-2 files hold byte-level BPE only",
+    ...                      "; save it in the native or Hugging Face format")
+    >>> str(e), e.reason
+    ('GPT-2 files hold byte-level BPE only; save it in the native or Hugging Face format', \
+'GPT-2 files hold byte-level BPE only')
+    """
+
+    def __init__(self, reason: str, remedy: str):
+        self.reason = reason
+        super().__init__(reason + remedy)
+
+
 #: Byte-order marks, UTF-32's first: its little-endian one begins with UTF-16's.
 _BOMS = ((b"\xff\xfe\0\0", "UTF-32"), (b"\0\0\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
          (b"\xfe\xff", "UTF-16"))

@@ -22,45 +22,48 @@ from ..json_text import loads as json_loads
 from ..presets import resolve
 from ..recipes import stages
 from ..tokenizer import Tokenizer
-from .errors import TokenizerFileError, wide_encoding
+from .errors import FormatCannotHold, TokenizerFileError, wide_encoding
 from .tiktoken_file import refuse_normalizer
 
 
 def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
     """GPT-2's ``(vocab.json, merges.txt)`` for a byte-level ``tok`` (the regex is not stored)."""
     if not tok.view.byte_level or tok.view.marker is not None:
-        raise ValueError("GPT-2 vocab.json/merges.txt files hold byte-level BPE only; save this "
-                         "tokenizer in the native or Hugging Face format.")
+        raise FormatCannotHold("GPT-2 vocab.json/merges.txt files hold byte-level BPE only",
+                               "; save this tokenizer in the native or Hugging Face format.")
     refuse_normalizer(tok, "GPT-2 vocab.json/merges.txt files")
     if tok.model.continuing_subword_prefix:  # (read back as a plain BPE model, a piece's
         # inner bytes would be their own tokens, not their "##" ones)
-        raise ValueError(f"GPT-2 vocab.json/merges.txt files keep no continuing_subword_prefix "
-                         f"({tok.model.continuing_subword_prefix!r} here); save this tokenizer "
-                         f"in the native or Hugging Face format")
+        raise FormatCannotHold(f"GPT-2 vocab.json/merges.txt files keep no "
+                               f"continuing_subword_prefix "
+                               f"({tok.model.continuing_subword_prefix!r} here)",
+                               "; save this tokenizer in the native or Hugging Face format")
     _refuse_ignore_merges(tok)
     d = tok.model.to_dict()
     vocab = dict(d["vocab"])
     first = 256 + len(d["merges"])  # where from_gpt2 starts reading tokens as special ones
     for t in tok.added_tokens:
         if t.id < first:
-            raise ValueError(f"GPT-2 files read only the ids after the merges' ({first} on) as "
-                             f"special tokens, and the added token {t.content!r} has id {t.id}: "
-                             f"save this tokenizer in the native or Hugging Face format")
+            raise FormatCannotHold(f"GPT-2 files read only the ids after the merges' ({first} "
+                                   f"on) as special tokens, and the added token {t.content!r} "
+                                   f"has id {t.id}",
+                                   ": save this tokenizer in the native or Hugging Face format")
         # They are read back as plain special tokens: a non-special one would then be skipped
         # by decode, and lstrip, rstrip or single_word would no longer take spaces or words.
         kept = [o for o in ("lstrip", "rstrip", "single_word") if getattr(t, o)]
         if kept or not t.special:
             what = f"has {' and '.join(kept)} set" if kept else "is not special"
-            raise ValueError(f"GPT-2 files hold plain special tokens only; the added token "
-                             f"{t.content!r} {what}, which they cannot keep: save this "
-                             f"tokenizer in the native or Hugging Face format")
+            raise FormatCannotHold(f"GPT-2 files hold plain special tokens only; the added "
+                                   f"token {t.content!r} {what}, which they cannot keep",
+                                   ": save this tokenizer in the native or Hugging Face format")
         # vocab.json maps each spelling to one id: an added token spelled as another byte-level
         # token ("a", "é", "Ġ") or a merge's token would be lost, and read back as that token.
         if vocab.setdefault(t.content, t.id) != t.id:
-            raise ValueError(
+            raise FormatCannotHold(
                 f"GPT-2 files cannot hold the added token {t.content!r} (id {t.id}): vocab.json "
                 f"spells token {vocab[t.content]} the same way, so it would read back as that "
-                f"token; save this tokenizer in the native format, or train it without that token")
+                f"token", "; save this tokenizer in the native format, or train it without that "
+                          "token")
     merges = "".join(f"{a} {b}\n" for a, b in d["merges"])
     return (json.dumps(vocab, ensure_ascii=False).encode("utf-8"),
             ("#version: 0.2\n" + merges).encode("utf-8"))
@@ -77,10 +80,10 @@ def _refuse_ignore_merges(tok: Tokenizer) -> None:
         merged = [] if i in added else model.merge(model.symbols(text))
         if merged and merged != [i]:
             parts = " + ".join(repr(tok.display(j)) for j in merged)
-            raise ValueError(
+            raise FormatCannotHold(
                 f"GPT-2 vocab.json/merges.txt files keep no ignore_merges, and without it token "
-                f"{i} ({tok.display(i)!r}) would be {parts} (its merges alone); save this "
-                f"tokenizer in the native or Hugging Face format")
+                f"{i} ({tok.display(i)!r}) would be {parts} (its merges alone)",
+                "; save this tokenizer in the native or Hugging Face format")
 
 
 def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",

@@ -30,7 +30,7 @@ from ..identity import flatten
 from ..oniguruma import convert_pattern
 from ..presets import PRESETS
 from ..tokenizer import Tokenizer
-from .errors import TokenizerFileError
+from .errors import FormatCannotHold, TokenizerFileError
 
 _WORD_END = r"(?<=\S)(?!\S)"  # where the end-of-word normalizer puts the marker: after each word
 
@@ -52,14 +52,15 @@ def to_dict(tok: Tokenizer) -> dict[str, Any]:
     eow = [s for s in steps if isinstance(s, EndOfWord)]
     if eow:
         if tok.view.byte_level:
-            raise ValueError("Hugging Face byte-level BPE has no end-of-word symbol; save this "
-                             "tokenizer in the native format, or train it with unit='char'")
+            raise FormatCannotHold("Hugging Face byte-level BPE has no end-of-word symbol",
+                                   "; save this tokenizer in the native format, or train it "
+                                   "with unit='char'")
         if tok.model.byte_fallback:
-            raise ValueError("Hugging Face files cannot combine byte fallback with </w>; save "
-                             "this tokenizer in the native format")
+            raise FormatCannotHold("Hugging Face files cannot combine byte fallback with </w>",
+                                   "; save this tokenizer in the native format")
         if normalizer is not None:
-            raise ValueError("this tokenizer's normalizer leaves no room for the end-of-word "
-                             "marker; save it in the native format")
+            raise FormatCannotHold("this tokenizer's normalizer leaves no room for the "
+                                   "end-of-word marker", "; save it in the native format")
         marker = eow[0].marker
         # A marker in the text itself becomes U+FFFD, as EndOfWord does; then one after each word.
         normalizer = normalizers.Sequence([normalizers.Replace(marker, "\ufffd"),
@@ -74,12 +75,12 @@ def to_dict(tok: Tokenizer) -> dict[str, Any]:
     read = {t.content: t.id for t in as_hugging_face_reads(tok.added_tokens, tok.model.vocab)}
     for token in tok.added_tokens:
         if read[token.content] != token.id:
-            raise ValueError(
+            raise FormatCannotHold(
                 f"Hugging Face would read the added token {token.content!r} (id {token.id}) as "
                 f"id {read[token.content]}" + (
                     f", the id of the vocabulary's token {token.content!r}"
-                    if token.content in tok.model.vocab else "")
-                + "; save this tokenizer in the native format, or train it without that token")
+                    if token.content in tok.model.vocab else ""),
+                "; save this tokenizer in the native format, or train it without that token")
     out = {
         # (kept as read: bpe_core's encode neither truncates nor pads; the pages say so)
         "version": "1.0", "truncation": tok.config.get("truncation"),

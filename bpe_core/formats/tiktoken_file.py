@@ -35,7 +35,7 @@ from ..alphabet import byte_base, show_bytes
 from ..identity import flatten
 from ..presets import resolve
 from ..tokenizer import Tokenizer
-from .errors import TokenizerFileError
+from .errors import FormatCannotHold, TokenizerFileError
 from .merge_cache import recovered
 from .rank_merges import bpe_split
 
@@ -50,9 +50,10 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
     """
     view = tok.view
     if not view.byte_level or view.marker is not None:
-        raise ValueError(f"tiktoken files hold byte-level BPE only; {tok.name!r} is "
-                         f"{'byte-level with </w>' if view.byte_level else 'not byte-level'}. "
-                         f"Save it in the native or Hugging Face format instead.")
+        raise FormatCannotHold(
+            f"tiktoken files hold byte-level BPE only; {tok.name!r} is "
+            f"{'byte-level with </w>' if view.byte_level else 'not byte-level'}",
+            ". Save it in the native or Hugging Face format instead.")
     refuse_normalizer(tok, "tiktoken files")
     added = {t.id for t in tok.added_tokens}
     table: dict[bytes, int] = {}
@@ -61,23 +62,25 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
             continue
         data = tok.token_bytes(i)
         if data in table:
-            raise ValueError(f"tokens {table[data]} and {i} both stand for {tok.display(i)!r}; a "
-                             f"rank file needs distinct bytes per token")
+            raise FormatCannotHold(f"tokens {table[data]} and {i} both stand for "
+                                   f"{tok.display(i)!r}; a rank file needs distinct bytes per "
+                                   f"token", "")
         table[data] = i
     unreadable = _out_of_order(tok, table)
     if unreadable:
-        raise ValueError(f"a rank file's ranks run 0, 1, 2, ... with the 256 single bytes first, "
-                         f"but {unreadable}, so the file could not be read back. Save "
-                         f"{tok.name!r} in the native or Hugging Face format instead.")
+        raise FormatCannotHold(f"a rank file's ranks run 0, 1, 2, ... with the 256 single bytes "
+                               f"first, but {unreadable}, so the file could not be read back",
+                               f". Save {tok.name!r} in the native or Hugging Face format "
+                               f"instead.")
     for m in tok.merges:
         parts = bpe_split(tok.token_bytes(m.token_id), table, m.token_id)
         if parts != [tok.token_bytes(m.left_id), tok.token_bytes(m.right_id)]:
             alone = " + ".join(repr(show_bytes(p)) for p in parts)
-            raise ValueError(
+            raise FormatCannotHold(
                 f"merge {m.rank + 1} (rank {m.rank}) builds {m.token!r} from {m.left!r} + "
                 f"{m.right!r}, but from ranks alone it is {alone} (lower-ranked merges get "
-                f"there first), so tiktoken would encode some texts differently. Save it in the "
-                f"native or Hugging Face format instead.")
+                f"there first), so tiktoken would encode some texts differently",
+                ". Save it in the native or Hugging Face format instead.")
     return table
 
 
@@ -106,9 +109,10 @@ def refuse_normalizer(tok: Tokenizer, files: str) -> None:
     back would differ (a Lowercase one: "HELLO" as 5 tokens, not the 1 of "hello")."""
     if tok.normalizer is not None:
         names = " + ".join(type(c).__name__ for c in flatten(tok.normalizer))
-        raise ValueError(f"{files} keep no normalizer, and {tok.name!r} has one ({names}): read "
-                         f"back without it, texts it changes would encode differently. Save it "
-                         f"in the native or Hugging Face format instead.")
+        raise FormatCannotHold(f"{files} keep no normalizer, and {tok.name!r} has one "
+                               f"({names}): read back without it, texts it changes would encode "
+                               f"differently", ". Save it in the native or Hugging Face format "
+                                              "instead.")
 
 
 def dumps(tok: Tokenizer) -> bytes:

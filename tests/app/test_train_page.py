@@ -231,6 +231,21 @@ def test_a_run_that_stops_short_of_its_merges_is_named_by_the_merges_it_made():
     assert name == "hug-pug · char · whitespace · 0 merges"
 
 
+def test_a_format_that_cannot_hold_the_result_says_so_in_the_pages_words():
+    # The caption quoted the engine's advice, "Save it in the native or Hugging Face format
+    # instead.", though the page's buttons for those say "BPE Playground JSON" and "Hugging
+    # Face tokenizer.json".
+    at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
+    # (Markdown: the page escapes the engine's words, "byte\\-level".)
+    assert [c.value.replace("\\", "") for c in at.caption if "is not available" in c.value] == [
+        "tiktoken .tiktoken is not available for this tokenizer: tiktoken files hold byte-level "
+        "BPE only; 'hug-pug · char · whitespace · 3 merges' is not byte-level. Download it as "
+        "“BPE Playground JSON” or “Hugging Face tokenizer.json” instead.",
+        "GPT-2 vocab.json + merges.txt is not available for this tokenizer: GPT-2 "
+        "vocab.json/merges.txt files hold byte-level BPE only. Download it as “BPE Playground "
+        "JSON” or “Hugging Face tokenizer.json” instead."]
+
+
 def test_download_files_load_back_and_the_csv_lists_the_merges():
     at = click(click(open_train("hug-pug"), "train_start"), "train_finish")
     run = run_of(at)

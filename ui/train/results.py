@@ -12,6 +12,7 @@ import streamlit as st
 
 import bpe_core
 from bpe_core import formats as files
+from bpe_core.formats.errors import FormatCannotHold
 
 from ..shared import charts, metrics, spreadsheet, state
 from ..shared.annotate import inline_code, md_literal
@@ -82,7 +83,8 @@ def format_help(tok: bpe_core.Tokenizer, fmt: str) -> str | None:
 
 
 def _file(run: runs.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
-    """The run's tokenizer in ``fmt``, or why it cannot be (str); cached per name."""
+    """The run's tokenizer in ``fmt``, or why it cannot be (str, without the engine's advice,
+    which names its formats as the page does not); cached per name."""
     key = ("file", fmt, name)
     if key not in run.extras:
         tok = run.result()
@@ -90,6 +92,8 @@ def _file(run: runs.Run, fmt: str, name: str) -> tuple[str, bytes] | str:
             tok = tok.renamed(name)
         try:
             run.extras[key] = tokenizer_file(tok, fmt, slug(name))
+        except FormatCannotHold as exc:
+            run.extras[key] = exc.reason
         except ValueError as exc:
             run.extras[key] = str(exc)
     return run.extras[key]
@@ -195,11 +199,17 @@ def merge_log_csv(run: runs.Run) -> bytes:
 def _downloads(run: runs.Run, name: str) -> None:
     st.markdown("**Download**")
     stem = slug(name)
-    for fmt in files.FORMATS:
-        made = _file(run, fmt, name)
-        label = FORMAT_LABELS.get(fmt, f"{fmt} file")
+    files_made = {fmt: _file(run, fmt, name) for fmt in files.FORMATS}
+    labels = {fmt: FORMAT_LABELS.get(fmt, f"{fmt} file") for fmt in files.FORMATS}
+    # What to download instead, in the page's own names for its buttons.
+    saved = [f"“{labels[fmt]}”" for fmt, made in files_made.items()
+             if not isinstance(made, str)]
+    instead = f" Download it as {' or '.join(saved)} instead." if saved else ""
+    for fmt, made in files_made.items():
+        label = labels[fmt]
         if isinstance(made, str):
-            st.caption(f"{label} is not available for this tokenizer: {made}")
+            st.caption(f"{label} is not available for this tokenizer: "
+                       f"{md_escape(made.rstrip('.'))}.{instead}")
             continue
         st.download_button(label, made[1], made[0], key=f"train_download_{fmt}",
                            help=format_help(run.result(), fmt), on_click="ignore",
