@@ -13,7 +13,7 @@ from bpe_core.presets import PRESETS
 from bpe_core.training import Stage2
 from bpe_core.training.steps import step_tables
 from ui.train import jobs as train_jobs
-from ui.train.config import TIE_HELP
+from ui.train.config import SPECIALS_HELP, TIE_HELP
 from ui.train.runs import STOP_REASONS
 
 
@@ -89,6 +89,9 @@ def test_special_tokens_count_in_vocab_size_as_there_but_are_never_trained_on():
     assert ours.special_tokens == {"[UNK]": 0, "<s>": 13, "</s>": 14}
     # Left in the text, BpeTrainer learns merges inside a special token.
     assert ("<", "s") in their_merges(hugging_face_trained([text], 15, special_tokens=["<s>"]))
+    # The Train page's help said only that they are never split and come after the merges.
+    assert "cut out of the corpus before its pairs are counted, so no merge is learned inside " \
+           "one; Hugging Face's trainer counts their characters as text" in SPECIALS_HELP
 
 
 def test_lowest_id_ties_between_bytes_follow_byte_values_not_gpt2s_order():

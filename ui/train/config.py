@@ -38,6 +38,10 @@ TIE_HELP = ("Which pair is merged when several have the highest count. **First i
             "GPT-2's order instead (the printable ones first, the space after them), so a tie "
             "between byte pairs can go the other way there.")
 STOP_BY = {"vocab_size": "Vocabulary size", "max_merges": "Number of merges"}
+SPECIALS_HELP = ("Whole strings that are never split, added to the vocabulary after the merges. "
+                 "They are cut out of the corpus before its pairs are counted, so no merge is "
+                 "learned inside one; Hugging Face's trainer counts their characters as text, "
+                 "and may merge them.")
 
 # Widget keys (each persists for the session); _DEFAULTS_FOR remembers whose defaults they hold.
 K = {name: f"train_{name}" for name in ("mode", "unit", "byte_fallback", "pretokenizer", "regex",
@@ -205,8 +209,7 @@ def render(corpus: SessionCorpus) -> tuple[dict | None, str | None]:
                         help="Stop when the most frequent pair occurs fewer times than this.")
         st.text_input("Special tokens (separated by spaces)", key=K["specials"],
                       persist_state="session", placeholder="<|endoftext|> <pad>",
-                      help="Whole strings that are never split, added to the vocabulary after the "
-                           "merges.")
+                      help=SPECIALS_HELP)
     with c2:
         preset = st.selectbox("Pre-tokenizer", list(PRETOKENIZERS), format_func=PRETOKENIZERS.get,
                               key=K["pretokenizer"], persist_state="session",
