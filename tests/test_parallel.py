@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import doctest
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ import bpe_core
 from bpe_core.analysis import parallel, premium
 from bpe_core.analysis.parallel import ParallelCorpusError, identify, read_line_files, read_table
 from bpe_core.analysis.parallel import read_upload as read_parallel_upload
+from bpe_core.analysis.vocabulary import tokens_per_system, vocabulary
+from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, PARTIAL, SPECIAL, SYMBOLS,
+                                               WHITESPACE)
 from ui.shared.samples import PARALLEL, parallel_sample
 
 LANGUAGES = Path(parallel.__file__).with_name("languages.json")
@@ -284,18 +288,30 @@ def test_merge_count_ladder():
     assert premium.merge_count_ladder(100_000)[-3:] == [20_000, 50_000, 100_000]
 
 
-def test_vocabulary_scripts_of_the_bare_byte_alphabet():
+def test_the_writing_systems_of_the_bare_byte_alphabet():
     tok = bpe_core.train(["x"], unit="byte", max_merges=0)
-    # 52 ASCII letters, the other 76 ASCII bytes (digits, punctuation, controls), and 128 bytes
-    # that only ever occur inside a multi-byte character.
-    assert premium.vocabulary_scripts(tok) == {
-        premium.BYTE_FRAGMENTS: 128, "Common": 76, "Latin": 52}
+    # 52 ASCII letters; the other 76 ASCII bytes as the Vocabulary page groups them (the
+    # Languages page's donut called them all "Common"); 128 bytes that only ever occur inside a
+    # multi-byte character (its "byte fragments"). Scripts first, then the rest in the table's
+    # order.
+    assert list(tokens_per_system(tok).items()) == [
+        ("Latin", 52), (DIGITS, 10), (SYMBOLS, 56), (WHITESPACE, 10), (PARTIAL, 128)]
 
 
-def test_vocabulary_scripts_sum_to_the_vocabulary(balanced):
-    scripts = premium.vocabulary_scripts(balanced)
-    assert sum(scripts.values()) == balanced.vocab_size
-    assert {"Latin", "Cyrillic", "Devanagari", "Myanmar", "Hangul"} <= set(scripts)
+def test_the_writing_systems_sum_to_the_vocabulary_as_its_rows_say(balanced):
+    systems = tokens_per_system(balanced)
+    assert sum(systems.values()) == balanced.vocab_size
+    assert {"Latin", "Cyrillic", "Devanagari", "Myanmar", "Hangul"} <= set(systems)
+    assert systems == Counter(row.script for row in vocabulary(balanced))
+
+
+def test_a_byte_fallback_token_is_one_on_both_pages():
+    # The donut called <0xC3> a "byte fragment", the Vocabulary page "Byte fallback".
+    tok = bpe_core.train(["hug pug"], unit="char", byte_fallback=True, max_merges=1,
+                         min_frequency=1, special_tokens=["<s>"])
+    systems = tokens_per_system(tok)
+    assert systems[BYTE_FALLBACK] == 256 and systems[SPECIAL] == 1
+    assert "byte fragments" not in systems and "markers" not in systems
 
 
 def test_vocabulary_use_counts_exclusive_entries(corpus, balanced):

@@ -24,12 +24,6 @@ from typing import Callable, Iterable, Sequence
 
 from ..tokenizer import Tokenizer
 from .parallel import ParallelCorpus
-from .scripts import dominant_script
-
-#: The vocabulary-share category of byte-level tokens that hold only part of a character.
-BYTE_FRAGMENTS = "byte fragments"
-#: The vocabulary-share category of [UNK], </w> and special tokens.
-MARKERS = "markers"
 
 
 @dataclass(frozen=True)
@@ -182,21 +176,3 @@ def vocabulary_use(used: dict[str, frozenset[int]]) -> dict[str, tuple[int, int]
     seen = Counter(i for ids in used.values() for i in ids)
     return {code: (len(ids), sum(1 for i in ids if seen[i] == 1)) for code, ids in used.items()}
 
-
-def token_script(tok: Tokenizer, i: int) -> str:
-    """The script a vocabulary entry is written in; :data:`BYTE_FRAGMENTS` if it holds part of a
-    character, :data:`MARKERS` for ``[UNK]``, ``</w>`` and special tokens."""
-    if tok.kind(i) in ("unk", "eow", "special"):
-        return MARKERS
-    try:
-        text = tok.token_bytes(i).decode("utf-8")
-    except UnicodeDecodeError:
-        return BYTE_FRAGMENTS
-    return dominant_script(text)
-
-
-def vocabulary_scripts(tok: Tokenizer, ids: Sequence[int] | None = None) -> dict[str, int]:
-    """Vocabulary entries per script (all entries, or ``ids``), largest first."""
-    if ids is None:
-        ids = tok.ids()
-    return dict(Counter(token_script(tok, i) for i in ids).most_common())

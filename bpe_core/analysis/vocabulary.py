@@ -30,7 +30,7 @@ from ..merges import Merge
 from ..presets import compile_typed, time_limit
 from ..tokenizer import Tokenizer
 from ..training.counting import Corpus, count_words, documents
-from .writing_systems import token_system
+from .writing_systems import listed, token_system
 
 
 class VocabularySearchError(ValueError):
@@ -98,6 +98,19 @@ def _rows(tok: Tokenizer) -> list[TokenRow]:
         r = rows[k]
         rows[k] = TokenRow(r.id, r.token, "", None, None, r.kind, None, None, r.script, True)
     return rows
+
+
+def tokens_per_system(tok: Tokenizer) -> dict[str, int]:
+    """How many tokens ``tok`` spends on each writing system (the rows' ``script``), listed as
+    every table and chart lists them (:func:`~bpe_core.analysis.writing_systems.listed`).
+
+    >>> from bpe_core import train
+    >>> counts = tokens_per_system(train("x", unit="byte", max_merges=0))  # the 256 bytes alone
+    >>> counts
+    {'Latin': 52, 'Digits': 10, 'Punctuation & symbols': 56, 'Whitespace': 10, \
+'Partial UTF-8': 128}
+    """
+    return listed(Counter(row.script for row in vocabulary(tok)))
 
 
 def token_frequencies(tok: Tokenizer, corpus: Corpus, *, upto: int | None = None) -> Counter:

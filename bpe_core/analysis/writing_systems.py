@@ -26,6 +26,8 @@ Every token gets one label, decided in this order:
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from .scripts import script_counts, script_of
 
 SPECIAL = "Special & added"
@@ -88,3 +90,15 @@ def token_system(kind: str, text: str | None, *, byte_fallback: bool = False) ->
     if text is None:
         return PARTIAL
     return text_system(text)
+
+
+def listed(counts: Mapping[str, int]) -> dict[str, int]:
+    """``counts`` (writing system -> tokens) in the order every table and chart lists them:
+    scripts of letters, most tokens first (then by name), then :data:`NOT_SCRIPTS` in order.
+
+    >>> listed({PARTIAL: 128, SYMBOLS: 59, "Latin": 52, DIGITS: 13, "Han": 52})
+    {'Han': 52, 'Latin': 52, 'Digits': 13, 'Punctuation & symbols': 59, 'Partial UTF-8': 128}
+    """
+    rank = {s: k for k, s in enumerate(NOT_SCRIPTS)}
+    return {s: counts[s] for s in sorted(counts, key=lambda s: (rank.get(s, -1), -counts[s],
+                                                                 s.casefold()))}

@@ -17,9 +17,11 @@ from tests.model_files import char_bpe_file
 from ui.languages import data as languages, jobs as language_jobs
 from ui.languages import view
 from ui.shared import work
+from ui.shared.charts import GREYS, script_colour
 from ui.shared.jobs import Reporter
 from ui.shared.samples import parallel_sample
 from ui.shared.state import make_corpus
+from ui.vocabulary.data import systems_table, vocabulary_frame
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "app_pages/languages.py"
@@ -324,8 +326,30 @@ def test_charts_have_titles_and_file_names():
     assert titles["lang_bars"] == (
         f"Tokenization premium with {focus} (baseline English)",
         "tokenization-premium-with-english-byte-level-1k-baseline-english")
-    assert titles["lang_vocab_scripts"][1] == "the-vocabulary-of-english-byte-level-1k-by-script"
+    title, file = titles["lang_vocab_scripts"]  # (the title wrapped to the donut's column)
+    assert (title.replace("<br>", " "), file) == (
+        f"The vocabulary of {focus} by writing system",
+        "the-vocabulary-of-english-byte-level-1k-by-writing-system")
     assert len({f for _, f in titles.values()}) == len(titles)  # each names what it shows
+
+
+def test_the_vocabulary_donut_groups_tokens_as_the_vocabulary_page_does():
+    # It had groups of its own, {byte fragments 128, Common 82} where the Vocabulary page's
+    # table says {Partial UTF-8 128, Punctuation & symbols 59, Digits 13, Whitespace 10}.
+    at = open_page()
+    tok = at.session_state["tokenizers"]["English byte-level 1k"]
+    [donut] = chart(at, "lang_vocab_scripts")["data"]
+    shown = dict(zip(donut["labels"], donut["values"]))
+    table = systems_table(vocabulary_frame(tok))  # the Vocabulary page's, in its order
+    assert list(shown.items()) == list(zip(table["writing system"], table["tokens"]))
+    assert {k: shown[k] for k in list(shown)[1:]} == {
+        "Digits": 13, "Punctuation & symbols": 59, "Whitespace": 10, "Partial UTF-8": 128}
+    assert list(shown)[0] == "Latin" and shown["Latin"] == tok.vocab_size - 210
+    # Scripts in their colours, the rest in the Vocabulary page's greys.
+    assert donut["marker"]["colors"] == [script_colour(s) for s in shown]
+    assert donut["marker"]["colors"][1:] == [GREYS[s] for s in list(shown)[1:]]
+    assert any(c.value.startswith("Writing systems as the Vocabulary page counts them. Each "
+                                  "token counts once") for c in at.caption)
 
 
 def test_a_tokenizer_named_in_markdown_is_named_as_it_is_in_the_bars_choice():

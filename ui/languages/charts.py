@@ -186,13 +186,14 @@ def vocabulary_use_figure(order: Sequence[str], languages: Mapping[str, Language
     return titled(fig, title, share=share)
 
 
-def vocabulary_scripts_figure(scripts: Mapping[str, int], *, title: str,
+def vocabulary_systems_figure(systems: Mapping[str, int], *, title: str,
                               share: float = 1.0) -> go.Figure:
-    """A donut: the share of the vocabulary written in each script, in the scripts' colours
-    (grey for byte fragments, markers and spaces/punctuation; ``share`` as above)."""
-    fig = go.Figure(go.Pie(labels=list(scripts), values=list(scripts.values()), hole=0.5,
+    """A donut: the share of the vocabulary spent on each writing system, in the order and the
+    colours of the Vocabulary page's (greys for digits, symbols, whitespace, partial UTF-8, byte
+    fallback and special tokens; ``share`` as above)."""
+    fig = go.Figure(go.Pie(labels=list(systems), values=list(systems.values()), hole=0.5,
                            sort=False, textinfo="label+percent", textposition="inside",
-                           marker_colors=[script_colour(s) for s in scripts],
+                           marker_colors=[script_colour(s) for s in systems],
                            hovertemplate="<b>%{label}</b>: %{value:,} entries (%{percent})"
                                          "<extra></extra>"))
     fig.update_layout(height=400, margin=dict(l=10, r=10, t=10, b=10), showlegend=True)

@@ -16,6 +16,7 @@ import streamlit as st
 import bpe_core
 from bpe_core.analysis import parallel, premium
 from bpe_core.analysis.parallel import ParallelCorpus
+from bpe_core.analysis.vocabulary import tokens_per_system
 
 from ..shared import background, loaders, state
 from ..shared.samples import parallel_sample
@@ -199,13 +200,13 @@ def curve(tok, source: ParallelCorpus, baseline: str,
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _vocabulary_scripts(tok_id: str, _tok) -> dict[str, int]:
-    return premium.vocabulary_scripts(_tok)
+def _vocabulary_systems(tok_id: str, _tok) -> dict[str, int]:
+    return tokens_per_system(_tok)
 
 
-def vocabulary_scripts(tok: bpe_core.Tokenizer) -> dict[str, int]:
-    """Vocabulary entries per script: cached."""
-    return _vocabulary_scripts(tok.fingerprint(), tok)
+def vocabulary_systems(tok: bpe_core.Tokenizer) -> dict[str, int]:
+    """Vocabulary entries per writing system, as the Vocabulary page counts them: cached."""
+    return _vocabulary_systems(tok.fingerprint(), tok)
 
 
 def results_table(source: ParallelCorpus, chosen: dict[str, bpe_core.Tokenizer],

@@ -19,7 +19,7 @@ from ..shared.annotate import coloured_html
 from ..shared.bidi import isolated
 from ..shared.charts import chart_config
 from ..shared.tokens import md_escape as md
-from ..shared.wording import WHITESPACE_WORDS, plural
+from ..shared.wording import SYSTEM_RULE, WHITESPACE_WORDS, plural
 from ..shared.slow_regex import attempt
 from . import charts, data
 from .view import Choice, fallback_kind, keep
@@ -203,13 +203,12 @@ def vocabulary_use_tab(choice: Choice, source: ParallelCorpus) -> None:
         title=f"Entries of {choice.focus}'s {tok.vocab_size:,} each language uses",
         share=USE_COLUMNS[0]), key="lang_vocab_use")
     # Every token's text, which a decoder's regex may be stopped on (said there).
-    scripts = attempt(data.vocabulary_scripts, tok)
-    if scripts is not None:
-        _chart(right, charts.vocabulary_scripts_figure(
-            scripts, title=f"The vocabulary of {choice.focus} by script", share=USE_COLUMNS[1]),
-            key="lang_vocab_scripts")
-    st.caption("Byte fragments are entries that hold only part of a character; Common is "
-               "spaces, digits and punctuation.")
+    systems = attempt(data.vocabulary_systems, tok)
+    if systems is not None:
+        _chart(right, charts.vocabulary_systems_figure(
+            systems, title=f"The vocabulary of {choice.focus} by writing system",
+            share=USE_COLUMNS[1]), key="lang_vocab_scripts")
+    st.caption(f"Writing systems as the Vocabulary page counts them. {SYSTEM_RULE}")
 
 
 def table_csv(table: pd.DataFrame) -> bytes:

@@ -22,6 +22,9 @@ import plotly.colors
 import plotly.graph_objects as go
 import regex
 
+from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, PARTIAL, SPECIAL, SYMBOLS,
+                                               UNASSIGNED, WHITESPACE)
+
 from .tokens import ACCENT, readable
 
 BLUE, ORANGE, GREEN, GREY = ACCENT, "#e8833a", "#2e9e6b", "#9aa3b2"
@@ -47,24 +50,29 @@ SCRIPTS = ("Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Beng
            "Oriya", "Sinhala", "Lao", "Khmer", "Tibetan", "Mongolian", "Thaana", "Syriac")
 PALETTE = [c for c in plotly.colors.qualitative.Dark24 + plotly.colors.qualitative.Alphabet
            if c not in ("#222A2A", "#565656", "#AA0DFE")]  # too dark, grey, a twin of #DA16FF
-#: What is not a script of letters, in greys: spaces and punctuation, pieces of characters and
-#: markers, as the Languages page names them (the Vocabulary page has its own finer greys).
-GREYS = {"Common": "#b0b7c3", "byte fragments": "#6b7280", "markers": "#e5e7eb",
-         "Unknown": "#9aa3b2"}
+#: The writing systems that are not scripts of letters (bpe_core.analysis.writing_systems), in
+#: greys, darker for what is less like text: on the Vocabulary page's chart and the Languages
+#: page's donut alike.
+GREYS = {DIGITS: "#8d96a6", SYMBOLS: "#b0b7c3", WHITESPACE: "#d4d9e1", UNASSIGNED: "#9aa3b2",
+         PARTIAL: "#6b7280", BYTE_FALLBACK: "#4b5563", SPECIAL: "#c9ced8"}
 
 
 def script_colour(script: str) -> str:
-    """The colour of ``script`` on every chart.
+    """The colour of ``script`` (or of a writing system that is none, in :data:`GREYS`) on
+    every chart. A name is Unicode's with spaces or underscores (``Canadian Aboriginal``).
 
-    >>> script_colour("Latin") == PALETTE[0], script_colour("Common")
-    (True, '#b0b7c3')
+    >>> script_colour("Latin") == PALETTE[0], script_colour("Digits")
+    (True, '#8d96a6')
     >>> script_colour("Runic") == script_colour("Runic")  # not in SCRIPTS: from its name
+    True
+    >>> script_colour("Old Italic") == script_colour("Old_Italic")
     True
     """
     if script in GREYS:
         return GREYS[script]
     if script in SCRIPTS:
         return PALETTE[SCRIPTS.index(script)]
+    script = script.replace(" ", "_")
     digest = hashlib.blake2b(script.encode("utf-8", "surrogatepass"), digest_size=4).digest()
     return PALETTE[int.from_bytes(digest, "big") % len(PALETTE)]
 

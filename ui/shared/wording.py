@@ -1,5 +1,5 @@
-"""What a count of "words" means, and what each pre-tokenizer is called, said the same way on
-every page.
+"""What a count of "words" means, what each pre-tokenizer is called and how a token's writing
+system is counted, said the same way on every page.
 
 Pages count different things: the Corpus page splits text with a pre-tokenizer of your choice,
 Train counts the pieces of the pre-tokenizer it trains with, Tokenize and Languages split on
@@ -84,6 +84,18 @@ def units(pretokenizer: str | None) -> Units:
         return Units("piece", "pieces",
                      f"split by the pre-tokenizer “{PRETOKENIZERS[pretokenizer]}”")
     return Units("piece", "pieces", "split by your own pre-tokenizer regex")
+
+#: How a token's writing system is counted, on the Vocabulary page's table and the Languages
+#: page's donut alike (the rule of bpe_core.analysis.writing_systems).
+SYSTEM_RULE = ("Each token counts once, for the Unicode script most of its letters belong to "
+               "(a leading space or ▁, digits and punctuation do not count; a tie goes to the "
+               "script written first); private-use and unassigned characters (a font's icons) "
+               "count as one more script, private use & unassigned. A token with neither "
+               "counts as digits when digits are most of it, as whitespace when it is only "
+               "spaces, tabs or newlines, else as punctuation & symbols (emoji too). Partial "
+               "UTF-8: a byte-level piece of a character; byte fallback: the <0xNN> tokens; "
+               "special & added: tokens the file lists as added, [UNK] and </w>, whatever "
+               "their text.")
 
 
 def count(n: int, pretokenizer: str | None, *, distinct: bool = False) -> str:

@@ -23,8 +23,7 @@ import plotly.graph_objects as go
 
 from bpe_core import Tokenizer
 from bpe_core.analysis.vocabulary import TokenRow, VocabDiff, matches, vocabulary
-from bpe_core.analysis.writing_systems import (BYTE_FALLBACK, DIGITS, NOT_SCRIPTS, PARTIAL,
-                                               SPECIAL, SYMBOLS, UNASSIGNED, WHITESPACE)
+from bpe_core.analysis.writing_systems import BYTE_FALLBACK, listed
 from bpe_core.gc_pause import gc_paused
 
 from ..shared.charts import BLUE, length_histogram, plot_text, script_colour
@@ -226,21 +225,6 @@ def diff_summary(d: VocabDiff) -> str:
 
 # -- writing systems, longest tokens, byte fallback -------------------------------------------
 
-#: Colours of what is not a script of letters: greys, darker for what is less like text.
-SYSTEM_GREYS = {DIGITS: "#8d96a6", SYMBOLS: "#b0b7c3", WHITESPACE: "#d4d9e1",
-                UNASSIGNED: "#9aa3b2", PARTIAL: "#6b7280", BYTE_FALLBACK: "#4b5563",
-                SPECIAL: "#c9ced8"}
-
-
-def system_colour(system: str) -> str:
-    """A writing system's colour: a script's is the one it has on every chart of the app.
-
-    >>> system_colour("Latin") == script_colour("Latin"), system_colour("Digits")
-    (True, '#8d96a6')
-    """
-    return SYSTEM_GREYS.get(system) or script_colour(system.replace(" ", "_"))
-
-
 def systems_table(df: pd.DataFrame) -> pd.DataFrame:
     """Tokens per writing system (the ``script`` column), with their share of the vocabulary (in
     per cent) and how many are base symbols or learned merges: scripts of letters first, most
@@ -259,8 +243,7 @@ def systems_table(df: pd.DataFrame) -> pd.DataFrame:
     counts = pd.crosstab(df["script"], kind).reindex(columns=["base", "learned", "added"],
                                                      fill_value=0)
     totals = counts.sum(axis=1)
-    rank = {s: k for k, s in enumerate(NOT_SCRIPTS)}
-    order = sorted(counts.index, key=lambda s: (rank.get(s, -1), -totals[s], s.casefold()))
+    order = list(listed(totals.to_dict()))
     out = pd.DataFrame({"writing system": order, "tokens": totals[order].to_numpy("int64"),
                         "share": (100 * totals[order] / max(len(df), 1)).to_numpy("float64")})
     for column in ("base", "learned", "added"):
@@ -327,7 +310,7 @@ def allocation_figure(table: pd.DataFrame, *, log: bool = False) -> go.Figure:
     """
     rows = table.iloc[::-1]  # plotly draws the first category at the bottom
     names = rows["writing system"].tolist()
-    colours = [system_colour(s) for s in names]
+    colours = [script_colour(s) for s in names]
     fig = go.Figure()
     for label, opacity, pattern in (("base", 0.4, ""), ("learned", 1.0, ""), ("added", 0.8, "/")):
         fig.add_trace(go.Bar(

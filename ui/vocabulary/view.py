@@ -24,7 +24,7 @@ from ..shared.state import SessionCorpus
 from ..shared.charts import chart_config, file_name, titled
 from ..shared.columns import PAGE_PX, PICK_PX, fit_columns
 from ..shared.tokens import NOTATION_HELP, md_escape
-from ..shared.wording import plural
+from ..shared.wording import SYSTEM_RULE, plural
 from .data import (allocation_figure, byte_fallback_tokens, count_figure, counts_known,
                    default_token, frequencies_known, length_figure, longest, orders,
                    script_options, select, systems_table)
@@ -68,16 +68,6 @@ COLUMNS = {
                     "digits and punctuation aside); else digits, punctuation & symbols or "
                     "whitespace; partial UTF-8: part of a character; byte fallback: <0xNN>"),
 }
-#: How the page counts a token's writing system (the rule of bpe_core.analysis.writing_systems).
-SYSTEM_RULE = ("Each token counts once, for the Unicode script most of its letters belong to "
-               "(a leading space or ▁, digits and punctuation do not count; a tie goes to the "
-               "script written first); private-use and unassigned characters (a font's icons) "
-               "count as one more script, private use & unassigned. A token with neither "
-               "counts as digits when digits are most of it, as whitespace when it is only "
-               "spaces, tabs or newlines, else as punctuation & symbols (emoji too). Partial "
-               "UTF-8: a byte-level piece of a character; byte fallback: the <0xNN> tokens; "
-               "special & added: tokens the file lists as added, [UNK] and </w>, whatever "
-               "their text.")
 
 
 # --- cached charts --------------------------------------------------------------------------
