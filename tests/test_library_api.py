@@ -1,6 +1,9 @@
 """bpe_core used as a library, as its README and docstrings show it: a wrong argument gets an
 error that says what was wrong and how to give it."""
 
+import re
+import tempfile
+
 import pytest
 
 import bpe_core
@@ -155,3 +158,21 @@ def test_loads_of_what_is_no_file_content_says_what_it_takes(tmp_path):
     bpe_core.save(tok, tmp_path / "t.json")
     assert bpe_core.load(str(tmp_path / "t.json")).encode("hug") == tok.encode("hug")
     assert bpe_core.loads(bytearray(bpe_core.dumps(tok))).encode("hug") == tok.encode("hug")
+
+
+@pytest.mark.parametrize("unit, pretokenizer", [("byte", "end-of-word"), ("char", "whitespace"),
+                                                ("char", "end-of-word")])
+def test_a_format_that_cannot_hold_a_tokenizer_advises_one_that_can(unit, pretokenizer):
+    # A byte-level tokenizer with </w> was told to use the Hugging Face format, which refuses
+    # it too: every format a refusal names must save it.
+    tok = bpe_core.train("low lower newest widest", unit=unit, pretokenizer=pretokenizer,
+                         max_merges=3, min_frequency=1)
+    named = {"native": "native", "Hugging Face": "hf"}
+    for fmt in ("tiktoken", "gpt2"):
+        with pytest.raises(ValueError) as refused:
+            bpe_core.save(tok, tempfile.mkdtemp(), format=fmt)
+        advice = re.search(r"[Ss]ave .* in the (.+) format", str(refused.value))
+        advised = [f for name, f in named.items() if advice and name in advice[1]]
+        assert advised, str(refused.value)
+        for f in advised:
+            bpe_core.dumps(tok, format=f)  # raises if the advice was wrong

@@ -23,6 +23,7 @@ from ..presets import resolve
 from ..recipes import stages
 from ..tokenizer import Tokenizer
 from .errors import FormatCannotHold, TokenizerFileError, wide_encoding
+from .hf import other_formats
 from .tiktoken_file import refuse_normalizer
 
 
@@ -30,14 +31,14 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
     """GPT-2's ``(vocab.json, merges.txt)`` for a byte-level ``tok`` (the regex is not stored)."""
     if not tok.view.byte_level or tok.view.marker is not None:
         raise FormatCannotHold("GPT-2 vocab.json/merges.txt files hold byte-level BPE only",
-                               "; save this tokenizer in the native or Hugging Face format.")
+                               f"; save this tokenizer in the {other_formats(tok)} format.")
     refuse_normalizer(tok, "GPT-2 vocab.json/merges.txt files")
     if tok.model.continuing_subword_prefix:  # (read back as a plain BPE model, a piece's
         # inner bytes would be their own tokens, not their "##" ones)
         raise FormatCannotHold(f"GPT-2 vocab.json/merges.txt files keep no "
                                f"continuing_subword_prefix "
                                f"({tok.model.continuing_subword_prefix!r} here)",
-                               "; save this tokenizer in the native or Hugging Face format")
+                               f"; save this tokenizer in the {other_formats(tok)} format")
     _refuse_ignore_merges(tok)
     d = tok.model.to_dict()
     vocab = dict(d["vocab"])
@@ -47,7 +48,7 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
             raise FormatCannotHold(f"GPT-2 files read only the ids after the merges' ({first} "
                                    f"on) as special tokens, and the added token {t.content!r} "
                                    f"has id {t.id}",
-                                   ": save this tokenizer in the native or Hugging Face format")
+                                   f": save this tokenizer in the {other_formats(tok)} format")
         # They are read back as plain special tokens: a non-special one would then be skipped
         # by decode, and lstrip, rstrip or single_word would no longer take spaces or words.
         kept = [o for o in ("lstrip", "rstrip", "single_word") if getattr(t, o)]
@@ -55,7 +56,7 @@ def gpt2_files(tok: Tokenizer) -> tuple[bytes, bytes]:
             what = f"has {' and '.join(kept)} set" if kept else "is not special"
             raise FormatCannotHold(f"GPT-2 files hold plain special tokens only; the added "
                                    f"token {t.content!r} {what}, which they cannot keep",
-                                   ": save this tokenizer in the native or Hugging Face format")
+                                   f": save this tokenizer in the {other_formats(tok)} format")
         # vocab.json maps each spelling to one id: an added token spelled as another byte-level
         # token ("a", "é", "Ġ") or a merge's token would be lost, and read back as that token.
         if vocab.setdefault(t.content, t.id) != t.id:
@@ -83,7 +84,7 @@ def _refuse_ignore_merges(tok: Tokenizer) -> None:
             raise FormatCannotHold(
                 f"GPT-2 vocab.json/merges.txt files keep no ignore_merges, and without it token "
                 f"{i} ({tok.display(i)!r}) would be {parts} (its merges alone)",
-                "; save this tokenizer in the native or Hugging Face format")
+                f"; save this tokenizer in the {other_formats(tok)} format")
 
 
 def from_gpt2(vocab: bytes, merges: bytes, *, pretokenizer: str = "gpt2",

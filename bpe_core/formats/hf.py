@@ -45,6 +45,21 @@ def _preset_name(tok_pre) -> str | None:
 
 # -- writing ----------------------------------------------------------------------------------
 
+def other_formats(tok: Tokenizer) -> str:
+    """The formats to save ``tok`` in when another cannot hold it: "native or Hugging Face", or
+    "native" alone when a ``tokenizer.json`` cannot hold it either (byte-level with ``</w>``).
+
+    >>> from bpe_core import train
+    >>> other_formats(train("low lower", unit="byte", pretokenizer="end-of-word", max_merges=1))
+    'native'
+    """
+    try:
+        to_dict(tok)
+    except ValueError:
+        return "native"
+    return "native or Hugging Face"
+
+
 def to_dict(tok: Tokenizer) -> dict[str, Any]:
     """The ``tokenizer.json`` content for ``tok`` (raises ValueError when HF cannot express it)."""
     normalizer, pre = tok.normalizer, tok.pre_tokenizer

@@ -36,6 +36,7 @@ from ..identity import flatten
 from ..presets import resolve
 from ..tokenizer import Tokenizer
 from .errors import FormatCannotHold, TokenizerFileError
+from .hf import other_formats
 from .merge_cache import recovered
 from .rank_merges import bpe_split
 
@@ -53,7 +54,7 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
         raise FormatCannotHold(
             f"tiktoken files hold byte-level BPE only; {tok.name!r} is "
             f"{'byte-level with </w>' if view.byte_level else 'not byte-level'}",
-            ". Save it in the native or Hugging Face format instead.")
+            f". Save it in the {other_formats(tok)} format instead.")
     refuse_normalizer(tok, "tiktoken files")
     added = {t.id for t in tok.added_tokens}
     table: dict[bytes, int] = {}
@@ -70,7 +71,7 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
     if unreadable:
         raise FormatCannotHold(f"a rank file's ranks run 0, 1, 2, ... with the 256 single bytes "
                                f"first, but {unreadable}, so the file could not be read back",
-                               f". Save {tok.name!r} in the native or Hugging Face format "
+                               f". Save {tok.name!r} in the {other_formats(tok)} format "
                                f"instead.")
     for m in tok.merges:
         parts = bpe_split(tok.token_bytes(m.token_id), table, m.token_id)
@@ -80,7 +81,7 @@ def ranks(tok: Tokenizer) -> dict[bytes, int]:
                 f"merge {m.rank + 1} (rank {m.rank}) builds {m.token!r} from {m.left!r} + "
                 f"{m.right!r}, but from ranks alone it is {alone} (lower-ranked merges get "
                 f"there first), so tiktoken would encode some texts differently",
-                ". Save it in the native or Hugging Face format instead.")
+                f". Save it in the {other_formats(tok)} format instead.")
     return table
 
 
@@ -111,7 +112,7 @@ def refuse_normalizer(tok: Tokenizer, files: str) -> None:
         names = " + ".join(type(c).__name__ for c in flatten(tok.normalizer))
         raise FormatCannotHold(f"{files} keep no normalizer, and {tok.name!r} has one "
                                f"({names}): read back without it, texts it changes would encode "
-                               f"differently", ". Save it in the native or Hugging Face format "
+                               f"differently", f". Save it in the {other_formats(tok)} format "
                                               "instead.")
 
 
