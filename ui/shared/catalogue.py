@@ -100,7 +100,7 @@ def load_into_session(text: str, *, activate: bool = True) -> tuple[str, str | N
     if repo_id not in state.tokenizers():
         try:
             model = hub_model(repo_id)
-            state.refuse_lost_unk(model.tokenizer)
+            state.refuse_missing_tokens(model.tokenizer)
         except (HubError, bpe_core.TokenizerFileError) as exc:
             return repo_id, str(exc)
         state.add_tokenizer(model.tokenizer, activate=activate)  # the id is free: it stays

@@ -77,7 +77,7 @@ def read_upload(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
             f"a {spec.label} needs {len(spec.files)} file(s) with different names: "
             f"{', '.join(what for what, _ in spec.files)}")
     tok = loads_files(dict(files), pretokenizer=pattern if spec.needs_pattern else None)
-    state.refuse_lost_unk(tok)
+    state.refuse_missing_tokens(tok)
     return tok.renamed(name or default_name(tok, [n for n, _ in files]))
 
 

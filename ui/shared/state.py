@@ -262,7 +262,7 @@ def unique_name(name: str) -> str:
     return f"{name} ({n})"
 
 
-def refuse_lost_unk(tok: bpe_core.Tokenizer) -> None:
+def refuse_missing_tokens(tok: bpe_core.Tokenizer) -> None:
     """Refuse a tokenizer whose ``unk_token`` its vocabulary lacks, or an id its post-processor
     adds (BOS/EOS). bpe_core loads it, as Hugging Face's tokenizers does, and fails where a
     character needs the first, or where a page shows the second: here that would be in the
@@ -271,7 +271,7 @@ def refuse_lost_unk(tok: bpe_core.Tokenizer) -> None:
     loads (or the model is fetched).
 
     >>> from bpe_core.models import BPE
-    >>> refuse_lost_unk(bpe_core.Tokenizer(BPE.from_vocab({"a": 0}, [], unk_token="<unk>")))
+    >>> refuse_missing_tokens(bpe_core.Tokenizer(BPE.from_vocab({"a": 0}, [], unk_token="<unk>")))
     Traceback (most recent call last):
     bpe_core.formats.errors.TokenizerFileError: its unk_token '<unk>' is not in its vocab: \
 Hugging Face's tokenizers fails on the first character it has no token for, as every page \
