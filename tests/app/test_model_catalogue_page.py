@@ -15,7 +15,7 @@ from tests.app.test_tokenize_page import APP, active, metric, open_page, type_te
 from tests.hub_cache import (CHAT_CONFIG, CHAT_TEMPLATE, config_file, hub_exception, put_model,
                              unigram_file, wordpiece_file)
 from tests.model_files import char_bpe_file, hf, llama3_file
-from ui.shared import catalogue, loaders
+from ui.shared import budget, catalogue, loaders
 from ui.tokenize.chat import upload_key
 
 KEY = "tok_load"
@@ -121,15 +121,30 @@ def test_models_kept_for_later_sessions_are_bounded_by_their_vocabularies(cache,
     # read anew when asked for again; the one used last stays, even alone over the budget.
     for repo_id in ("org/a", "org/b", "org/c"):
         put_model(cache, repo_id, {"tokenizer.json": llama3_file()})
-    monkeypatch.setattr(catalogue, "KEPT_TOKENS", 800)
+    monkeypatch.setattr(budget.TOKENIZERS, "tokens", 800)
     a, b = catalogue.hub_model("org/a"), catalogue.hub_model("org/b")
     assert a.tokenizer.vocab_size == 400 and catalogue.hub_model("org/a") is a  # b is older
     c = catalogue.hub_model("org/c")
     assert catalogue.hub_model("org/a") is a and catalogue.hub_model("org/c") is c
     again = catalogue.hub_model("org/b")
     assert again is not b and again.tokenizer.encode("Hello") == b.tokenizer.encode("Hello")
-    monkeypatch.setattr(catalogue, "KEPT_TOKENS", 100)
+    monkeypatch.setattr(budget.TOKENIZERS, "tokens", 100)
     assert catalogue.hub_model("org/b") is again and catalogue.hub_model("org/c") is not c
+
+
+def test_hub_models_and_uploaded_files_share_one_budget(cache, monkeypatch) -> None:
+    # Each cache was bounded alone (six Hub models, four uploads, three references, whatever
+    # their size): an upload now counts against the Hub models' budget, and they theirs.
+    put_model(cache, "org/a", {"tokenizer.json": llama3_file()})
+    put_model(cache, "org/b", {"tokenizer.json": llama3_file()})
+    monkeypatch.setattr(budget.TOKENIZERS, "tokens", 800)
+    a = catalogue.hub_model("org/a")
+    upload = [("tokenizer.json", llama3_file())]
+    mine = loaders.read_cached("hf", upload)
+    assert loaders.read_cached("hf", upload) is mine  # kept while there is room
+    catalogue.hub_model("org/b")  # 1,200 tokens: the one used longest ago, org/a, is let go
+    assert catalogue.hub_model("org/a") is not a
+    assert loaders.read_cached("hf", upload) is not mine  # let go for org/a, used since
 
 
 def test_a_models_page_address_pasted_in_the_box_loads_it_under_its_id(cache) -> None:

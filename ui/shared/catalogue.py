@@ -9,34 +9,16 @@ one tokenizer.json (Qwen3-8B and Qwen3-8B-Base) each keep their own chat templat
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 import streamlit as st
 
 import bpe_core
 from bpe_core.formats.hub import CATALOGUE, HubError, HubModel, cache_dir, load_model, model_name
 
-from . import state
+from . import budget, state
 from .annotate import md_literal
 
 #: The selectbox's last option: a model id typed in a box.
 OTHER = ""
-
-
-#: The models kept for the sessions to come are bounded by the memory they take, estimated from
-#: their vocabularies: a loaded model holds about 1 KB a token once its vocabulary has been
-#: listed (Gemma 3's 262,145 tokens: 175 MB loaded, 238 MB listed; GPT-OSS's 200,019: 171 MB
-#: loaded). Six models were kept whatever their size: six Gemma-sized ones (gemma-3-1b-it,
-#: gemma-3-4b-it, ... each its own id) would hold 6 x 238 MB for as long as the server ran,
-#: no session using them. The budget holds Gemma 3, GPT-OSS, Qwen 3 and Llama 3 together
-#: (742,089 tokens); the model used last is always kept.
-KEPT_TOKENS, KEPT_MODELS = 768_000, 6
-
-
-#: The ids of the models kept, used last at the end, with their vocabularies' sizes.
-_KEPT: OrderedDict[str, int] = OrderedDict()
-_KEPT_LOCK = threading.Lock()
 
 
 @st.cache_resource(show_spinner="Getting the model's tokenizer from the Hugging Face Hub…")
@@ -45,26 +27,16 @@ def _loaded(repo_id: str) -> HubModel:
 
 
 def hub_model(repo_id: str) -> HubModel:
-    """The model ``repo_id`` (kept for every session, within :data:`KEPT_TOKENS` and
-    :data:`KEPT_MODELS`, the oldest used let go first); raises ``HubError`` (not kept, so a
-    model that failed is tried again) with one sentence for the user. A session that holds a
-    model let go keeps it; another session asking for it loads it again."""
+    """The model ``repo_id``, kept for every session within the server's budget (``budget``);
+    raises ``HubError`` (not kept, so a model that failed is tried again) with one sentence for
+    the user."""
     model = _loaded(repo_id)
-    with _KEPT_LOCK:
-        _KEPT[repo_id] = model.tokenizer.vocab_size
-        _KEPT.move_to_end(repo_id)
-        while len(_KEPT) > 1 and (len(_KEPT) > KEPT_MODELS or sum(_KEPT.values()) > KEPT_TOKENS):
-            _loaded.clear(_KEPT.popitem(last=False)[0])
+    budget.TOKENIZERS.used(("hub", repo_id), model.tokenizer.vocab_size,
+                   lambda: _loaded.clear(repo_id))
     return model
 
 
-def _forget() -> None:
-    with _KEPT_LOCK:
-        _KEPT.clear()
-        _loaded.clear()
-
-
-hub_model.clear = _forget  # as a cached function has it: let every kept model go
+hub_model.clear = _loaded.clear  # as a cached function has it: let every kept model go
 
 
 #: Session key: (fingerprint, model id) -> the tokenizer_config.json of each Hub model the

@@ -24,7 +24,7 @@ from bpe_core.formats.openai import (REFERENCE_ENCODINGS, ReferenceUnavailableEr
 from bpe_core.formats.size import too_big
 from bpe_core.identity import flatten
 
-from . import catalogue, state, upload_limit
+from . import budget, catalogue, state, upload_limit
 from .annotate import md_literal
 from .wording import CUSTOM, PRETOKENIZERS
 
@@ -156,7 +156,7 @@ def distinct_name(tok: bpe_core.Tokenizer, taken: Mapping[str, bpe_core.Tokenize
                 if name not in taken or taken[name].fingerprint() == tok.fingerprint())
 
 
-@st.cache_resource(show_spinner="Reading the tokenizer file…", max_entries=4)
+@st.cache_resource(show_spinner="Reading the tokenizer file…")
 def _read_cached(digest: str, fmt: str, pattern: str | None,
                  _files: tuple[tuple[str, bytes], ...]) -> bpe_core.Tokenizer:
     """``read_upload``, once per server process for the same files: a large file takes seconds
@@ -170,7 +170,10 @@ def read_cached(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
     h = hashlib.blake2b(digest_size=16)
     for file_name, data in files:
         h.update(file_name.encode("utf-8", "surrogatepass") + b"\0%d\0" % len(data) + data)
-    tok = _read_cached(h.hexdigest(), fmt, pattern, tuple(files))
+    digest = h.hexdigest()
+    tok = _read_cached(digest, fmt, pattern, tuple(files))
+    budget.TOKENIZERS.used(("file", digest, fmt, pattern), tok.vocab_size,
+                   lambda: _read_cached.clear(digest, fmt, pattern, ()))
     return tok.renamed(name) if name else tok
 
 
@@ -235,19 +238,22 @@ def missing_references(names: Sequence[str] | None = None) -> str:
     return f"Not offered: {', '.join(missing)}, {why}. {REFERENCE_HELP}"
 
 
-@st.cache_resource(show_spinner="Fetching the reference encoding (it can take a while)…",
-                   max_entries=3)
+@st.cache_resource(show_spinner="Fetching the reference encoding (it can take a while)…")
 def _reference(name: str) -> bpe_core.Tokenizer:
     return reference_encoding(name)
 
 
 def reference(name: str) -> bpe_core.Tokenizer | str:
-    """The reference encoding ``name`` (kept for every session), or one line saying why it
-    cannot be loaded; a failure is remembered, so the reference is no longer offered."""
+    """The reference encoding ``name`` (kept for every session within the server's budget,
+    ``budget``), or one line saying why it cannot be loaded; a failure is remembered, so the
+    reference is no longer offered."""
     why = why_not(name)
     if why is None:
         try:
-            return _reference(name)
+            tok = _reference(name)
+            budget.TOKENIZERS.used(("reference", name), tok.vocab_size,
+                                   lambda: _reference.clear(name))
+            return tok
         except (ReferenceUnavailableError, ValueError, OSError) as exc:
             cause = exc.__cause__ or exc
             said = str(cause).splitlines()[0] if str(cause) else ""
