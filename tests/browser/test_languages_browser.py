@@ -95,9 +95,10 @@ def test_vocabulary_size_curve_one_point_per_merge_count(page: Page, app_url: st
                                                          screenshot_dir) -> None:
     open_languages(page, app_url)
     open_tab(page, "Vocabulary size")
-    chips = page.locator('[class*="st-key-lang_merge_counts_"] [data-tag]')
-    counts = [int(t.replace(",", "")) for t in chips.all_inner_texts()]
     traces = plot_data(page, "lang_curve")
+    chips = page.locator('[class*="st-key-lang_merge_counts_"] [data-tag]')
+    expect(chips).not_to_have_count(0)  # (read at once, they were missing on a slow machine)
+    counts = [int(t.replace(",", "")) for t in chips.all_inner_texts()]
     assert len(traces) == len(parallel_sample().codes)
     assert all(len(t["x"]) == len(counts) for t in traces)
     assert next(t for t in traces if t["name"] == "English")["y"] == [1.0] * len(counts)

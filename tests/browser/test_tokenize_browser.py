@@ -271,12 +271,15 @@ def test_a_clicked_token_stays_framed(page: Page, app_url: str, default_tok) -> 
     open_tokenize(page, app_url, "?text=" + quote(text))
     spans = default_tok.spans(text)
     k = max(range(len(spans)), key=lambda i: (len(spans[i].bytes), i))
+    # Box k holds the token picked already (the first of the longest, box 2): only the frame
+    # shows the click, so it must land once the boxes answer.
+    page.locator('body[data-token-boxes="live"]').wait_for(state="attached")
     page.locator(f'{BOXES}[data-i="{k}"]').click()
     picker = page.get_by_role("combobox", name="Token", exact=True)
     expect(picker).to_have_value(re.compile(rf"\(id {spans[k].id}\)$"), timeout=SLOW)
     wait_for_app(page)
     expect(page.locator(f"{BOXES}.on")).to_have_count(1, timeout=SLOW)
-    assert page.locator(f"{BOXES}.on").get_attribute("data-i") == str(k)
+    expect(page.locator(f"{BOXES}.on")).to_have_attribute("data-i", str(k))
     # The box's place counted from 1, as the Page picker counts tokens.
     expect(page.get_by_text(f"framed above: token {k + 1} of {len(spans)},", exact=False)
            ).to_be_visible()

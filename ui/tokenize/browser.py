@@ -129,7 +129,11 @@ export default function(component) {
                      ['mouseup', mark, true], ['keydown', onBoxKey]];
   listeners.forEach(([name, handler, capture]) =>
     document.addEventListener(name, handler, !!capture));
+  // The boxes are drawn before this script runs, and a click until then does nothing: say
+  // when they answer (the browser tests wait for it).
+  document.body.dataset.tokenBoxes = 'live';
   return () => {
+    delete document.body.dataset.tokenBoxes;
     clearTimeout(timer);
     keepFocus.disconnect();
     listeners.forEach(([name, handler, capture]) =>
