@@ -55,6 +55,9 @@ VIEWPORT = {"width": 1400, "height": 1000}
 SERVER_START_TIMEOUT_S = 60.0
 APP_RUN_TIMEOUT_MS = 60_000
 DEFAULT_TIMEOUT_MS = 30_000
+# expect() waits 5 s unless told: on a machine twice as slow as ours (2026-11-30), a fresh
+# server's first page drew its sidebar, and the Languages page its expander, later than that.
+expect.set_options(timeout=15_000)
 
 _REPORTS = pytest.StashKey[dict]()
 # This worker's server log, quoted when the app shows an exception or hangs
