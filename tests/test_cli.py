@@ -9,13 +9,29 @@ from pathlib import Path
 import pytest
 
 import bpe_core
+from bpe_core.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args, stdin=""):
+    """The command in a Python of its own, as a user starts it (~0.5 s of CPU each: kept for
+    what only a real process shows, its entry point and its real standard input and output)."""
     return subprocess.run([sys.executable, "-m", "bpe_core", *args], input=stdin, cwd=ROOT,
                           capture_output=True, text=isinstance(stdin, str), timeout=120)
+
+
+def _main(capsys, monkeypatch, *args, stdin=""):
+    """``main(args)`` in this process (where the stand-ins below apply): (code, out, err), as
+    ``run`` gives them: argparse's refusals and --help end in SystemExit, its code the exit's."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), "utf-8", newline=""))
+    try:
+        code = main(list(args))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def test_train_encode_decode_info(tmp_path):
@@ -37,28 +53,32 @@ def test_train_encode_decode_info(tmp_path):
     assert "merges 1–4 of 4 (rank: left + right -> token, pair count when learned):" in info
 
 
-def test_errors_are_one_line_not_tracebacks(tmp_path):
+def test_errors_are_one_line_not_tracebacks(tmp_path, capsys, monkeypatch):
+    # (In this process a traceback is an exception that fails the test.)
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")
-    r = run("info", str(bad))
-    assert r.returncode == 2
-    assert r.stderr.startswith("error: ") and "Traceback" not in r.stderr
-    r = run("train", str(bad), "-o", str(tmp_path / "x.json"), "--pretokenizer", "([")
-    assert r.returncode == 2 and "invalid pre-tokenizer regex" in r.stderr
+    code, _, err = _main(capsys, monkeypatch, "info", str(bad))
+    assert code == 2
+    assert err.startswith("error: ") and "Traceback" not in err
+    code, _, err = _main(capsys, monkeypatch, "train", str(bad), "-o", str(tmp_path / "x.json"),
+                         "--pretokenizer", "([")
+    assert code == 2 and "invalid pre-tokenizer regex" in err
 
 
-def test_a_tiktoken_rank_file_needs_and_takes_its_pretokenizer(tmp_path):
+def test_a_tiktoken_rank_file_needs_and_takes_its_pretokenizer(tmp_path, capsys, monkeypatch):
 
     tok = bpe_core.train("hello world hello there " * 20, max_merges=20, pretokenizer="cl100k")
     path = tmp_path / "x.tiktoken"
     bpe_core.save(tok, path, format="tiktoken")
-    r = run("encode", str(path), stdin="hello")
-    assert r.returncode == 2 and "cl100k" in r.stderr
-    r = run("encode", str(path), "--pretokenizer", "cl100k", stdin="hello there")
-    assert r.stdout.split() == [str(i) for i in tok.encode("hello there")]
+    code, _, err = _main(capsys, monkeypatch, "encode", str(path), stdin="hello")
+    assert code == 2 and "cl100k" in err
+    _, out, _ = _main(capsys, monkeypatch, "encode", str(path), "--pretokenizer", "cl100k",
+                      stdin="hello there")
+    assert out.split() == [str(i) for i in tok.encode("hello there")]
 
 
-def test_info_on_a_model_file_names_a_few_special_tokens_and_no_stop_reason(tmp_path):
+def test_info_on_a_model_file_names_a_few_special_tokens_and_no_stop_reason(tmp_path, capsys,
+                                                                           monkeypatch):
     from tokenizers import Tokenizer as HFTokenizer
     from tokenizers import models, pre_tokenizers
     from tokenizers.trainers import BpeTrainer
@@ -71,7 +91,7 @@ def test_info_on_a_model_file_names_a_few_special_tokens_and_no_stop_reason(tmp_
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
     path = tmp_path / "tokenizer.json"
     hf.save(str(path))
-    info = run("info", str(path)).stdout
+    info = _main(capsys, monkeypatch, "info", str(path))[1]
     assert "20 special" in info and "<|special_11|> and 8 more" in info
     assert "<|special_12|>" not in info and "stop reason" not in info
     # A file keeps no pair counts: none are shown (a trained tokenizer's are, see above).
@@ -80,17 +100,7 @@ def test_info_on_a_model_file_names_a_few_special_tokens_and_no_stop_reason(tmp_
 
 # -- tokenizers by name: OpenAI's encodings and Hugging Face models, as the app takes them ------
 
-from bpe_core.__main__ import main  # noqa: E402
 from tests.test_references import offline, online, rank_file  # noqa: E402,F401 (fixtures)
-
-
-def _main(capsys, monkeypatch, *args, stdin=""):
-    """``main(args)`` in this process (where the stand-ins below apply): (code, out, err)."""
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), "utf-8", newline=""))
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_an_openai_encoding_is_opened_by_name(online, capsys, monkeypatch):
@@ -195,21 +205,23 @@ def test_colour_and_info_print_no_terminal_escapes(tmp_path, capsys, monkeypatch
     assert r"name:          n\x1b[2J" in out and r"special:       <\x1b]0;x\x07>" in out
 
 
-def test_train_says_how_to_encode_a_file_that_keeps_no_pretokenizer(tmp_path):
+def test_train_says_how_to_encode_a_file_that_keeps_no_pretokenizer(tmp_path, capsys,
+                                                                    monkeypatch):
     # "wrote tok.json" alone: merges.txt was written unnamed, and the file, encoded without
     # --pretokenizer whitespace, was read with gpt2's: "the end" gave ids with a space token.
     corpus = tmp_path / "c.txt"
     corpus.write_text("the end the end then\n", encoding="utf-8")
     native, vocab = tmp_path / "tok.json", tmp_path / "vocab.json"
     for path, fmt in ((native, "native"), (vocab, "gpt2")):
-        r = run("train", str(corpus), "-o", str(path), "--pretokenizer", "whitespace",
-                "--format", fmt, "--max-merges", "3")
-        assert r.returncode == 0, r.stderr
-    lines = r.stderr.splitlines()
+        code, _, err = _main(capsys, monkeypatch, "train", str(corpus), "-o", str(path),
+                             "--pretokenizer", "whitespace", "--format", fmt, "--max-merges", "3")
+        assert code == 0, err
+    lines = err.splitlines()
     assert lines[-2].endswith(f"wrote {vocab} and {tmp_path / 'merges.txt'}")
     assert lines[-1] == "it keeps no pre-tokenizer: encode with --pretokenizer whitespace"
-    want = run("encode", str(native), stdin="the end").stdout
-    assert run("encode", str(vocab), "--pretokenizer", "whitespace", stdin="the end").stdout == want
+    want = _main(capsys, monkeypatch, "encode", str(native), stdin="the end")[1]
+    assert _main(capsys, monkeypatch, "encode", str(vocab), "--pretokenizer", "whitespace",
+                 stdin="the end")[1] == want
 
 
 def test_input_that_is_not_utf8_is_named_with_where(tmp_path, capsys, monkeypatch):
@@ -225,11 +237,12 @@ def test_input_that_is_not_utf8_is_named_with_where(tmp_path, capsys, monkeypatc
     code, out, err = _main(capsys, monkeypatch, "encode", str(path), str(text))
     assert err == (f"error: {text} is not valid UTF-8: byte 0xe9 at byte offset 3 (invalid "
                    "continuation byte); re-save it as UTF-8 text\n")
+    # The real standard input of a process of its own, not the stand-in above.
     r = run("encode", str(path), "--show", "tokens", stdin=b"\xff")
     assert r.returncode == 2 and r.stderr.startswith(b"error: standard input is not valid")
 
 
-def test_counts_below_their_least_are_refused(tmp_path):
+def test_counts_below_their_least_are_refused(tmp_path, capsys, monkeypatch):
     # "info --merges -1" listed "merges 1–3 of 4", "--upto -1" encoded with no merges and
     # "--processes 0" or "-1" ran as one process, all with exit 0.
     path = tmp_path / "tok.json"
@@ -240,35 +253,40 @@ def test_counts_below_their_least_are_refused(tmp_path):
             (("train", str(path), "-o", str(tmp_path / "x.json"), "--processes", "0"),
              "argument --processes: must be 1 or more, got 0"),
             (("info", str(path), "--merges", "x"), "argument --merges: not a whole number: 'x'")):
-        r = run(*args, stdin="hello")
-        assert r.returncode == 2 and r.stderr.splitlines()[-1].endswith(message), r.stderr
-        assert not r.stdout
-    assert "merges 1–2 of 4" in run("info", str(path), "--merges", "2").stdout
+        code, out, err = _main(capsys, monkeypatch, *args, stdin="hello")
+        assert code == 2 and err.splitlines()[-1].endswith(message), err
+        assert not out
+    assert "merges 1–2 of 4" in _main(capsys, monkeypatch, "info", str(path), "--merges", "2")[1]
 
 
-def test_train_fails_before_training_when_it_cannot_write_its_output(tmp_path):
+def test_train_fails_before_training_when_it_cannot_write_its_output(tmp_path, capsys,
+                                                                     monkeypatch):
     # It counted and merged the whole corpus, then said "[Errno 2] No such file or directory".
     corpus = tmp_path / "c.txt"
     corpus.write_text("hello hello\n", encoding="utf-8")
     for out, why in ((tmp_path / "no" / "tok.json", f"there is no folder {tmp_path / 'no'}"),
                      (tmp_path, "it is a folder")):
-        r = run("train", str(corpus), "-o", str(out))
-        assert r.returncode == 2 and r.stderr == f"error: cannot write {out}: {why}\n"
+        code, _, err = _main(capsys, monkeypatch, "train", str(corpus), "-o", str(out))
+        assert code == 2 and err == f"error: cannot write {out}: {why}\n"
 
 
-def test_a_missing_file_in_a_folder_is_said_missing_not_looked_for_on_the_hub(tmp_path):
+def test_a_missing_file_in_a_folder_is_said_missing_not_looked_for_on_the_hub(tmp_path, capsys,
+                                                                              monkeypatch):
     # 'out/tok.json' is spelled like a model id, owner/name: it got the Hugging Face cache's
     # message, with the app's 'Upload a file' advice, not that the file is not there.
-    r = run("info", "nosuchdir/tok.json")
-    assert r.returncode == 2
-    assert r.stderr == "error: cannot read nosuchdir/tok.json: No such file or directory\n"
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _main(capsys, monkeypatch, "info", "nosuchdir/tok.json")
+    assert code == 2
+    assert err == "error: cannot read nosuchdir/tok.json: No such file or directory\n"
 
 
-def test_closed_standard_input_and_a_reader_that_leaves_end_quietly(tmp_path):
+def test_closed_standard_input_and_a_reader_that_leaves_end_quietly(tmp_path, capsys,
+                                                                   monkeypatch):
     corpus = tmp_path / "c.txt"
     corpus.write_text("set new new renew reset renew\n" * 3, encoding="utf-8")
     out = tmp_path / "tok.json"
-    assert run("train", str(corpus), "-o", str(out), "--max-merges", "2").returncode == 0
+    assert _main(capsys, monkeypatch, "train", str(corpus), "-o", str(out), "--max-merges",
+                 "2")[0] == 0
     # Standard input closed (`<&-`): an AttributeError traceback before.
     r = subprocess.run([sys.executable, "-m", "bpe_core", "encode", str(out)], cwd=ROOT,
                        capture_output=True, text=True, timeout=120,
@@ -287,58 +305,62 @@ def test_closed_standard_input_and_a_reader_that_leaves_end_quietly(tmp_path):
     assert proc.stderr.read() == b""
 
 
-def test_train_refuses_more_processes_than_the_machine_has_cores(tmp_path):
+def test_train_refuses_more_processes_than_the_machine_has_cores(tmp_path, capsys, monkeypatch):
     # '--processes 1000' on a tiny file started 1,000 workers (66 s) before training.
     corpus = tmp_path / "c.txt"
     corpus.write_text("set new new renew\n", encoding="utf-8")
     cores = os.cpu_count() or 1
-    r = run("train", str(corpus), "-o", str(tmp_path / "t.json"), "--processes",
-            str(cores + 1))
-    assert r.returncode == 2 and not (tmp_path / "t.json").exists()
-    assert r.stderr == (f"error: --processes {cores + 1}: this machine has {cores} "
-                        f"core{'s' * (cores != 1)}; ask for {cores} at most\n")
-    assert run("train", str(corpus), "-o", str(tmp_path / "t.json"), "--processes",
-               str(cores), "--max-merges", "1").returncode == 0
+    code, _, err = _main(capsys, monkeypatch, "train", str(corpus), "-o",
+                         str(tmp_path / "t.json"), "--processes", str(cores + 1))
+    assert code == 2 and not (tmp_path / "t.json").exists()
+    assert err == (f"error: --processes {cores + 1}: this machine has {cores} "
+                   f"core{'s' * (cores != 1)}; ask for {cores} at most\n")
+    assert _main(capsys, monkeypatch, "train", str(corpus), "-o", str(tmp_path / "t.json"),
+                 "--processes", str(cores), "--max-merges", "1")[0] == 0
 
 
-def test_train_to_tiktoken_says_the_file_keeps_no_special_tokens(tmp_path):
+def test_train_to_tiktoken_says_the_file_keeps_no_special_tokens(tmp_path, capsys, monkeypatch):
     # A .tiktoken file holds the ranks only: the special token was dropped without a word.
     corpus = tmp_path / "c.txt"
     corpus.write_text("hello world hello\n", encoding="utf-8")
     out = tmp_path / "t.tiktoken"
-    r = run("train", str(corpus), "-o", str(out), "--format", "tiktoken", "--max-merges", "3",
-            "--special-token", "<|endoftext|>")
-    assert r.returncode == 0, r.stderr
-    assert r.stderr.splitlines()[-1] == (
+    code, _, err = _main(capsys, monkeypatch, "train", str(corpus), "-o", str(out), "--format",
+                         "tiktoken", "--max-merges", "3", "--special-token", "<|endoftext|>")
+    assert code == 0, err
+    assert err.splitlines()[-1] == (
         "nor its special tokens, '<|endoftext|>' (259): save as native or hf to keep them")
     back = bpe_core.load(str(out), pretokenizer="gpt2")
     assert back.encode("a<|endoftext|>b")[1:3] == [60, 124]  # '<', '|': as the file says
 
 
-def test_train_refuses_a_format_that_cannot_hold_its_settings_before_counting(tmp_path):
+def test_train_refuses_a_format_that_cannot_hold_its_settings_before_counting(tmp_path, capsys,
+                                                                              monkeypatch):
     # '--unit char --format tiktoken' counted and merged the whole corpus, then was refused.
     corpus = tmp_path / "c.txt"
     corpus.write_text("hello world\n", encoding="utf-8")
-    r = run("train", str(corpus), "-o", str(tmp_path / "t.tiktoken"), "--unit", "char",
-            "--format", "tiktoken")
-    assert r.returncode == 2 and "counting words" not in r.stderr
-    assert r.stderr == ("error: tiktoken files hold byte-level BPE only; 'bpe' is not "
-                        "byte-level. Save it in the native or Hugging Face format instead.\n")
-    r = run("train", str(corpus), "-o", str(tmp_path / "vocab.json"), "--pretokenizer",
-            "end-of-word", "--format", "gpt2")
-    assert r.returncode == 2 and "counting words" not in r.stderr
+    code, _, err = _main(capsys, monkeypatch, "train", str(corpus), "-o",
+                         str(tmp_path / "t.tiktoken"), "--unit", "char", "--format", "tiktoken")
+    assert code == 2 and "counting words" not in err
+    assert err == ("error: tiktoken files hold byte-level BPE only; 'bpe' is not "
+                   "byte-level. Save it in the native or Hugging Face format instead.\n")
+    code, _, err = _main(capsys, monkeypatch, "train", str(corpus), "-o",
+                         str(tmp_path / "vocab.json"), "--pretokenizer", "end-of-word",
+                         "--format", "gpt2")
+    assert code == 2 and "counting words" not in err
 
 
-def test_decode_can_keep_the_special_tokens_and_reads_closed_input_cleanly(tmp_path):
+def test_decode_can_keep_the_special_tokens_and_reads_closed_input_cleanly(tmp_path, capsys,
+                                                                           monkeypatch):
     # decode left special tokens out, as tokenizers does by default, with no way to keep them.
     corpus = tmp_path / "c.txt"
     corpus.write_text("hello world hello\n", encoding="utf-8")
     out = tmp_path / "t.json"
-    assert run("train", str(corpus), "-o", str(out), "--max-merges", "2",
-               "--special-token", "<|endoftext|>").returncode == 0
-    ids = run("encode", str(out), stdin="a<|endoftext|>b").stdout.split()
-    assert run("decode", str(out), *ids).stdout == "ab\n"
-    assert run("decode", str(out), *ids, "--keep-special-tokens").stdout == "a<|endoftext|>b\n"
+    assert _main(capsys, monkeypatch, "train", str(corpus), "-o", str(out), "--max-merges", "2",
+                 "--special-token", "<|endoftext|>")[0] == 0
+    ids = _main(capsys, monkeypatch, "encode", str(out), stdin="a<|endoftext|>b")[1].split()
+    assert _main(capsys, monkeypatch, "decode", str(out), *ids)[1] == "ab\n"
+    assert _main(capsys, monkeypatch, "decode", str(out), *ids,
+                 "--keep-special-tokens")[1] == "a<|endoftext|>b\n"
     r = subprocess.run([sys.executable, "-m", "bpe_core", "decode", str(out)], cwd=ROOT,
                        capture_output=True, text=True, timeout=120,
                        preexec_fn=lambda: os.close(0))
@@ -365,9 +387,9 @@ def test_options_may_come_before_the_ids_or_the_input_file(tmp_path, capsys, mon
         main(["encode", str(path), "--show", "tokens", str(text), str(text)])
 
 
-def test_train_help_says_what_the_size_the_unit_and_the_tie_rule_mean():
+def test_train_help_says_what_the_size_the_unit_and_the_tie_rule_mean(capsys, monkeypatch):
     # --vocab-size, --unit and --tie-break had no words (or none on what vocab_size counts).
-    said = " ".join(run("train", "--help").stdout.split())
+    said = " ".join(_main(capsys, monkeypatch, "train", "--help")[1].split())
     assert "reaches this size (base symbols + merges + special tokens)" in said
     assert "the 256 bytes, or the characters of the corpus (others become [UNK])" in said
     assert ("the first in the corpus, or the one of the lowest ids (as Hugging Face's trainer "
