@@ -18,18 +18,4 @@ if choice is not None:
     if data.measured(scored, choice.tokenizers):
         table = data.results_table(scored, choice.tokenizers, choice.baseline)
         view.headline(table, choice, scored)
-        panes = st.tabs(tabs.TABS)
-        with panes[0]:
-            tabs.premium_tab(table, choice, scored)
-        with panes[1]:
-            tabs.heatmap_tab(table, choice, scored)
-        with panes[2]:
-            tabs.sentences_tab(choice, scored, table)
-        with panes[3]:
-            tabs.side_by_side_tab(choice, scored, table)
-        with panes[4]:
-            tabs.vocabulary_size_tab(choice, scored)
-        with panes[5]:
-            tabs.vocabulary_use_tab(choice, scored)
-        with panes[6]:
-            tabs.table_tab(table)
+        tabs.render(table, choice, scored)

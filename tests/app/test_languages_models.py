@@ -9,7 +9,8 @@ from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models
 from tokenizers import pre_tokenizers as P
 
-from tests.app.test_languages_page import chart, merge_counts, open_page, upload
+from tests.app.test_languages_page import (chart, merge_counts, open_page, open_tab, table,
+                                         upload)
 from tests.app.test_loaded_models_page import load
 from tests.model_files import char_bpe_file
 from ui.shared.tokens import md_escape
@@ -45,7 +46,7 @@ def test_one_sentence_one_script_and_one_token_are_said_in_the_singular():
     captions = [c.value for c in at.caption]
     assert ("Tokens each language needs with **English byte\\-level 1k**, divided by English's, "
             "for the same 1 sentence. Colours are scripts.") in captions
-    at.multiselect(key="lang_side_langs").set_value(["en", "fr"]).run()
+    side_langs(at).set_value(["en", "fr"]).run()
     assert [m.value for m in at.markdown if m.value.startswith("**")] == [
         "**English** · 1 token · 1.00× · 3 characters",
         "**French — français** · 2 tokens · 2.00× · 2 characters"]
@@ -58,6 +59,11 @@ def test_one_sentence_one_script_and_one_token_are_said_in_the_singular():
         "page quick."]
 
 
+def side_langs(at):
+    """The Side by side tab's languages, the tab opened."""
+    return open_tab(at, "Side by side").multiselect(key="lang_side_langs")
+
+
 def side_by_side(at) -> list[str]:
     """The line above each sentence of the Side by side tab."""
     return [m.value for m in at.markdown if m.value.startswith("**")]
@@ -67,7 +73,7 @@ def test_side_by_side_names_the_fallback_tokens_the_tokenizer_has():
     # Every tokenizer's were "byte-fallback": the first GPT's <unk> and the pieces of a
     # character a byte-level vocabulary lacks too.
     at = upload(open_page(), ("cat.csv", "en,ru\nThe,кот\n".encode(), "text/csv"))
-    at.multiselect(key="lang_side_langs").set_value(["en", "ru"]).run()
+    side_langs(at).set_value(["en", "ru"]).run()
     assert side_by_side(at)[1] == ("**Russian — русский** · 6 tokens · 6.00× · 3 characters · "
                                    "6 partial\\-character tokens")
     load(at, char_bpe_file(), key="lang_load")
@@ -79,7 +85,7 @@ def test_side_by_side_names_the_fallback_tokens_the_tokenizer_has():
 def test_an_uploaded_corpus_is_shown_side_by_side_in_its_own_languages():
     # Only English was left: the picks made for the bundled sample (Indonesian, Korean, Tamil) were
     # kept where the upload had them, so none of its other languages showed.
-    at = open_page()
+    at = open_tab(open_page(), "Side by side")
     assert at.multiselect(key="lang_side_langs").value == ["en", "id", "ko", "ta"]
     at = upload(at, ("three.csv", "en,de,ja\nThe cat.,Die Katze.,猫。\n".encode(), "text/csv"))
     assert at.multiselect(key="lang_side_langs").value == ["en", "ja", "de"]  # by premium
@@ -100,7 +106,7 @@ def test_a_baseline_the_tokenizer_spells_with_no_tokens_is_said_not_a_traceback(
         "as 0 tokens (a tokenizer with no unknown token and no byte fallback drops the characters "
         "it has no token for), so no premium can be taken against them: pick another baseline "
         "language."]
-    at.multiselect(key="lang_side_langs").set_value(["ru", "en"]).run()
+    side_langs(at).set_value(["ru", "en"]).run()
     assert side_by_side(at) == ["**Russian — русский** · 0 tokens · no premium · 3 characters",
                                 "**English** · 1 token · no premium · 3 characters"]
 
@@ -123,7 +129,7 @@ def test_a_long_sentence_is_drawn_side_by_side_up_to_its_first_tokens():
     # Every token was drawn: a 95,000-character line took 10 s and 7.6 MB of HTML a language.
     at = upload(open_page(), ("long.tsv", b"en\tfr\n" + b"The cat, " * 1200 + b"\tLe chat.\n",
                               "text/tab-separated-values"))
-    at.multiselect(key="lang_side_langs").set_value(["en", "fr"]).run()
+    side_langs(at).set_value(["en", "fr"]).run()
     assert side_by_side(at)[0] == "**English** · 4,800 tokens · 1.00× · 10,799 characters"
     drawn = [h.proto.body.count('data-i="') for h in at.get("html") if 'data-i="' in h.proto.body]
     assert drawn == [2_000, 5]  # "Le chat." whole
@@ -171,7 +177,8 @@ def test_the_vocabulary_size_tab_says_what_a_lacking_character_costs_this_tokeni
     # lacks', though one with no byte fallback spends an unknown token, or drops them.
     at = upload(open_page(), ("abc.csv", b"en,fr\nabc ab,ab c bc\n", "text/csv"))
     load(at, made_twice_file(), key="lang_load")
-    captions = [c.value for c in at.caption if "With no merges" in c.value]
+    captions = [c.value for c in open_tab(at, "Vocabulary size").caption
+                if "With no merges" in c.value]
     assert len(captions) == 1
     assert ("With no merges a character-level tokenizer spends a token per character (none for "
             "characters it lacks: it drops them)") in captions[0]
@@ -186,7 +193,7 @@ def test_the_results_csv_writes_names_a_spreadsheet_would_run_as_text():
     from ui.languages import tabs
 
     at = upload(open_page(), ("abc.csv", b"en,=1+2\nab,ab\n", "text/csv"))
-    shown = [r for r in at.dataframe if "Premium" in r.value.columns][0].value  # the table
+    shown = table(at)
     rows = list(csv.DictReader(io.StringIO(tabs.table_csv(shown).decode("utf-8-sig"))))
     assert [(r["Language"], r["Code"], r["Premium"]) for r in rows] == [
         ("English", "en", "1.0"), ("'=1+2", "'=1+2", "1.0")]
@@ -195,7 +202,7 @@ def test_the_results_csv_writes_names_a_spreadsheet_would_run_as_text():
 def test_side_by_side_isolates_a_right_to_left_name_from_the_numbers_after_it():
     # 'Arabic — العربية · 114 tokens' was drawn 'Arabic — 114 · العربية tokens': the bidi
     # algorithm took the number after the Arabic letters into their run.
-    at = open_page()
+    at = open_tab(open_page(), "Side by side")
     at.multiselect(key="lang_side_langs").set_value(["en", "ar", "he"]).run()
     lines = side_by_side(at)
     assert lines[0].startswith("**English** · ")

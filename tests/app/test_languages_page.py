@@ -16,6 +16,7 @@ from tests.app.holding import Hold
 from tests.model_files import char_bpe_file
 from ui.languages import data as languages, jobs as language_jobs
 from ui.languages import view
+from ui.languages.tabs import TAB_KEY, TABS
 from ui.shared import work
 from ui.shared.charts import GREYS, script_colour
 from ui.shared.jobs import Reporter
@@ -38,12 +39,31 @@ def open_page() -> AppTest:
     return at
 
 
+def open_tab(at: AppTest, name: str) -> AppTest:
+    """Switch to the tab whose label holds ``name`` (only the open tab is drawn), unless it is
+    the open one."""
+    label = next(t for t in TABS if name in t)
+    if at.session_state[TAB_KEY] != label if TAB_KEY in at.session_state else label != TABS[0]:
+        at.session_state[TAB_KEY] = label
+        at.run()
+        assert not at.exception
+    return at
+
+
 def table(at: AppTest):
+    open_tab(at, "Table")
     assert len(at.dataframe) == 1
     return at.dataframe[0].value
 
 
+#: The tab that holds each chart.
+CHART_TABS = {"lang_bars": "Premium", "lang_bars_all": "Premium", "lang_heatmap": "× languages",
+              "lang_boxes": "Per sentence", "lang_curve": "Vocabulary size",
+              "lang_vocab_use": "Vocabulary use", "lang_vocab_scripts": "Vocabulary use"}
+
+
 def chart(at: AppTest, key: str) -> dict:
+    open_tab(at, CHART_TABS[key])
     protos = [c.proto for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
     assert len(protos) == 1, f"no single chart {key!r}"
     return json.loads(protos[0].spec)
@@ -74,6 +94,17 @@ def test_bundled_sample_loads_with_every_language():
     assert f"{corpus.n_sentences} sentences in {len(corpus.codes)} languages" in label
     bars = chart(at, "lang_bars")
     assert sorted(x for trace in bars["data"] for x in trace["x"]) == sorted(df.Language)
+
+
+def test_only_the_open_tab_is_drawn_and_a_closed_one_keeps_its_choices():
+    # All seven tabs were drawn on every run: their charts cost the browser seconds, and the
+    # curve's encodings ran for a tab no one had opened.
+    at = open_page()
+    assert [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")] == ["lang_bars"]
+    assert languages.CURVE_JOB not in at.session_state and not at.dataframe
+    open_tab(at, "Side by side").multiselect(key="lang_side_langs").set_value(["en", "my"]).run()
+    assert not [m for m in open_tab(at, "Premium").multiselect if m.key == "lang_side_langs"]
+    assert open_tab(at, "Side by side").multiselect(key="lang_side_langs").value == ["en", "my"]
 
 
 def test_counts_equal_bpe_cores_and_the_baseline_premium_is_exactly_one():
@@ -155,6 +186,7 @@ def test_a_parallel_corpus_over_the_upload_limit_is_refused_before_it_is_read(mo
 
 def merge_counts(at: AppTest):
     """The merge-count picker of the Vocabulary size tab (keyed by the tokenizer)."""
+    open_tab(at, "Vocabulary size")
     [picker] = [m for m in at.multiselect if m.key.startswith("lang_merge_counts_")]
     return picker
 
@@ -212,7 +244,7 @@ def test_train_on_the_parallel_sample_in_one_click():
 
 
 def test_side_by_side_colours_each_chosen_language():
-    at = open_page()
+    at = open_tab(open_page(), "Side by side")
     at.multiselect(key="lang_side_langs").set_value(["en", "my"]).run()
     tok = at.session_state["tokenizers"][at.session_state["tokenizer"]]
     corpus = parallel_sample()
@@ -307,7 +339,8 @@ def test_the_balanced_tokenizer_is_scored_on_held_out_sentences():
                                               for s in corpus.sentences(code)[24:])
     boxes = chart(at, "lang_boxes")
     assert boxes["data"][0]["customdata"] == list(range(25, 33))
-    assert at.selectbox(key="lang_side_sentence").format_func(0).startswith("25. ")
+    assert open_tab(at, "Side by side").selectbox(key="lang_side_sentence").format_func(
+        0).startswith("25. ")
     # Without it in the comparison, all sentences are scored again.
     at.multiselect(key="lang_tokenizers").set_value(["English byte-level 1k"]).run()
     assert set(table(at).Sentences) == {32} and not any("held-out" in i.value for i in at.info)
@@ -319,6 +352,7 @@ def test_charts_have_titles_and_file_names():
     titles = {}
     for key in ("lang_bars", "lang_heatmap", "lang_boxes", "lang_curve", "lang_vocab_use",
                 "lang_vocab_scripts"):
+        open_tab(at, CHART_TABS[key])
         [proto] = [c.proto for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
         title = json.loads(proto.spec)["layout"]["title"]["text"]
         options = json.loads(proto.config)["toImageButtonOptions"]
@@ -410,6 +444,7 @@ def test_hostile_text_is_measured_and_shown_as_text():
     at = upload(open_page(), ("hostile.csv", data, "text/csv"))
     df = table(at)
     assert list(df.Language) == ["English", "<script>alert(1)</script>"]
+    open_tab(at, "Side by side")
     at.multiselect(key="lang_side_langs").set_value(["<script>alert(1)</script>"]).run()
     bodies = [h.proto.body for h in at.get("html") if "bpe-tokens" in h.proto.body]
     assert len(bodies) == 1
@@ -449,13 +484,16 @@ def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
     assert job.finished or re.fullmatch(  # names as markdown shows them literally
         r"English byte\\-level 1k: (English|German|French)", job.message)
     assert job.wait(timeout=60) == "done"
-    curving = Hold("languages-curve")  # the next run starts the curve of vocabulary sizes
     at.run()
     tok = at.session_state["tokenizers"][at.session_state["tokenizer"]]
     german = [row.split("\t")[1] for row in rows]
     assert table(at).set_index("Code").loc["de", "Tokens"] == sum(
         len(tok.encode(s)) for s in german)
-    # The curve encodes the corpus at each merge count: a worker too, and cancelled as well.
+    # The curve encodes the corpus at each merge count when its tab opens: a worker too, and
+    # cancelled as well.
+    assert languages.CURVE_JOB not in at.session_state
+    curving = Hold("languages-curve")
+    open_tab(at, "Vocabulary size")
     job = curving.held()
     n = len(at.multiselect(key=f"lang_merge_counts_{tok.fingerprint()}").value)
     assert f"Encoding {size:,} characters at {n} merge counts in the background…" in bars(at)
@@ -465,7 +503,7 @@ def test_a_large_corpus_is_measured_in_a_worker_that_can_be_cancelled():
     other = upload(open_page(), ("big.tsv", tsv.encode(), "text/tab-separated-values"))
     assert languages.COUNTS_JOB not in other.session_state
     assert table(other).equals(table(at))
-    work.cancel(other.session_state[languages.CURVE_JOB][1])  # its curve is not needed here
+    assert languages.CURVE_JOB not in other.session_state  # its tab was not opened
 
 
 def test_a_balanced_tokenizer_on_a_large_corpus_is_trained_in_a_worker():
@@ -530,7 +568,7 @@ def test_the_fallback_card_names_what_the_focus_tokenizer_falls_back_on():
 def test_the_wide_table_keeps_tokenizer_and_language_pinned():
     """Its eleven columns scroll sideways in a 1280-px window: the two that say what a row is
     stay in view."""
-    columns = json.loads(open_page().dataframe[0].proto.columns)
+    columns = json.loads(open_tab(open_page(), "Table").dataframe[0].proto.columns)
     assert {n for n, c in columns.items() if c.get("pinned")} == {"Tokenizer", "Language"}
 
 

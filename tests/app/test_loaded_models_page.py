@@ -18,6 +18,7 @@ import bpe_core
 from bpe_core.alphabet import BYTE_CHARS
 from bpe_core.analysis.premium import count_tokens
 from tests.app.test_languages_page import open_page as open_languages
+from tests.app.test_languages_page import table as languages_table
 from tests.app.test_tokenize_page import active, metric, open_page, token_html, type_text
 from tests.app.test_train_page import click, open_train, run_of
 from tests.app.test_train_teaching import open_link
@@ -354,7 +355,7 @@ def test_a_file_loaded_on_the_languages_page_joins_the_comparison() -> None:
     name = load(at, llama2_file(), key="lang_load")
     assert name in at.multiselect(key="lang_tokenizers").value
     assert at.selectbox(key="lang_focus").value == name
-    table = at.dataframe[0].value
+    table = languages_table(at)
     rows = table[table.Tokenizer == name].set_index("Code")
     counts = count_tokens(active(at), parallel_sample())
     assert {c: rows.loc[c, "Tokens"] for c in rows.index} == {

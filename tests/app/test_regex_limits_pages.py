@@ -15,7 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core.formats import loads
-from tests.app.test_languages_page import open_page as open_languages, table as languages_table
+from tests.app.test_languages_page import open_page as open_languages, open_tab as languages_tab
+from tests.app.test_languages_page import table as languages_table
 from tests.app.test_languages_page import upload
 from tests.app.test_loaded_models_page import load
 from tests.app.test_tokenize_page import APP, metric, open_page as open_tokenize, type_text
@@ -169,5 +170,6 @@ def test_a_decoder_stopped_on_a_token_leaves_the_rest_of_languages_drawn():
     at.button(key="lang_load_load").click().run()
     assert not at.exception
     assert at.selectbox(key="lang_focus").value == at.session_state["tokenizer"]
+    languages_tab(at, "Vocabulary use")
     assert [e.split(". A pattern")[0] for e in errors(at)] == [STOPPED.format(stage="decoder")]
     assert "Tokenizer" in languages_table(at).columns  # the other tabs are drawn

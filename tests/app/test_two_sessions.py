@@ -9,6 +9,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
+from tests.app.test_languages_page import table as languages_table
 from tests.model_files import nul_files
 from ui.shared import loaders
 
@@ -76,7 +77,7 @@ def measured(at: AppTest, name: str, data: bytes) -> dict[str, tuple[int, int]]:
     uploader = next(u for u in at.get("file_uploader") if u.key.startswith("lang_upload"))
     uploader.set_value((name, data, "text/tab-separated-values")).run()
     assert not at.exception and not at.error
-    [df] = [d.value for d in at.dataframe]
+    df = languages_table(at)
     return {row.Language: (row.Sentences, row.Tokens) for row in df.itertuples()
             if row.Tokenizer == DEFAULT}
 

@@ -28,6 +28,10 @@ TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × langua
         ":material/candlestick_chart: Per sentence", ":material/compare: Side by side",
         ":material/show_chart: Vocabulary size", ":material/category: Vocabulary use",
         ":material/table: Table"]
+#: The open tab's key: only the open tab is drawn.
+TAB_KEY = "lang_tab"
+#: Widgets in a tab keep their values while it is closed.
+KEEP = {"persist_state": "session"}
 #: The shares of the page's width of the Vocabulary use tab's two charts.
 USE_COLUMNS = (3 / 5, 2 / 5)
 #: Tokens the Side by side tab draws of a sentence: a "sentence" may be a paragraph or a whole
@@ -37,6 +41,23 @@ SIDE_TOKENS = 2_000
 
 def _focus_rows(table: pd.DataFrame, choice: Choice) -> pd.DataFrame:
     return table[table.Tokenizer == choice.focus].sort_values("Premium", kind="stable")
+
+
+def render(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> None:
+    """The tabs, the open one drawn: only it (tabs rerun on change), since drawing all seven
+    tabs' charts on every run cost a browser seconds, and the curve's tokenizers are trained
+    for its tab alone."""
+    drawers = (lambda: premium_tab(table, choice, source),
+               lambda: heatmap_tab(table, choice, source),
+               lambda: sentences_tab(choice, source, table),
+               lambda: side_by_side_tab(choice, source, table),
+               lambda: vocabulary_size_tab(choice, source),
+               lambda: vocabulary_use_tab(choice, source),
+               lambda: table_tab(table))
+    for pane, draw in zip(st.tabs(TABS, key=TAB_KEY, on_change="rerun"), drawers):
+        with pane:
+            if pane.open:
+                draw()
 
 
 def _chart(where, figure, *, key: str) -> None:
@@ -52,6 +73,7 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
     # are, and when they change Streamlit's radio showed no option chosen.
     keep("lang_bars_for", ["focus", "all"], "focus")
     if n > 1 and st.radio("Bars for", ["focus", "all"], horizontal=True, key="lang_bars_for",
+                          **KEEP,
                           format_func=lambda o: md(choice.focus) if o == "focus"
                           else f"all {n} tokenizers") == "all":  # (its labels are Markdown)
         wide = _by_language(table, choice)
@@ -119,10 +141,10 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
     keep("lang_side_sentence", list(range(source.n_sentences)), 0)
     base = source.sentences(choice.baseline)
     left, right = st.columns([2, 3])
-    index = left.selectbox("Sentence", range(source.n_sentences), key="lang_side_sentence",
+    index = left.selectbox("Sentence", range(source.n_sentences), key="lang_side_sentence", **KEEP,
                            format_func=lambda i: f"{source.first + i}. {base[i][:70]}")
     # (wrap: in a column the chosen chips would stay on one line, the last ones out of sight)
-    codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
+    codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs", **KEEP,
                               format_func=lambda c: source.language(c).label, wrap=True)
     # The counts encoded these sentences already, within the limit; only the spans' own steps
     # (the normalizer's aligned path, each token's text) can still be stopped.
