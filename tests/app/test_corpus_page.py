@@ -21,6 +21,7 @@ import bpe_core
 from ui.corpus import view
 from ui.corpus.data import counts_stats
 from ui.corpus.jobs import read_uploads
+from ui.corpus.view import PREVIEW_KEY
 from ui.shared import background
 from tests.app.holding import Hold
 from ui.shared.samples import samples
@@ -84,6 +85,14 @@ def field_picker(at: AppTest, label_part: str):
                 and label_part in plain(s.label))
 
 
+def preview(at: AppTest) -> list[str]:
+    """The text of the Preview expander, opened (it is drawn only when open)."""
+    at.session_state[PREVIEW_KEY] = True
+    at.run()
+    assert not at.exception
+    return [c.value for c in at.code]
+
+
 def word_table(at: AppTest) -> pd.DataFrame:
     return at.dataframe[0].value
 
@@ -120,7 +129,8 @@ def test_toy_sample_has_exact_numbers():
     assert list(zip(table["word"], table["count"])) == [("new", 2), ("renew", 2), ("set", 1),
                                                         ("reset", 1)]
     assert list(table["share"]) == ["33.3%", "33.3%", "16.7%", "16.7%"]
-    assert any("set new new renew reset renew" in c.value for c in at.code)  # the preview
+    assert not at.code  # the preview is drawn when opened
+    assert preview(at) == ["set new new renew reset renew"]
 
 
 def test_the_pre_tokenizer_decides_what_a_word_is():
@@ -253,7 +263,7 @@ def test_a_file_with_old_mac_line_ends_counts_and_shows_its_lines():
     assert active_corpus(at).documents == ("one two\rthree four\rfive\r", "six\r\nseven\r\n")
     assert metrics(at)["Lines"] == "5"
     # (st.code drops the last line end)
-    assert [c.value for c in at.code] == ["one two\nthree four\nfive\nsix\r\nseven\r"]
+    assert preview(at) == ["one two\nthree four\nfive\nsix\r\nseven\r"]
 
 
 def test_upload_a_csv_and_pick_its_text_column():
@@ -500,7 +510,7 @@ def test_paste_text_becomes_the_active_corpus():
     assert plain(at.success[0].value) == "This text is the active corpus, My *notes*."
     assert metrics(at)["Words"] == "4"  # U+202E is not whitespace: it sticks to its word
     # Verbatim, not as HTML or markdown; the override a marker, not reversing what follows.
-    assert at.code[0].value == hostile.rstrip("\n").replace("\u202e", "⟨U+202E⟩")
+    assert preview(at) == [hostile.rstrip("\n").replace("\u202e", "⟨U+202E⟩")]
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
     assert set(chart["y"]) == {"Latin", "Arabic", "Common"}
 

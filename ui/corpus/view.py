@@ -36,6 +36,7 @@ READ_JOB, READ_ASKED, STATS_JOB = "corpus_read_job", "corpus_read_asked", "corpu
 #: less the rank column): a long word would push count and share out of sight.
 WORDS_ROOM = 242
 LONE_CR = re.compile(r"\r(?!\n)")
+PREVIEW_KEY = "corpus_preview"  # the preview expander: open or shut
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -348,12 +349,15 @@ def render_stats(corpus: state.SessionCorpus) -> None:
         # (Shorter than the cut, the preview is the whole corpus.)
         part = ("the whole corpus" if len(stats.preview) < PREVIEW_CHARS
                 else f"the first {PREVIEW_CHARS:,} characters")
-        with st.expander(f"Preview ({part})"):
+        # Drawn only when opened (it reruns the page): a closed expander's code block still
+        # cost a fresh page load its highlighter, about 2 s of JavaScript on a slow machine.
+        preview = st.expander(f"Preview ({part})", key=PREVIEW_KEY, on_change="rerun")
+        if preview.open:
             # Bidi overrides and control characters as markers: raw, an override would
             # reverse the rest of the preview. A lone carriage return (an old Mac file's line
             # end) is drawn as nothing by the browser, running its lines together: a line break.
-            preview = LONE_CR.sub("\n", readable(stats.preview, whitespace=False))
-            st.code(preview, language=None, wrap_lines=True)
+            preview.code(LONE_CR.sub("\n", readable(stats.preview, whitespace=False)),
+                         language=None, wrap_lines=True)
 
 
 def _metrics(stats: CorpusStats, corpus: state.SessionCorpus, pieces: wording.Units) -> None:
