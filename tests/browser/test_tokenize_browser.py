@@ -32,6 +32,10 @@ def open_tokenize(page: Page, app_url: str, query: str = "") -> None:
     page.goto(f"{app_url}/tokenize{query}")
     wait_for_app(page)
     assert_no_exception(page)
+    # The boxes are drawn before the page's script listens to them and to the text area: a
+    # click or a key typed until then does nothing (under load, typing was never sent).
+    if page.locator(BOXES).count():
+        page.locator('body[data-token-boxes="live"]').wait_for(state="attached")
 
 
 def text_area(page: Page):
@@ -272,8 +276,7 @@ def test_a_clicked_token_stays_framed(page: Page, app_url: str, default_tok) -> 
     spans = default_tok.spans(text)
     k = max(range(len(spans)), key=lambda i: (len(spans[i].bytes), i))
     # Box k holds the token picked already (the first of the longest, box 2): only the frame
-    # shows the click, so it must land once the boxes answer.
-    page.locator('body[data-token-boxes="live"]').wait_for(state="attached")
+    # shows the click, so it must land once the boxes answer (open_tokenize waits for that).
     page.locator(f'{BOXES}[data-i="{k}"]').click()
     picker = page.get_by_role("combobox", name="Token", exact=True)
     expect(picker).to_have_value(re.compile(rf"\(id {spans[k].id}\)$"), timeout=SLOW)
