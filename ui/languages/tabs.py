@@ -30,8 +30,6 @@ TABS = [":material/bar_chart: Premium", ":material/grid_on: Tokenizers × langua
         ":material/table: Table"]
 #: The open tab's key: only the open tab is drawn.
 TAB_KEY = "lang_tab"
-#: Widgets in a tab keep their values while it is closed.
-KEEP = {"persist_state": "session"}
 #: The shares of the page's width of the Vocabulary use tab's two charts.
 USE_COLUMNS = (3 / 5, 2 / 5)
 #: Tokens the Side by side tab draws of a sentence: a "sentence" may be a paragraph or a whole
@@ -73,7 +71,7 @@ def premium_tab(table: pd.DataFrame, choice: Choice, source: ParallelCorpus) -> 
     # are, and when they change Streamlit's radio showed no option chosen.
     keep("lang_bars_for", ["focus", "all"], "focus")
     if n > 1 and st.radio("Bars for", ["focus", "all"], horizontal=True, key="lang_bars_for",
-                          **KEEP,
+                          persist_state="session",  # kept while the tab is closed
                           format_func=lambda o: md(choice.focus) if o == "focus"
                           else f"all {n} tokenizers") == "all":  # (its labels are Markdown)
         wide = _by_language(table, choice)
@@ -141,10 +139,12 @@ def side_by_side_tab(choice: Choice, source: ParallelCorpus, table: pd.DataFrame
     keep("lang_side_sentence", list(range(source.n_sentences)), 0)
     base = source.sentences(choice.baseline)
     left, right = st.columns([2, 3])
-    index = left.selectbox("Sentence", range(source.n_sentences), key="lang_side_sentence", **KEEP,
+    index = left.selectbox("Sentence", range(source.n_sentences), key="lang_side_sentence",
+                           persist_state="session",  # kept while the tab is closed
                            format_func=lambda i: f"{source.first + i}. {base[i][:70]}")
     # (wrap: in a column the chosen chips would stay on one line, the last ones out of sight)
-    codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs", **KEEP,
+    codes = right.multiselect("Languages", list(source.codes), key="lang_side_langs",
+                              persist_state="session",
                               format_func=lambda c: source.language(c).label, wrap=True)
     # The counts encoded these sentences already, within the limit; only the spans' own steps
     # (the normalizer's aligned path, each token's text) can still be stopped.
