@@ -32,7 +32,7 @@ def hub_model(repo_id: str) -> HubModel:
     the user."""
     model = _loaded(repo_id)
     budget.TOKENIZERS.used(("hub", repo_id), model.tokenizer.vocab_size,
-                   lambda: _loaded.clear(repo_id))
+                           lambda: _loaded.clear(repo_id))
     return model
 
 

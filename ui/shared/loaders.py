@@ -173,7 +173,7 @@ def read_cached(fmt: str, files: list[tuple[str, bytes]], *, pattern: str | None
     digest = h.hexdigest()
     tok = _read_cached(digest, fmt, pattern, tuple(files))
     budget.TOKENIZERS.used(("file", digest, fmt, pattern), tok.vocab_size,
-                   lambda: _read_cached.clear(digest, fmt, pattern, ()))
+                           lambda: _read_cached.clear(digest, fmt, pattern, ()))
     return tok.renamed(name) if name else tok
 
 
