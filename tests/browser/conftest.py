@@ -33,7 +33,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import (Browser, BrowserContext, ConsoleMessage, Page, expect,
+                                sync_playwright)
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -247,11 +248,31 @@ def _record_console_error(msg: ConsoleMessage, errors: list[str]) -> None:
     errors.append(f"console error: {msg.text} (at {url})")
 
 
+# No CSS animation or transition runs in the tests' pages. Streamlit animates its "Running"
+# status and fades elements while a script runs; on a machine without a GPU each frame of that is
+# drawn and composited in software, and in the Train layout test that came to a sixth of
+# Chromium's CPU time. No test looks at motion.
+_STILL = """document.addEventListener('DOMContentLoaded', () => {
+    const style = document.createElement('style');
+    style.textContent = '*, *::before, *::after '
+        + '{ animation: none !important; transition: none !important; }';
+    document.head.appendChild(style);
+});"""
+
+
+def new_context(browser: Browser) -> BrowserContext:
+    """A browser context of its own (a separate Streamlit session for each page in it): the
+    tests' window size and time-out, and no animations."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context.add_init_script(_STILL)
+    return context
+
+
 @pytest.fixture
 def page(browser: Browser, request: pytest.FixtureRequest, screenshot_dir: Path) -> Iterator[Page]:
     """A fresh browser context and page; fails at teardown on any JS page error or console error."""
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context = new_context(browser)
     new_page = context.new_page()
     errors: list[str] = []
     new_page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))

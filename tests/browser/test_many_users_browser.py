@@ -9,8 +9,8 @@ import time
 
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import (DEFAULT_TIMEOUT_MS, VIEWPORT, assert_no_exception,
-                                    job_workers, train_on_upload, wait_for_app)
+from tests.browser.conftest import (assert_no_exception, job_workers, new_context,
+                                    train_on_upload, wait_for_app)
 from tests.browser.test_tokenize_browser import enter_text, tokens_metric
 
 #: Training this would take the worker about a minute: it is still going when the test ends it.
@@ -19,8 +19,7 @@ LINE_CHARS, VOCAB_SIZE = 2_000_000, 3000
 
 def new_tab(browser: Browser):
     """A page in a context of its own: a separate Streamlit session, as another user's."""
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    context = new_context(browser)
     return context, context.new_page()
 
 
