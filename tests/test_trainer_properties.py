@@ -64,10 +64,7 @@ def test_one_long_piece_with_many_sites_gives_the_same_merges(text, tie_break):
     check(text, unit="byte", pretokenizer="none", tie_break=tie_break, min_frequency=1)
 
 # Counts over three orders of magnitude: most pairs are born far below the best count, and wait
-# outside the heap until its top comes down near them (``pending`` in pairs.py). The textbook
-# oracle holds every occurrence on its own and recounts them all after each merge, so its cost
-# grows with the counts' sum: up to 1,000 (30,000 occurrences at most, not 90,000 with 3,000)
-# still spans 1 to 1,000.
+# outside the heap until its top comes down near them (``pending`` in pairs.py): 1 to 1,000.
 wide_counts = st.dictionaries(st.text(alphabet="abcdab", min_size=1, max_size=9),
                               st.integers(1, 1000), min_size=2, max_size=30)
 

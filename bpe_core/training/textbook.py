@@ -1,7 +1,7 @@
 """The textbook BPE training loop, written for clarity rather than speed.
 
-After every merge it recounts all adjacent pairs from scratch, over every occurrence of every
-word, exactly as the textbooks (Jurafsky & Martin's token learner), minbpe and tiktoken's
+After every merge it recounts all adjacent pairs from scratch, over every word weighted by its
+count, exactly as the textbooks (Jurafsky & Martin's token learner), minbpe and tiktoken's
 ``_educational.py`` describe. It is the oracle the fast trainer is tested against.
 
 >>> merges = reference_train({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
@@ -46,10 +46,12 @@ def reference_train(word_counts: dict[str, int], *, unit: str = "byte", pretoken
         word_counts = without_marker(word_counts)
     base = base_for(word_counts, unit=unit, end_of_word=preset == "end-of-word",
                     byte_fallback=byte_fallback)
-    # The corpus as the textbook holds it: each occurrence of a word on its own, in corpus order
-    # as far as first appearances go (what the "first" tie rule needs).
-    words = [base.symbols(w) for w, n in word_counts.items() for _ in range(n)]
-    counts = [1] * len(words)
+    # The corpus as Sennrich et al.'s loop holds it: each distinct word once, with its count,
+    # in order of first appearance (what the "first" tie rule needs). Every occurrence on its
+    # own gives the same counts and the same first-occurrence order, at the counts' sum in
+    # time: a word seen 1,000 times was recounted 1,000 times after each merge.
+    words = [base.symbols(w) for w in word_counts]
+    counts = list(word_counts.values())
     shown = base_strings(base)  # each token as the model writes it
     merges: list[tuple[int, int, int]] = []
     while max_merges is None or len(merges) < max_merges:
