@@ -95,6 +95,19 @@ def test_the_changed_characters_read_as_in_unicode_16(text, pieces):
     assert not unicode16.holds_changed("ab cd ɐ中文 😀 \u0378")
 
 
+@pytest.mark.parametrize("version", [16, 17])
+def test_a_text_of_many_characters_to_look_at_reads_as_each_of_them(version):
+    """Past 20,000 characters to look at (a text of every code point), holds_changed tests them
+    all against the set of changed characters at once: the answer is still each one's own."""
+    plane = [chr(c) for c in range(0x10000, 0x20000)]  # 65,536 to look at, one by one here
+    unchanged = "".join(c for c in plane if not unicode16.holds_changed(c, version))
+    assert len(unchanged) > 20_000 and not unicode16.holds_changed(unchanged, version)
+    changed = sorted(unicode16.changed_chars(version))
+    for c in changed[:1] + changed[len(changed) // 2:][:1] + changed[-1:]:
+        assert unicode16.holds_changed(unchanged + c, version), (version, c)
+        assert unicode16.holds_changed(c + unchanged, version), (version, c)
+
+
 def test_a_regex_that_reads_no_changed_character_otherwise_is_kept():
     assert unicode16.as_unicode(r"\s+|[a-z]+") == r"\s+|[a-z]+"
 
