@@ -394,6 +394,8 @@ def choose(page: Page, label: str, option: str) -> None:
 
     A rerun of the app that lands just after the click redraws the box and closes its option
     list (seen on a loaded machine), as it would for a user, who would open it again: so do we.
+    The option's name goes in at once, as a paste: typed key by key, each key filtered and drew
+    the list again.
     """
     widget = page.locator('[data-testid="stSelectbox"], [data-testid="stMultiSelect"]').filter(
         has=page.get_by_text(label, exact=True))  # by the label shown (markdown rendered)
@@ -402,7 +404,7 @@ def choose(page: Page, label: str, option: str) -> None:
     for _ in range(3):
         wait_for_app(page)
         box.click()
-        box.press_sequentially(option)
+        box.fill(option)
         try:
             wanted.wait_for(state="visible", timeout=10_000)
             break
