@@ -25,7 +25,7 @@ def scripts_figure(scripts: dict[str, int]) -> go.Figure:
     counts = [scripts[name] for name in names]
     total = sum(counts) or 1
     hints = [COMMON_HINT if name == "Common" else f"characters in {name} script" for name in names]
-    fig = go.Figure(
+    return go.Figure(
         go.Bar(
             x=counts,
             y=names,
@@ -36,13 +36,12 @@ def scripts_figure(scripts: dict[str, int]) -> go.Figure:
             hovertemplate="<b>%{y}</b>: %{x:,} characters (%{text})<br>%{customdata}"
                           "<extra></extra>",
             marker_color=BLUE,
-        )
+        ),
+        layout=dict(
+            height=max(180, 60 + 36 * len(names)),
+            margin=dict(l=10, r=10, t=10, b=40),
+            xaxis=dict(title=dict(text="characters")),
+            yaxis=dict(automargin=True),
+            plot_bgcolor="rgba(0,0,0,0)",
+        ),
     )
-    fig.update_layout(
-        height=max(180, 60 + 36 * len(names)),
-        margin=dict(l=10, r=10, t=10, b=40),
-        xaxis_title="characters",
-        yaxis=dict(automargin=True),
-        plot_bgcolor="rgba(0,0,0,0)",
-    )
-    return fig

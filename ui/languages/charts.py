@@ -23,9 +23,25 @@ from bpe_core.analysis.parallel import Language
 
 from ..shared.charts import plot_text, script_colour, titled
 
+# Each figure is built with its whole layout at once: every update_layout, update_xaxes or
+# add_hline call on a figure costs a parse and a validation of each key (3 to 10 ms a call),
+# and the page draws these on every rerun.
 _LAYOUT = dict(margin=dict(l=10, r=10, t=30, b=10), plot_bgcolor="rgba(0,0,0,0)",
                legend=dict(title="Script"), hoverlabel=dict(align="left"))
-_BASELINE_LINE = dict(line_dash="dash", line_color="#6b7280", annotation_position="top left")
+
+
+def _baseline(text: str | None = None) -> dict:
+    """The dashed line across the plot at 1×, the baseline's own premium, labelled ``text`` at
+    its top left when given (what ``add_hline`` would add), as layout entries.
+
+    >>> _baseline()["shapes"][0]["y0"], _baseline("English = 1×")["annotations"][0]["xanchor"]
+    (1, 'left')
+    """
+    line = dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=1, y1=1,
+                line=dict(color="#6b7280", dash="dash"))
+    label = [dict(text=text, showarrow=False, xref="x domain", x=0, xanchor="left", yref="y",
+                  y=1, yanchor="bottom")] if text is not None else []
+    return dict(shapes=[line], annotations=label)
 
 
 def times(premium: float) -> str:
@@ -48,17 +64,20 @@ def premium_bars(order: Sequence[str], languages: Mapping[str, Language],
     """One bar per language (in ``order``), a trace per script so the legend names the scripts."""
     names, scripts = _names_scripts(languages)
     baseline = plot_text(baseline)
-    fig = go.Figure()
+    bars = []
     for script in dict.fromkeys(scripts[c] for c in order):
         codes = [c for c in order if scripts[c] == script]
-        fig.add_bar(x=[names[c] for c in codes], y=[premiums[c] for c in codes], name=script,
-                    marker_color=script_colour(script), text=[times(premiums[c]) for c in codes],
-                    textposition="outside", cliponaxis=False,
-                    hovertemplate="<b>%{x}</b>: %{y:.2f}× the tokens of " + baseline
-                                  + f"<br>{script} script<extra></extra>")
-    fig.add_hline(y=1, line_dash="dash", line_color="#6b7280")  # the baseline's own bar is 1
-    fig.update_layout(height=430, yaxis_title=f"premium (tokens ÷ {baseline}'s)", **_LAYOUT)
-    fig.update_xaxes(categoryorder="array", categoryarray=[names[c] for c in order], tickangle=-45)
+        bars.append(go.Bar(
+            x=[names[c] for c in codes], y=[premiums[c] for c in codes], name=script,
+            marker_color=script_colour(script), text=[times(premiums[c]) for c in codes],
+            textposition="outside", cliponaxis=False,
+            hovertemplate="<b>%{x}</b>: %{y:.2f}× the tokens of " + baseline
+                          + f"<br>{script} script<extra></extra>"))
+    fig = go.Figure(data=bars, layout=dict(
+        height=430, yaxis=dict(title=dict(text=f"premium (tokens ÷ {baseline}'s)")),
+        xaxis=dict(categoryorder="array", categoryarray=[names[c] for c in order],
+                   tickangle=-45),
+        **_baseline(), **_LAYOUT))  # the baseline's own bar is 1
     return titled(fig, title)
 
 
@@ -78,19 +97,18 @@ def premium_groups(order: Sequence[str], languages: Mapping[str, Language],
     names, baseline = [plot_text(languages[c].label) for c in order], plot_text(baseline)
     # A figure over each bar only while they stay few enough to read; hovering shows it anyway.
     labelled = len(order) * len(premiums) <= 30
-    fig = go.Figure()
-    for tokenizer, values in premiums.items():
-        fig.add_bar(x=names, y=[values[c] for c in order], name=plot_text(tokenizer),
-                    text=[times(values[c]) for c in order] if labelled else None,
-                    textposition="outside", cliponaxis=False,
-                    hovertemplate="<b>%{x}</b> with %{fullData.name}: %{y:.2f}× the tokens of "
-                                  + baseline + "<extra></extra>")
-    fig.add_hline(y=1, line_dash="dash", line_color="#6b7280")
-    fig.update_layout(barmode="group", height=470,
-                      yaxis_title=f"premium (tokens ÷ {baseline}'s)",
-                      **{**_LAYOUT, "legend": dict(title="Tokenizer", orientation="h", y=1.02,
-                                                   yanchor="bottom", x=1, xanchor="right")})
-    fig.update_xaxes(categoryorder="array", categoryarray=names, tickangle=-45)
+    bars = [go.Bar(x=names, y=[values[c] for c in order], name=plot_text(tokenizer),
+                   text=[times(values[c]) for c in order] if labelled else None,
+                   textposition="outside", cliponaxis=False,
+                   hovertemplate="<b>%{x}</b> with %{fullData.name}: %{y:.2f}× the tokens of "
+                                 + baseline + "<extra></extra>")
+            for tokenizer, values in premiums.items()]
+    fig = go.Figure(data=bars, layout=dict(
+        barmode="group", height=470,
+        yaxis=dict(title=dict(text=f"premium (tokens ÷ {baseline}'s)")),
+        xaxis=dict(categoryorder="array", categoryarray=names, tickangle=-45), **_baseline(),
+        **{**_LAYOUT, "legend": dict(title="Tokenizer", orientation="h", y=1.02,
+                                     yanchor="bottom", x=1, xanchor="right")}))
     return titled(fig, title)
 
 
@@ -111,11 +129,10 @@ def premium_heatmap(languages: Sequence[str], tokenizers: Sequence[str],
         colorbar=dict(title="premium", tickvals=[math.log2(t) for t in ticks],
                       ticktext=[f"{t:g}×" for t in ticks]),
         hovertemplate="<b>%{y}</b> with %{x}: %{text} the tokens of " + baseline
-                      + "<extra></extra>"))
-    fig.update_layout(height=max(300, 110 + 24 * len(languages)),
-                      **{**_LAYOUT, "margin": dict(l=10, r=10, t=90, b=10)})  # tokenizers on top
-    fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(side="top")
+                      + "<extra></extra>"),
+        layout=dict(height=max(300, 110 + 24 * len(languages)), yaxis=dict(autorange="reversed"),
+                    xaxis=dict(side="top"),
+                    **{**_LAYOUT, "margin": dict(l=10, r=10, t=90, b=10)}))  # tokenizers on top
     return titled(fig, title)
 
 
@@ -126,18 +143,17 @@ def sentence_boxes(order: Sequence[str], languages: Mapping[str, Language],
     ``numbers`` are the sentences' numbers in the corpus (shown on hover)."""
     names, scripts = _names_scripts(languages)
     baseline = plot_text(baseline)
-    fig = go.Figure()
-    for code in order:
-        values = list(per_sentence[code])
-        fig.add_box(y=values, name=names[code], marker_color=script_colour(scripts[code]),
-                    boxpoints="all", jitter=0.4, pointpos=0, customdata=list(numbers),
+    boxes = [go.Box(y=list(per_sentence[code]), name=names[code],
+                    marker_color=script_colour(scripts[code]), boxpoints="all", jitter=0.4,
+                    pointpos=0, customdata=list(numbers),
                     hovertemplate=f"<b>{names[code]}</b>, sentence %{{customdata}}: "
                                   f"%{{y:.2f}}×<extra>{scripts[code]}</extra>")
-    fig.add_hline(y=1, annotation_text=f"{baseline} = 1×", **_BASELINE_LINE)
-    fig.update_layout(height=430, showlegend=False,
-                      yaxis_title=f"tokens ÷ {baseline}'s, per sentence",
-                      **{k: v for k, v in _LAYOUT.items() if k != "legend"})
-    fig.update_xaxes(tickangle=-45)
+             for code in order]
+    fig = go.Figure(data=boxes, layout=dict(
+        height=430, showlegend=False,
+        yaxis=dict(title=dict(text=f"tokens ÷ {baseline}'s, per sentence")),
+        xaxis=dict(tickangle=-45), **_baseline(f"{baseline} = 1×"),
+        **{k: v for k, v in _LAYOUT.items() if k != "legend"}))
     return titled(fig, title)
 
 
@@ -147,20 +163,19 @@ def curve_figure(order: Sequence[str], languages: Mapping[str, Language],
     """Premium against vocabulary size: a line per language, one point per merge count."""
     names, scripts = _names_scripts(languages)
     baseline = plot_text(baseline)
-    fig = go.Figure()
-    for code in order:
-        fig.add_scatter(x=list(vocab_sizes), y=list(curve[code]), mode="lines+markers",
-                        name=names[code], line_color=script_colour(scripts[code]),
-                        legendgroup=scripts[code], legendgrouptitle_text=scripts[code],
+    lines = [go.Scatter(x=list(vocab_sizes), y=list(curve[code]), mode="lines+markers",
+                        name=names[code], line=dict(color=script_colour(scripts[code])),
+                        legendgroup=scripts[code],
+                        legendgrouptitle=dict(text=scripts[code]),
                         hovertemplate=f"<b>{names[code]}</b> ({scripts[code]}): %{{y:.2f}}× "
                                       "at %{x:,} tokens<extra></extra>")
-    fig.add_hline(y=1, annotation_text=f"{baseline} = 1×", **_BASELINE_LINE)
-    fig.update_layout(height=470,
-                      xaxis_title="vocabulary size (base symbols + the tokens the first k "
-                                  "merges make)",
-                      yaxis_title=f"premium (tokens ÷ {baseline}'s)",
-                      **{k: v for k, v in _LAYOUT.items() if k != "legend"})
-    fig.update_xaxes(type="log")
+             for code in order]
+    fig = go.Figure(data=lines, layout=dict(
+        height=470,
+        xaxis=dict(title=dict(text="vocabulary size (base symbols + the tokens the first k "
+                                   "merges make)"), type="log"),
+        yaxis=dict(title=dict(text=f"premium (tokens ÷ {baseline}'s)")),
+        **_baseline(f"{baseline} = 1×"), **{k: v for k, v in _LAYOUT.items() if k != "legend"}))
     return titled(fig, title)
 
 
@@ -172,17 +187,17 @@ def vocabulary_use_figure(order: Sequence[str], languages: Mapping[str, Language
     names, scripts = _names_scripts(languages)
     labels = [names[c] for c in order]
     colours = [script_colour(scripts[c]) for c in order]
-    fig = go.Figure()
-    fig.add_bar(x=labels, y=[use[c][0] for c in order], name="entries used",
-                marker_color=colours, opacity=0.45,
-                hovertemplate="<b>%{x}</b> uses %{y:,} vocabulary entries<extra></extra>")
-    fig.add_bar(x=labels, y=[use[c][1] for c in order], name="used by no other language",
-                marker_color=colours,
-                hovertemplate="<b>%{x}</b>: %{y:,} entries no other language uses<extra></extra>")
-    fig.update_layout(barmode="overlay", height=400, yaxis_title="vocabulary entries",
-                      **{**_LAYOUT, "legend": dict(orientation="h", y=1.1, x=1,
-                                                   xanchor="right")})
-    fig.update_xaxes(tickangle=-45)
+    bars = [go.Bar(x=labels, y=[use[c][0] for c in order], name="entries used",
+                   marker_color=colours, opacity=0.45,
+                   hovertemplate="<b>%{x}</b> uses %{y:,} vocabulary entries<extra></extra>"),
+            go.Bar(x=labels, y=[use[c][1] for c in order], name="used by no other language",
+                   marker_color=colours,
+                   hovertemplate="<b>%{x}</b>: %{y:,} entries no other language uses"
+                                 "<extra></extra>")]
+    fig = go.Figure(data=bars, layout=dict(
+        barmode="overlay", height=400, yaxis=dict(title=dict(text="vocabulary entries")),
+        xaxis=dict(tickangle=-45),
+        **{**_LAYOUT, "legend": dict(orientation="h", y=1.1, x=1, xanchor="right")}))
     return titled(fig, title, share=share)
 
 
@@ -195,6 +210,7 @@ def vocabulary_systems_figure(systems: Mapping[str, int], *, title: str,
                            sort=False, textinfo="label+percent", textposition="inside",
                            marker_colors=[script_colour(s) for s in systems],
                            hovertemplate="<b>%{label}</b>: %{value:,} entries (%{percent})"
-                                         "<extra></extra>"))
-    fig.update_layout(height=400, margin=dict(l=10, r=10, t=10, b=10), showlegend=True)
+                                         "<extra></extra>"),
+                    layout=dict(height=400, margin=dict(l=10, r=10, t=10, b=10),
+                                showlegend=True))
     return titled(fig, title, share=share)

@@ -94,7 +94,7 @@ def _live(drawn: tuple[bool, bool, bool], on_step: Callable[[int], object]) -> N
         figure = charts.titled(charts.growth_figure(run.history(), step=k),
                                f"{run.corpus.name} in tokens, merge by merge", share=1 / 2)
         # Room for its legend's title and a second row: this column can be 390 px wide.
-        figure.update_layout(margin_t=figure.layout.margin.t + 2 * charts.TITLE_LINE_PX)
+        figure.layout.margin.t += 2 * charts.TITLE_LINE_PX
         st.plotly_chart(figure, key="train_growth", config={"displayModeBar": False})
     _passage(run, k)
     _tables(run, k, runs.playing())

@@ -311,22 +311,22 @@ def allocation_figure(table: pd.DataFrame, *, log: bool = False) -> go.Figure:
     rows = table.iloc[::-1]  # plotly draws the first category at the bottom
     names = rows["writing system"].tolist()
     colours = [script_colour(s) for s in names]
-    fig = go.Figure()
-    for label, opacity, pattern in (("base", 0.4, ""), ("learned", 1.0, ""), ("added", 0.8, "/")):
-        fig.add_trace(go.Bar(
-            y=names, x=rows[label].tolist(), name=label, orientation="h",
-            marker=dict(color=colours, opacity=opacity, line=dict(color=colours, width=1),
-                        pattern=dict(shape=pattern, fgcolor="#4b5563")),
-            customdata=rows["tokens"].tolist(),
-            hovertemplate=f"<b>%{{y}}</b>: %{{x:,}} {label} tokens "
-                          "(of %{customdata:,})<extra></extra>"))
-    fig.update_layout(barmode="stack", height=max(220, 70 + 24 * len(names)),
-                      margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
-                      showlegend=False)  # a legend swatch has one colour; the page says it
-    fig.update_xaxes(title_text="tokens in the vocabulary" + (" (log scale)" if log else ""),
-                     gridcolor="#eef1f6", type="log" if log else "linear")
-    fig.update_yaxes(automargin=True)
-    return fig
+    bars = [go.Bar(y=names, x=rows[label].tolist(), name=label, orientation="h",
+                   marker=dict(color=colours, opacity=opacity, line=dict(color=colours, width=1),
+                               pattern=dict(shape=pattern, fgcolor="#4b5563")),
+                   customdata=rows["tokens"].tolist(),
+                   hovertemplate=f"<b>%{{y}}</b>: %{{x:,}} {label} tokens "
+                                 "(of %{customdata:,})<extra></extra>")
+            for label, opacity, pattern in (("base", 0.4, ""), ("learned", 1.0, ""),
+                                            ("added", 0.8, "/"))]
+    # The layout given whole: each update_layout call costs a parse and a validation per key.
+    return go.Figure(data=bars, layout=dict(
+        barmode="stack", height=max(220, 70 + 24 * len(names)),
+        margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
+        showlegend=False,  # a legend swatch has one colour; the page says it
+        xaxis=dict(title=dict(text="tokens in the vocabulary" + (" (log scale)" if log else "")),
+                   gridcolor="#eef1f6", type="log" if log else "linear"),
+        yaxis=dict(automargin=True)))
 
 
 def count_figure(df: pd.DataFrame) -> go.Figure:
@@ -335,17 +335,16 @@ def count_figure(df: pd.DataFrame) -> go.Figure:
     with no known count (a file that records none: see :func:`counts_known`) are left out."""
     merges = df[(df["kind"] == "merge") & (df["count"] > 0)]
     # Plain arrays (not a list of tuples), which plotly packs as binary: fast at 200k merges.
-    fig = go.Figure(go.Scattergl(
+    return go.Figure(go.Scattergl(
         x=merges["rank"].to_numpy("int64"), y=merges["count"].to_numpy("int64"),
         text=merges["shown"].map(plot_text).to_numpy(object),
         customdata=merges["id"].to_numpy("int64"),
         mode="markers", marker=dict(color=BLUE, size=5 if len(merges) < 5000 else 3, opacity=0.7),
         hovertemplate="rank %{x:,}: <b>%{text}</b> (id %{customdata})"
-                      "<br>pair count %{y:,}<extra></extra>"))
-    fig.update_layout(height=320, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white")
-    fig.update_xaxes(title_text="merge rank (order learned)", gridcolor="#eef1f6",
-                     rangemode="tozero")
-    fig.update_yaxes(title_text="pair count when learned (log)", type="log", dtick=1,
-                     gridcolor="#eef1f6")
-    return fig
+                      "<br>pair count %{y:,}<extra></extra>"),
+        layout=dict(height=320, margin=dict(l=10, r=10, t=10, b=10), plot_bgcolor="white",
+                    xaxis=dict(title=dict(text="merge rank (order learned)"),
+                               gridcolor="#eef1f6", rangemode="tozero"),
+                    yaxis=dict(title=dict(text="pair count when learned (log)"), type="log",
+                               dtick=1, gridcolor="#eef1f6")))
 
