@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Trainer
@@ -91,6 +91,7 @@ words = st.dictionaries(st.text("abc ", min_size=1, max_size=7), st.integers(1, 
 
 
 @pytest.mark.parametrize("tie_break", ["first", "lowest-id"])
+@settings(max_examples=60)  # (for each tie rule: 120 corpora in all)
 @given(corpus=words)
 def test_every_step_agrees_with_the_trainer(tie_break, corpus):
     trainer, steps = trained(corpus, unit="byte", pretokenizer="none", max_merges=12,
