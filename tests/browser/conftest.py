@@ -394,8 +394,9 @@ def choose(page: Page, label: str, option: str) -> None:
 
     A rerun of the app that lands just after the click redraws the box and closes its option
     list (seen on a loaded machine), as it would for a user, who would open it again: so do we.
-    The option's name goes in at once, as a paste: typed key by key, each key filtered and drew
-    the list again.
+    The option's name goes in at once, as a paste, but for its last character, typed: typed key
+    by key, each key filtered and drew the list again; pasted whole, no key opened the list when
+    the click had not, and the option waited 10 s for its first try to time out.
     """
     widget = page.locator('[data-testid="stSelectbox"], [data-testid="stMultiSelect"]').filter(
         has=page.get_by_text(label, exact=True))  # by the label shown (markdown rendered)
@@ -404,7 +405,8 @@ def choose(page: Page, label: str, option: str) -> None:
     for _ in range(3):
         wait_for_app(page)
         box.click()
-        box.fill(option)
+        box.fill(option[:-1])
+        box.press_sequentially(option[-1])
         try:
             wanted.wait_for(state="visible", timeout=10_000)
             break
