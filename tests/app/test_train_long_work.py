@@ -73,7 +73,7 @@ def test_a_corpus_of_long_pieces_trains_and_shows_its_step_tables():
     run = run_of(at)
     assert len(run.trainer.word_counts) == 24 and not run.is_small()
     assert progress(at).startswith("Merge 10 of ")  # ten merges per update, as big corpora get
-    at = click(at, "train_play")  # pause: the tables appear
+    at = click(at, "train_pause")  # the tables appear
     words = frame(at, "piece")
     assert len(words) == 24
     cell = words["tokens"].iloc[0]
@@ -153,7 +153,7 @@ def test_the_step_tables_of_many_words_are_counted_in_a_worker_when_asked():
     at.run()
     at.number_input(key="train_vocab_size").set_value(300).run()
     at = click(at, "train_start")
-    at = click(at, "train_play")  # pause at the step played to: the tables wait to be asked
+    at = click(at, "train_pause")  # at the step played to: the tables wait to be asked
     run = run_of(at)
     assert not any(df for df in at.dataframe if list(df.value.columns)[:1] == ["piece"])
     at.toggle(key=view.TABLES).set_value(True).run()

@@ -77,9 +77,9 @@ def test_a_textbook_demo_starts_paused_at_merge_0_and_steps_both_ways():
 def test_play_and_pause_from_merge_0():
     at = click(click(open_train("old-finest"), "train_start"), "train_play")
     # Playing makes one merge per update here; AppTest runs one update per click.
-    assert at.button(key="train_play").label == "Pause" and at.session_state["train_playing"]
+    assert at.button(key="train_pause").label == "Pause" and at.session_state["train_playing"]
     assert progress(at).startswith("Merge 1 of 5")
-    at = click(at, "train_play")
+    at = click(at, "train_pause")
     assert at.button(key="train_play").label == "Play" and not at.session_state["train_playing"]
     assert progress(at).startswith("Merge 1 of 5")
     at = click(at, "train_step")

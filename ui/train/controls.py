@@ -69,10 +69,13 @@ def _finish() -> None:
     _go(runs.current().last)
 
 
-def _play(on: bool) -> None:
-    runs.set_playing(on)
-    if not on:
-        runs.current().goal = None  # stay where it is, even in the middle of a long step
+def _play() -> None:
+    runs.set_playing(True)
+
+
+def _pause() -> None:
+    runs.set_playing(False)
+    runs.current().goal = None  # stay where it is, even in the middle of a long step
 
 
 def _go_to(key: str) -> None:
@@ -92,9 +95,15 @@ def render(run: runs.Run) -> None:
                   key="train_restart", help="Back to the start, before any merge, paused.")
         st.button("Back", on_click=_back, disabled=first, icon=":material/chevron_left:",
                   key="train_back", help="Go back one merge.")
-        st.button("Pause" if playing else "Play", on_click=_play, args=(not playing,),
-                  disabled=end, type="primary", key="train_play",
-                  icon=":material/pause:" if playing else ":material/play_arrow:")
+        # Two buttons, not one key for both: a click can reach the app twice (once in a
+        # playing update of the live part, once in the rerun it asks for), and the second
+        # Pause would then run the callback of the Play drawn meanwhile and play on.
+        if playing:
+            st.button("Pause", on_click=_pause, disabled=end, type="primary",
+                      key="train_pause", icon=":material/pause:")
+        else:
+            st.button("Play", on_click=_play, disabled=end, type="primary", key="train_play",
+                      icon=":material/play_arrow:")
         st.button("Step", on_click=_step, disabled=end, icon=":material/chevron_right:",
                   key="train_step", help="Go forward one merge.")
         st.button("Finish", on_click=_finish, disabled=end, icon=":material/last_page:",
