@@ -1,7 +1,8 @@
 """Every page of the real app renders in Chromium, and the Corpus page works end to end.
 
 The server is started by the `app_url` fixture exactly as the README says (`streamlit run app.py`);
-a screenshot of each page is saved to tests/output/screenshots/.
+a screenshot of each page is saved to tests/output/screenshots/, and the README's pictures of
+three of them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import assert_no_exception, choose, wait_for_app
+from tests.browser.test_readme_screenshots import readme_shot
 
 REPO = Path(__file__).resolve().parents[2]
 TALL = {"width": 1400, "height": 2000}  # the main area scrolls inside the page: show it all
@@ -49,6 +51,7 @@ def test_app_starts_with_the_readme_command(page: Page, app_url: str, screenshot
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     first_block = re.search(r"```bash\n(.*?)```", readme, re.S).group(1)
     assert first_block.strip().endswith("streamlit run app.py"), first_block
+    page.set_viewport_size(TALL)
     open_app(page, app_url)  # the fixture runs `streamlit run app.py` from the repository root
     # It says what it is, in the window's title.
     assert "BPE Playground" in page.title(), page.title()
@@ -61,7 +64,7 @@ def test_app_starts_with_the_readme_command(page: Page, app_url: str, screenshot
     # Then every page from the navigation, in order, each with its title and no exception.
     titles = page_titles()
     assert titles[0] == "Corpus" and len(titles) >= 2
-    page.set_viewport_size(TALL)
+    readme_shot(page, "corpus", screenshot_dir)  # as a first visit shows it
     nav = page.locator('[data-testid="stSidebarNav"]')
     expect(nav.get_by_role("link")).to_have_count(len(titles))
     for title in titles:
@@ -70,6 +73,8 @@ def test_app_starts_with_the_readme_command(page: Page, app_url: str, screenshot
         assert_no_exception(page)
         expect(page.locator("h1").first).to_be_visible()
         page.screenshot(path=screenshot_dir / f"page-{title.lower()}.png")
+        if title in ("Languages", "Vocabulary"):
+            readme_shot(page, title.lower(), screenshot_dir)
 
 
 def test_picking_a_sample_updates_the_page_and_the_sidebar(page: Page, app_url: str,

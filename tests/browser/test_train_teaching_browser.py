@@ -8,6 +8,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import assert_no_exception, open_page, wait_for_app
+from tests.browser.test_readme_screenshots import SIZE as README_SIZE, readme_shot
 
 SLOW_MS = 60_000
 
@@ -32,6 +33,7 @@ def sentence_tokens(page: Page) -> list[str]:
 
 def test_the_textbook_demo_steps_from_merge_0_and_survives_a_reload(page: Page, app_url: str,
                                                                      screenshot_dir) -> None:
+    page.set_viewport_size(README_SIZE)  # it takes the README's picture of the Train page
     # A teacher's link to the sample: the Train page opens on it, with its settings.
     open_page(page, app_url, "train?sample=hug-pug", "Train — watch the vocabulary grow")
     expect(page.get_by_text("Corpus: hug / pug / pun / bun / hugs (word counts)")).to_be_visible()
@@ -53,6 +55,9 @@ def test_the_textbook_demo_steps_from_merge_0_and_survives_a_reload(page: Page, 
     expect(page.get_by_text(re.compile(r"^Merge 1 \(rank 0\): u \+ g → ug"))).to_be_visible()
     assert sentence_tokens(page) == ["b", "ug", "s"]
     press(page, "Step", "Merge 2 of 3")
+    page.get_by_role("button", name="Restart", exact=True).evaluate(
+        "e => e.scrollIntoView({block: 'start'})")
+    readme_shot(page, "train", screenshot_dir)
     press(page, "Back", "Merge 1 of 3")
     press(page, "Restart", "Merge 0 of 3")
     assert sentence_tokens(page) == ["b", "u", "g", "s"]
