@@ -105,7 +105,8 @@ def test_vocabulary_size_curve_one_point_per_merge_count(page: Page, app_url: st
     page.screenshot(path=screenshot_dir / "languages-vocabulary-size.png", full_page=True)
 
 
-def test_a_chart_downloads_as_a_png_named_after_what_it_shows(page: Page, app_url: str) -> None:
+def test_the_chart_and_the_table_download_under_names_that_say_what_they_show(
+        page: Page, app_url: str) -> None:
     open_languages(page, app_url)
     plot_data(page, "lang_bars")
     chart = page.locator(".st-key-lang_bars .js-plotly-plot")
@@ -115,10 +116,7 @@ def test_a_chart_downloads_as_a_png_named_after_what_it_shows(page: Page, app_ur
     assert download.value.suggested_filename == (
         "tokenization-premium-with-english-byte-level-1k-baseline-english.png")
 
-
-def test_the_table_downloads_as_csv_with_a_row_per_tokenizer_and_language(page: Page,
-                                                                        app_url: str) -> None:
-    open_languages(page, app_url)
+    # The table, a row per tokenizer and language.
     open_tab(page, "Table")
     with page.expect_download() as download:
         page.get_by_role("button", name="Download CSV").click()
