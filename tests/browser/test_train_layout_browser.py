@@ -162,11 +162,16 @@ def test_no_setting_label_is_cut_short(page: Page, app_url: str, screenshot_dir)
     # Character BPE shows the byte-fallback checkbox, whose label was cut ("Byte fallback fo…").
     # At 800 px the sidebar stays open, and three columns of settings were 113 px each: "Byte
     # fall…", "SuperBP…", the chosen "Whitespace words" and "first in the corpus wins" were cut.
+    # And every pre-tokenizer shows whole in its box: "GPT-2 regex (words with their leading
+    # space, numbers, punctuation)" showed as "GPT-2 regex (words with their le" in its third
+    # of the page (the box is as wide whichever is chosen: each option is measured in it).
     page.set_viewport_size({"width": SETTING_WIDTHS[0], "height": 1000})
     open_page(page, app_url, "train?sample=hug-pug&unit=char", HEADING)
     wait_for_app(page)
     expect(page.get_by_role("checkbox").first).to_be_visible(timeout=SLOW_MS)
     main = page.locator('[data-testid="stMain"]')
+    pretokenizer = page.get_by_role("combobox", name="Pre-tokenizer")
+    expect(pretokenizer).to_be_visible()
     for width in SETTING_WIDTHS:
         resize(page, width)
         # (narrower than 768 px, Streamlit shuts the sidebar)
@@ -176,15 +181,5 @@ def test_no_setting_label_is_cut_short(page: Page, app_url: str, screenshot_dir)
         labels = main.locator(".stMarkdownEllipsis").evaluate_all(CUT_LABELS)  # one-line ones
         values = main.locator('input[role="combobox"]').evaluate_all(CUT_TEXT, "value")
         hints = main.locator("input, textarea").evaluate_all(CUT_TEXT, "placeholder")
-        assert (labels, values, hints) == ([], [], []), width
-
-
-def test_every_pre_tokenizer_shows_whole_in_its_box(page: Page, app_url: str) -> None:
-    # "GPT-2 regex (words with their leading space, numbers, punctuation)" showed as "GPT-2
-    # regex (words with their le" in its third of the page. (The box is as wide whichever is
-    # chosen: each option is measured in it.)
-    open_page(page, app_url, "train?sample=hug-pug", HEADING)
-    box = page.get_by_role("combobox", name="Pre-tokenizer")
-    for width in SETTING_WIDTHS[:3]:
-        resize(page, width)
-        assert box.evaluate_all(CUT_TEXT, list(PRETOKENIZERS.values())) == [], width
+        options = pretokenizer.evaluate_all(CUT_TEXT, list(PRETOKENIZERS.values()))
+        assert (labels, values, hints, options) == ([], [], [], []), width
