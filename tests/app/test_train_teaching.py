@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-from types import SimpleNamespace
 
 import bpe_core
 import pandas as pd
@@ -20,7 +19,7 @@ from tests.app.test_train_page import (APP, PAGE, click, frame, go_to, headline,
 from ui.shared import metrics
 from ui.shared.columns import PICK_PX, text_px
 from ui.shared.state import make_corpus
-from ui.train import controls, runs, view
+from ui.train import runs, view
 
 HF_COURSE = "hug 10, pug 5, pun 12, bun 4, hugs 5"
 BUTTONS = ("train_restart", "train_back", "train_play", "train_step", "train_finish")
@@ -549,20 +548,3 @@ def test_the_pre_tokenizer_preview_keeps_special_tokens_whole_as_training_does()
     assert captions == ["4 pieces: merges never cross a piece boundary. Special tokens, outlined, "
                         "are cut out first and kept whole. Hover a piece for its bytes."]
 
-
-def test_a_click_that_a_live_update_carries_too_acts_once(monkeypatch):
-    # While merges play, an update of the live part that leaves just after a click carries the
-    # click too, then the click's own rerun of the page comes: Step went two merges (1 in 4
-    # tries in Chromium). The copy acts, in the update; the page's rerun leaves it alone.
-    clicks: list[str] = []
-    step = controls.once_per_click(lambda: clicks.append("step"))
-    update, page_rerun = (SimpleNamespace(fragment_ids_this_run=ids) for ids in (["live"], []))
-    runs_in = {"now": update}
-    monkeypatch.setattr(controls, "get_script_run_ctx", lambda: runs_in["now"])
-    step()  # the copy, in the live part's update
-    runs_in["now"] = page_rerun
-    step()  # the click's own rerun
-    assert clicks == ["step"]
-    step()  # the next click, in a page's rerun as a paused page's clicks are
-    step()
-    assert clicks == ["step"] * 3

@@ -20,6 +20,7 @@ from bpe_core.analysis.parallel import MAX_SENTENCES, ParallelCorpus
 
 from ..shared import background, loaders, metrics, state, upload_limit, wording
 from ..shared.bidi import isolated
+from ..shared.clicks import once_per_click
 from ..shared.tokens import md_escape as md
 from ..shared.jobs import DONE, Reporter
 from . import data, jobs
@@ -103,6 +104,7 @@ def corpus_picker() -> ParallelCorpus:
     return source
 
 
+@once_per_click
 def _back_to_sample() -> None:
     data.use_corpus(None)
     st.session_state.lang_upload_round = st.session_state.get("lang_upload_round", 0) + 1
@@ -193,6 +195,7 @@ def load_panel() -> None:
         loaders.load_panel(key=LOAD_KEY)
 
 
+@once_per_click
 def _train(source: ParallelCorpus) -> None:
     """The Train button: a small corpus trains now; a large one in a worker (``train_panel``
     follows it)."""

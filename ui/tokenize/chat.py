@@ -27,6 +27,7 @@ from bpe_core.json_text import loads as json_loads
 
 from ..shared import metrics
 from ..shared.annotate import coloured_html, md_literal
+from ..shared.clicks import once_per_click
 from ..shared.catalogue import hub_config
 from ..shared.slow_regex import attempt
 from ..shared.tokens import md_escape
@@ -179,12 +180,14 @@ def _messages() -> list[dict]:
     return [dict(m) for m in messages]
 
 
+@once_per_click
 def _add() -> None:
     messages = st.session_state[MESSAGES]
     role = "assistant" if messages and messages[-1]["role"] == "user" else "user"
     messages.append({"role": role, "content": ""})
 
 
+@once_per_click
 def _remove() -> None:
     messages = st.session_state[MESSAGES]
     if len(messages) > 1:

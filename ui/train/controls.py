@@ -12,20 +12,15 @@ step did exactly that, pausing playback at random).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from ..shared.clicks import once_per_click
 from . import runs
 
 SPEEDS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 # Widget keys. The speed and go-to widgets get a key per run, so each run starts at its own
 # default.
 SPEED, GO_TO = "train_speed", "train_go_to"
-#: The control whose click an update of the live part carried (see once_per_click).
-COPIED = "train_click_copied"
 #: Pixels of the go-to box with its Go button: room for a placeholder as long as "0 – 30,000".
 GO_TO_WIDTH = 210
 
@@ -50,29 +45,6 @@ def edges(run: runs.Run) -> tuple[bool, bool, bool]:
 
 def _key(name: str, run: runs.Run) -> str:
     return f"{name}_{id(run)}"
-
-
-def once_per_click(callback: Callable[..., None]) -> Callable[..., None]:
-    """``callback`` for a control's click, run once per click.
-
-    While merges play, the browser's timer asks for updates of the live part, and one that
-    leaves in the moment after a click carries the click too (Streamlit's frontend clears a
-    click once its own request is sent): the callback ran in that update and again in the
-    page's rerun the click asked for, so Step while playing went two merges (seen in 1 of 4
-    tries here). The controls are outside the live part, so a click of theirs reaching an
-    update of it is that copy, and the page's rerun with the click follows: the copy acts at
-    once (playing stops there), and the click's own rerun is then left alone."""
-
-    @functools.wraps(callback)
-    def once(*args) -> None:
-        ctx = get_script_run_ctx()
-        copy = bool(ctx and ctx.fragment_ids_this_run)
-        if not copy and st.session_state.pop(COPIED, None) == callback.__name__:
-            return
-        if copy:
-            st.session_state[COPIED] = callback.__name__
-        callback(*args)
-    return once
 
 
 def _go(step: int) -> None:
@@ -131,8 +103,8 @@ def render(run: runs.Run) -> None:
                   key="train_restart", help="Back to the start, before any merge, paused.")
         st.button("Back", on_click=_back, disabled=first, icon=":material/chevron_left:",
                   key="train_back", help="Go back one merge.")
-        # Two buttons, not one key for both: a click that reached the app twice (see once_per_click)
-        # ran, the second time, the callback of the Play drawn meanwhile, and played on.
+        # Two buttons, not one key for both: a click that reached the app twice (see
+        # ui/shared/clicks.py) ran, the second time, the callback of the Play drawn meanwhile.
         if playing:
             st.button("Pause", on_click=_pause, disabled=end, type="primary",
                       key="train_pause", icon=":material/pause:")
