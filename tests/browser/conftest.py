@@ -302,7 +302,7 @@ def page(shared_context: BrowserContext, request: pytest.FixtureRequest,
     if not new_page.is_closed():
         try:
             new_page.evaluate(_FORGET)
-        except PlaywrightError:  # a page that crashed or is on its way elsewhere keeps nothing
+        except PlaywrightError:  # a page that crashed, or is between two documents, is left so
             pass
         new_page.close()
     shared_context.clear_permissions()

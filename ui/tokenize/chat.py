@@ -27,8 +27,8 @@ from bpe_core.json_text import loads as json_loads
 
 from ..shared import metrics
 from ..shared.annotate import coloured_html, md_literal
-from ..shared.clicks import once_per_click
 from ..shared.catalogue import hub_config
+from ..shared.clicks import once_per_click
 from ..shared.slow_regex import attempt
 from ..shared.tokens import md_escape
 
