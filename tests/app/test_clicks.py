@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ui.shared import clicks
+from ui.shared import clicks, sidebar
 
 
 def test_a_click_that_a_timed_update_carries_too_acts_once(monkeypatch):
@@ -27,3 +27,17 @@ def test_a_click_that_a_timed_update_carries_too_acts_once(monkeypatch):
     step()
     assert pressed == ["step", "back", "step", "step"]
 
+
+
+def test_a_sidebar_picker_takes_a_choice_in_a_page_rerun_only(monkeypatch):
+    # A job's timed update carries the picker as the browser last showed it, which can be the
+    # corpus made inactive by the run before: it must not make it active again.
+    chosen: list[str] = []
+    monkeypatch.setattr(clicks.st, "session_state", {"sidebar_corpus": "English essays"})
+    now = {"run": SimpleNamespace(fragment_ids_this_run=["progress"])}
+    monkeypatch.setattr(clicks, "get_script_run_ctx", lambda: now["run"])
+    sidebar.picked("sidebar_corpus", chosen.append)
+    assert chosen == []
+    now["run"] = SimpleNamespace(fragment_ids_this_run=[])
+    sidebar.picked("sidebar_corpus", chosen.append)
+    assert chosen == ["English essays"]

@@ -25,6 +25,14 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 COPIED = "click_copied"
 
 
+def in_fragment_run() -> bool:
+    """Whether this script run reruns fragments only (a timed update, say), not the page. A
+    widget outside every fragment that reports a change in one reports what the browser last
+    showed or a copy of a click: the page's own rerun brings the user's real changes."""
+    ctx = get_script_run_ctx()
+    return bool(ctx and ctx.fragment_ids_this_run)
+
+
 def once_per_click(callback: Callable[..., None]) -> Callable[..., None]:
     """``callback``, for the ``on_click`` of a button outside any timed fragment, run once per
     click (see the module docstring)."""
@@ -32,8 +40,7 @@ def once_per_click(callback: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(callback)
     def once(*args) -> None:
-        ctx = get_script_run_ctx()
-        copy = bool(ctx and ctx.fragment_ids_this_run)
+        copy = in_fragment_run()
         if not copy and st.session_state.get(COPIED) == name:
             del st.session_state[COPIED]  # the click's own rerun: its copy has acted
             return

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from . import loaders, state, wording
+from .clicks import in_fragment_run
 
 
 def describe(tok) -> str:
@@ -60,4 +61,16 @@ def _picker(label: str, key: str, items: dict, current: str, activate) -> None:
     """A selectbox among ``items`` that always shows ``current`` and calls ``activate(name)``."""
     # Set before the widget exists: the active item may have changed on a page since last run.
     st.session_state[key] = current
-    st.selectbox(label, list(items), key=key, on_change=lambda: activate(st.session_state[key]))
+    st.selectbox(label, list(items), key=key, on_change=picked, args=(key, activate))
+
+
+def picked(key: str, activate) -> None:
+    """A picker's ``on_change``: ``activate`` what it shows, in the page's own reruns only.
+
+    The pickers are drawn before the page, so after a run whose page made another corpus
+    active (an upload read by a worker) the browser still shows the old one, and a job's timed
+    update can report that as a change: it would make the old corpus active again (as a full
+    run of the suite once showed, not reproduced since). The user's choice comes in the
+    page's own rerun."""
+    if not in_fragment_run():
+        activate(st.session_state[key])
