@@ -130,6 +130,8 @@ def test_models_kept_for_later_sessions_are_bounded_by_their_vocabularies(cache,
     assert again is not b and again.tokenizer.encode("Hello") == b.tokenizer.encode("Hello")
     monkeypatch.setattr(budget.TOKENIZERS, "tokens", 100)
     assert catalogue.hub_model("org/b") is again and catalogue.hub_model("org/c") is not c
+    catalogue.hub_model.clear()  # every model goes, and so do their places in the budget
+    assert not [key for key in budget.TOKENIZERS.keys() if key[0] == "hub"]
 
 
 def test_hub_models_and_uploaded_files_share_one_budget(cache, monkeypatch) -> None:

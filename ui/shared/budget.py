@@ -50,6 +50,14 @@ class Budget:
                     or sum(size for size, _ in self._kept.values()) > self.tokens):
                 self._kept.popitem(last=False)[1][1]()
 
+    def forget(self, kind: str) -> None:
+        """Drop the entries whose key starts with ``kind`` without letting them go: their cache
+        was cleared whole (a stale entry would still count against the budget, and push out
+        others)."""
+        with self._lock:
+            for key in [k for k in self._kept if isinstance(k, tuple) and k[:1] == (kind,)]:
+                del self._kept[key]
+
     def keys(self) -> list[Hashable]:
         """The keys kept, used last at the end."""
         with self._lock:

@@ -36,7 +36,14 @@ def hub_model(repo_id: str) -> HubModel:
     return model
 
 
-hub_model.clear = _loaded.clear  # as a cached function has it: let every kept model go
+def _clear() -> None:
+    """Let every kept model go, as a cached function's ``clear`` does, and its place in the
+    budget with it."""
+    _loaded.clear()
+    budget.TOKENIZERS.forget("hub")
+
+
+hub_model.clear = _clear
 
 
 #: Session key: (fingerprint, model id) -> the tokenizer_config.json of each Hub model the
