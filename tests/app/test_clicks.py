@@ -29,15 +29,27 @@ def test_a_click_that_a_timed_update_carries_too_acts_once(monkeypatch):
 
 
 
-def test_a_sidebar_picker_takes_a_choice_in_a_page_rerun_only(monkeypatch):
-    # A job's timed update carries the picker as the browser last showed it, which can be the
-    # corpus made inactive by the run before: it must not make it active again.
+def test_a_sidebar_picker_ignores_only_the_old_choice_a_timed_update_carries(monkeypatch):
+    # A run makes an upload active after the picker was drawn, so the browser still shows the
+    # default corpus; a job's timed update carries that: it must not make it active again. A
+    # choice the user makes while an update leaves comes in it too: it is taken there.
     chosen: list[str] = []
-    monkeypatch.setattr(clicks.st, "session_state", {"sidebar_corpus": "English essays"})
-    now = {"run": SimpleNamespace(fragment_ids_this_run=["progress"])}
+    monkeypatch.setattr(clicks.st, "session_state", {})
+    now = {"run": SimpleNamespace(fragment_ids_this_run=[])}
     monkeypatch.setattr(clicks, "get_script_run_ctx", lambda: now["run"])
+    monkeypatch.setattr(sidebar.st, "selectbox", lambda *args, **kwargs: None)
+    session = clicks.st.session_state
+    sidebar.picker("Active corpus", "sidebar_corpus", {}, "English essays", chosen.append)
+    session["sidebar_corpus"] = "English essays"  # as the browser showed it
+    sidebar.picker("Active corpus", "sidebar_corpus", {}, "long", chosen.append)  # uploaded
+    session["sidebar_corpus"] = "English essays"  # what a timed update carried
+    now["run"] = SimpleNamespace(fragment_ids_this_run=["progress"])
     sidebar.picked("sidebar_corpus", chosen.append)
     assert chosen == []
-    now["run"] = SimpleNamespace(fragment_ids_this_run=[])
+    session["sidebar_corpus"] = "Tiny corpus"  # the user's choice, in an update
     sidebar.picked("sidebar_corpus", chosen.append)
-    assert chosen == ["English essays"]
+    assert chosen == ["Tiny corpus"]
+    now["run"] = SimpleNamespace(fragment_ids_this_run=[])
+    session["sidebar_corpus"] = "English essays"  # chosen in the page's own rerun: taken
+    sidebar.picked("sidebar_corpus", chosen.append)
+    assert chosen == ["Tiny corpus", "English essays"]

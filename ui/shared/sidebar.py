@@ -43,10 +43,10 @@ def corpus_size(corpus: state.SessionCorpus) -> str:
 
 def render() -> None:
     with st.sidebar:
-        _picker("Active corpus", "sidebar_corpus", state.corpora(), state.active_corpus().name,
+        picker("Active corpus", "sidebar_corpus", state.corpora(), state.active_corpus().name,
                 state.set_active_corpus)
         st.caption(corpus_size(state.active_corpus()))
-        _picker("Active tokenizer", "sidebar_tokenizer", state.tokenizers(),
+        picker("Active tokenizer", "sidebar_tokenizer", state.tokenizers(),
                 state.active_tokenizer().name, state.set_active_tokenizer)
         st.caption(describe(state.active_tokenizer()))
         # Drawn only while open: the catalogue checks which encodings tiktoken can fetch. Upload
@@ -57,20 +57,32 @@ def render() -> None:
                 loaders.load_panel(key="sidebar_load", sources=("hub", "fetch", "upload"))
 
 
-def _picker(label: str, key: str, items: dict, current: str, activate) -> None:
+#: Session key: picker key -> what the browser may still show in it (see ``picked``).
+MAYBE_SHOWN = "sidebar_maybe_shown"
+
+
+def picker(label: str, key: str, items: dict, current: str, activate) -> None:
     """A selectbox among ``items`` that always shows ``current`` and calls ``activate(name)``."""
+    shown, stale = st.session_state.get(key), st.session_state.setdefault(MAYBE_SHOWN, {})
+    if shown == current:
+        stale.pop(key, None)  # the browser has shown it
+    else:  # made active on a page since: until this run's picker is drawn, the old one shows
+        stale[key] = shown
     # Set before the widget exists: the active item may have changed on a page since last run.
     st.session_state[key] = current
     st.selectbox(label, list(items), key=key, on_change=picked, args=(key, activate))
 
 
 def picked(key: str, activate) -> None:
-    """A picker's ``on_change``: ``activate`` what it shows, in the page's own reruns only.
+    """A picker's ``on_change``: ``activate`` what it shows, unless a job's timed update
+    carried the old choice the browser still showed.
 
     The pickers are drawn before the page, so after a run whose page made another corpus
     active (an upload read by a worker) the browser still shows the old one, and a job's timed
-    update can report that as a change: it would make the old corpus active again (as a full
-    run of the suite once showed, not reproduced since). The user's choice comes in the
-    page's own rerun."""
-    if not in_fragment_run():
-        activate(st.session_state[key])
+    update can report that as a change: it made the old corpus active again (as a full run of
+    the suite once showed). A choice the user makes while the update leaves is carried by it
+    too, and is taken there: the page's rerun that follows sees no change."""
+    choice = st.session_state[key]
+    if in_fragment_run() and choice == st.session_state.get(MAYBE_SHOWN, {}).get(key):
+        return
+    activate(choice)
