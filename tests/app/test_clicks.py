@@ -28,7 +28,6 @@ def test_a_click_that_a_timed_update_carries_too_acts_once(monkeypatch):
     assert pressed == ["step", "back", "step", "step"]
 
 
-
 def test_a_sidebar_picker_ignores_only_the_old_choice_a_timed_update_carries(monkeypatch):
     # A run makes an upload active after the picker was drawn, so the browser still shows the
     # default corpus; a job's timed update carries that: it must not make it active again. A

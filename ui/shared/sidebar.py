@@ -44,10 +44,10 @@ def corpus_size(corpus: state.SessionCorpus) -> str:
 def render() -> None:
     with st.sidebar:
         picker("Active corpus", "sidebar_corpus", state.corpora(), state.active_corpus().name,
-                state.set_active_corpus)
+               state.set_active_corpus)
         st.caption(corpus_size(state.active_corpus()))
         picker("Active tokenizer", "sidebar_tokenizer", state.tokenizers(),
-                state.active_tokenizer().name, state.set_active_tokenizer)
+               state.active_tokenizer().name, state.set_active_tokenizer)
         st.caption(describe(state.active_tokenizer()))
         # Drawn only while open: the catalogue checks which encodings tiktoken can fetch. Upload
         # a file too: what the catalogue says to do offline.
@@ -79,9 +79,10 @@ def picked(key: str, activate) -> None:
 
     The pickers are drawn before the page, so after a run whose page made another corpus
     active (an upload read by a worker) the browser still shows the old one, and a job's timed
-    update can report that as a change: it made the old corpus active again (as a full run of
-    the suite once showed). A choice the user makes while the update leaves is carried by it
-    too, and is taken there: the page's rerun that follows sees no change."""
+    update can report that as a change, which would make the old corpus active again (the
+    likely cause of one failed full run of the suite). A choice the user makes while the
+    update leaves is carried by it too, and is taken there: the page's rerun that follows
+    sees no change."""
     choice = st.session_state[key]
     if in_fragment_run() and choice == st.session_state.get(MAYBE_SHOWN, {}).get(key):
         return
