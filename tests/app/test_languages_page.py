@@ -268,12 +268,9 @@ def references(monkeypatch):
 
     monkeypatch.setattr(loaders, "unavailable", why)
     monkeypatch.setattr(loaders, "reference_encoding", lambda name: References.loadable[name])
-    caches = (loaders._unavailable, loaders._failures, loaders._reference)
-    for cache in caches:
-        cache.clear()
+    loaders.forget_references()
     yield References
-    for cache in caches:  # the stand-ins must not outlive the test
-        cache.clear()
+    loaders.forget_references()  # the stand-ins must not outlive the test
 
 
 def test_references_are_listed_only_when_they_load(references):

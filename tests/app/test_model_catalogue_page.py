@@ -332,7 +332,7 @@ def test_a_failed_model_is_tried_again_when_it_can_load(cache, monkeypatch) -> N
 
 def test_openai_encodings_are_offered_by_name_with_their_models(monkeypatch) -> None:
     monkeypatch.setattr(loaders, "unavailable", lambda name: None)  # all look loadable
-    loaders._unavailable.clear()
+    loaders.forget_references()
     try:
         at = open_page()
         at.radio(key=f"{KEY}_source").set_value("fetch").run()
@@ -344,11 +344,11 @@ def test_openai_encodings_are_offered_by_name_with_their_models(monkeypatch) -> 
             "o200k_base — GPT-4o, GPT-4.1, o1, o3 and o4-mini",
             "o200k_harmony — GPT-OSS (gpt-oss-20b, gpt-oss-120b)"]
     finally:
-        loaders._unavailable.clear()
+        loaders.forget_references()
 
 
 def test_an_openai_encoding_offline_names_tiktokens_cache_and_the_upload() -> None:
-    loaders._unavailable.clear()
+    loaders.forget_references()
     at = open_page()
     at.radio(key=f"{KEY}_source").set_value("fetch").run()
     [line] = [i.value for i in at.info if "Not offered" in i.value]

@@ -325,7 +325,7 @@ def test_references_that_cannot_load_are_not_offered() -> None:
     # Offline with an empty cache (the suite's default): one line says what is missing and why.
     from ui.shared import loaders
 
-    loaders._unavailable.clear()
+    loaders.forget_references()
     at = open_page()
     at.radio(key="tok_load_source").set_value("fetch").run()
     assert not at.exception
@@ -348,9 +348,7 @@ def test_a_reference_that_fails_to_load_says_why_in_one_line(monkeypatch) -> Non
 
     monkeypatch.setattr(loaders, "unavailable", lambda name: None)  # it looks loadable
     monkeypatch.setattr(loaders, "reference_encoding", fails)
-    caches = (loaders._unavailable, loaders._failures, loaders._reference)
-    for cache in caches:
-        cache.clear()
+    loaders.forget_references()
     try:
         at = open_page()
         at.radio(key="tok_load_source").set_value("fetch").run()
@@ -366,27 +364,26 @@ def test_a_reference_that_fails_to_load_says_why_in_one_line(monkeypatch) -> Non
         assert "cl100k_base" not in " ".join(at.selectbox(key="tok_load_ref").options)
         assert len(at.selectbox(key="tok_load_ref").options) == 5
     finally:
-        for cache in caches:
-            cache.clear()
+        loaders.forget_references()
 
 
 def test_an_address_naming_a_reference_fetches_it(monkeypatch) -> None:
-    from ui.shared import loaders
+    from ui.shared import budget, loaders
 
     fake = bpe_core.train("the lowest price " * 5, unit="byte", pretokenizer="gpt2",
                           max_merges=5, min_frequency=1, name="gpt2")
     monkeypatch.setattr(loaders, "reference_encoding", lambda name: fake)
     monkeypatch.setattr(loaders, "unavailable", lambda name: None)  # as if online
-    caches = (loaders._unavailable, loaders._failures, loaders._reference)
-    for cache in caches:
-        cache.clear()
+    loaders.forget_references()
     try:
         at = open_page({"tokenizer": "gpt2", "text": "the lowest"})
         assert at.session_state["tokenizer"] == "gpt2"
         assert metric(at, "Tokens") == str(len(fake.encode("the lowest")))
+        assert ("reference", "gpt2") in budget.TOKENIZERS.keys()
+        loaders.forget_references()  # and its place in the budget with it
+        assert ("reference", "gpt2") not in budget.TOKENIZERS.keys()
     finally:
-        for cache in caches:
-            cache.clear()  # the fake must not outlive this test
+        loaders.forget_references()  # the fake must not outlive this test
 
 
 def test_a_link_opens_the_view_its_sender_saw() -> None:

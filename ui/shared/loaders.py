@@ -243,6 +243,14 @@ def _reference(name: str) -> bpe_core.Tokenizer:
     return reference_encoding(name)
 
 
+def forget_references() -> None:
+    """Forget what this process knows of the reference encodings (which can load, which
+    failed, the ones kept, and their places in the budget): the next look checks again."""
+    for cache in (_unavailable, _failures, _reference):
+        cache.clear()
+    budget.TOKENIZERS.forget("reference")
+
+
 def reference(name: str) -> bpe_core.Tokenizer | str:
     """The reference encoding ``name`` (kept for every session within the server's budget,
     ``budget``), or one line saying why it cannot be loaded; a failure is remembered, so the
